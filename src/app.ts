@@ -1,0 +1,114 @@
+// buildApp: the whole HTTP service over a given store, with nothing global, so tests build one per case.
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Config } from './config.js';
+import { randomIds, type IdSource } from './domain/ids.js';
+import { findUnstorableText } from './domain/text.js';
+import { apiKeyVerifier, authPlugin, type BearerVerifier } from './http/auth.js';
+import type { Deps } from './http/deps.js';
+import { installErrorEnvelope } from './http/error-envelope.js';
+import { badRequest } from './http/errors.js';
+import { installRateLimits, type RateLimitOptions } from './http/rate-limit.js';
+import { authRoutes } from './http/routes/auth.js';
+import { exportRoutes } from './http/routes/export.js';
+import { knowledgeRoutes } from './http/routes/knowledge.js';
+import { operationRoutes } from './http/routes/operations.js';
+import { reputationRoutes } from './http/routes/reputation.js';
+import { skillRoutes } from './http/routes/skills.js';
+import type { Store } from './store/store.js';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface AppOptions {
+  config: Config;
+  store: Store;
+  clock?: () => Date;
+  ids?: IdSource;
+  /** Verifies bearer tokens that are not API keys (OIDC/JWT); absent when OIDC is off. */
+  jwt?: BearerVerifier;
+  /** A Redis client for shared rate-limit counters; in-process counters when absent. */
+  redis?: RateLimitOptions['redis'];
+  logger?: FastifyServerOptions['logger'];
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Request ids: the caller's X-Request-Id when it is short and plain, else a new UUID. */
+function requestId(request: IncomingMessage): string {
+  const given = request.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+  return {
+    level,
+    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'], censor: '[redacted]' },
+  };
+}
+
+/** Bodies are validated strictly (no type coercion); query strings and path parameters are coerced from text. */
+function installValidators(app: FastifyInstance): void {
+  const common = { allErrors: false, removeAdditional: false, useDefaults: true, strict: false } as const;
+  const strictAjv = addFormats.default(new Ajv({ ...common, coerceTypes: false }));
+  const coercingAjv = addFormats.default(new Ajv({ ...common, coerceTypes: 'array' }));
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema as object),
+  );
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, store } = options;
+  const deps: Deps = { store, config, clock: options.clock ?? (() => new Date()), ids: options.ids ?? randomIds };
+
+  const app = Fastify({
+    logger: options.logger ?? false,
+    genReqId: requestId,
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  installValidators(app);
+  // Bodies are JSON only: with the text/plain parser gone, any other type answers 415.
+  app.removeContentTypeParser(['text/plain']);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Knowledge Registry',
+        version: '1.0.0',
+        description: 'Agents register for API keys, contribute skills and knowledge units, search, validate, and export.',
+      },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+    },
+  });
+  await app.register(authPlugin, { apiKeys: apiKeyVerifier(store), jwt: options.jwt });
+  await installRateLimits(app, { limits: config.rateLimits, redis: options.redis });
+  installErrorEnvelope(app, app.rateLimit());
+
+  // Text every backend can store: refused before validation, naming the field.
+  app.addHook('preValidation', async (request) => {
+    const body = findUnstorableText(request.body);
+    if (body !== null) throw badRequest(`${body} must be well-formed Unicode text without NUL characters`);
+    const query = findUnstorableText(request.query) ?? findUnstorableText(request.params);
+    if (query !== null) throw badRequest(`parameter ${query} must be well-formed Unicode text without NUL characters`);
+  });
+
+  await app.register(operationRoutes, deps);
+  await app.register(authRoutes, deps);
+  await app.register(skillRoutes, deps);
+  await app.register(knowledgeRoutes, deps);
+  await app.register(reputationRoutes, deps);
+  await app.register(exportRoutes, deps);
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,85 @@
+// Every REG_* variable, parsed and validated once. Nothing else reads process.env.
+
+export type Tier = 'anonymous' | 'free' | 'pro' | 'enterprise';
+
+export interface RateLimits {
+  anonymous: number;
+  free: number;
+  pro: number;
+  enterprise: number;
+}
+
+export interface OidcConfig {
+  issuer: string;
+  audience: string;
+  jwksUrl: string;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  redisUrl: string | null;
+  trustProxy: boolean | string;
+  rateLimits: RateLimits;
+  openAdminRegistration: boolean;
+  oidc: OidcConfig | null;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+
+function flag(value: string | undefined): boolean {
+  if (value === undefined) return false;
+  return !['', '0', 'false', 'no', 'off'].includes(value.trim().toLowerCase());
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+// REG_TRUST_PROXY: "true"/"1" trusts every hop; a number trusts that many hops; anything else is
+// passed to Fastify as an address list ("127.0.0.1,10.0.0.0/8").
+function trustProxy(raw: string | undefined): boolean | string {
+  if (raw === undefined || raw.trim() === '') return false;
+  const value = raw.trim();
+  if (['0', 'false', 'no', 'off'].includes(value.toLowerCase())) return false;
+  if (['1', 'true', 'yes', 'on'].includes(value.toLowerCase())) return true;
+  return value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const databaseUrl = env.REG_DATABASE_URL?.trim() || 'sqlite:./data/registry.db';
+  if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) {
+    throw new ConfigError('REG_DATABASE_URL must start with sqlite: or postgres://');
+  }
+  const oidcParts = [env.REG_OIDC_ISSUER, env.REG_OIDC_AUDIENCE, env.REG_OIDC_JWKS_URL].map((v) => v?.trim() || '');
+  const [issuer, audience, jwksUrl] = oidcParts as [string, string, string];
+  const logLevel = env.REG_LOG_LEVEL?.trim() || 'info';
+  if (!LOG_LEVELS.has(logLevel)) throw new ConfigError(`REG_LOG_LEVEL must be one of ${[...LOG_LEVELS].join(', ')}`);
+
+  return {
+    port: integer(env, 'REG_PORT', 3000, 0, 65535),
+    host: env.REG_HOST?.trim() || '127.0.0.1',
+    databaseUrl,
+    redisUrl: env.REG_REDIS_URL?.trim() || null,
+    trustProxy: trustProxy(env.REG_TRUST_PROXY),
+    rateLimits: {
+      anonymous: integer(env, 'REG_RATE_LIMIT_ANONYMOUS', 60, 1, 10_000_000),
+      free: integer(env, 'REG_RATE_LIMIT_FREE', 600, 1, 10_000_000),
+      pro: integer(env, 'REG_RATE_LIMIT_PRO', 3000, 1, 10_000_000),
+      enterprise: integer(env, 'REG_RATE_LIMIT_ENTERPRISE', 15000, 1, 10_000_000),
+    },
+    openAdminRegistration: flag(env.REG_OPEN_ADMIN_REGISTRATION),
+    oidc: issuer && audience && jwksUrl ? { issuer, audience, jwksUrl } : null,
+    logLevel,
+  };
+}

@@ -1,0 +1,101 @@
+// Authentication: turns `Authorization: Bearer …` into the request's AuthContext. It never refuses a
+// request itself: a credential that does not authenticate leaves the request anonymous (SPEC.md), and
+// the routes' guards answer 401 or 403.
+import fp from 'fastify-plugin';
+import type { FastifyRequest } from 'fastify';
+import { hashApiKey, looksLikeApiKey, sameHash } from '../domain/keys.js';
+import type { Scope, Tier } from '../domain/model.js';
+import type { Store } from '../store/store.js';
+import { requireAgent, requireScope } from './guards.js';
+
+export interface AuthContext {
+  authenticated: boolean;
+  /** The SHA-256 hash of the API key used, never the key itself. */
+  apiKey: string | null;
+  tier: Tier;
+  agentId: string | null;
+  scopes: Scope[];
+  keyId: number | null;
+  method: 'api_key' | 'oidc' | null;
+}
+
+export const ANONYMOUS: AuthContext = Object.freeze({
+  authenticated: false,
+  apiKey: null,
+  tier: 'anonymous',
+  agentId: null,
+  scopes: [],
+  keyId: null,
+  method: null,
+}) as AuthContext;
+
+/** Turns one kind of bearer token into an identity, or null when the token does not authenticate. */
+export type BearerVerifier = (token: string) => Promise<AuthContext | null>;
+
+/** Who may call a route at all: anyone, any authenticated agent, or an agent with a scope. */
+export type Access = 'public' | 'agent' | Scope;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthContext;
+  }
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+}
+
+const MAX_TOKEN_LENGTH = 8192;
+const BEARER = /^Bearer +([^\s]+) *$/i;
+
+export function apiKeyVerifier(store: Store): BearerVerifier {
+  return async (token) => {
+    if (!looksLikeApiKey(token)) return null;
+    const hash = hashApiKey(token);
+    const key = await store.findKeyByHash(hash);
+    if (!key || key.revokedAt !== null || !sameHash(key.keyHash, hash)) return null;
+    return {
+      authenticated: true,
+      apiKey: key.keyHash,
+      tier: key.tier,
+      agentId: key.agentId,
+      scopes: key.scopes,
+      keyId: key.id,
+      method: 'api_key',
+    };
+  };
+}
+
+export interface AuthOptions {
+  apiKeys: BearerVerifier;
+  /** Verifies bearer tokens that are not API keys (JWTs), when OIDC is configured. */
+  jwt?: BearerVerifier | undefined;
+}
+
+async function authenticate(request: FastifyRequest, options: AuthOptions): Promise<AuthContext | null> {
+  const match = BEARER.exec(request.headers.authorization ?? '');
+  const token = match?.[1];
+  if (!token || token.length > MAX_TOKEN_LENGTH) return null;
+  // SPEC.md: tokens that do not start with reg_ are JWTs, verified before (and instead of) the key layer.
+  if (!token.startsWith('reg_')) return options.jwt ? options.jwt(token) : null;
+  return options.apiKeys(token);
+}
+
+export const authPlugin = fp<AuthOptions>(
+  async (app, options) => {
+    app.decorateRequest('auth', null as unknown as AuthContext);
+    app.addHook('onRequest', async (request, reply) => {
+      request.auth = ANONYMOUS;
+      if (request.headers.authorization === undefined) return;
+      const context = await authenticate(request, options);
+      if (context) request.auth = context;
+      else reply.header('www-authenticate', 'Bearer error="invalid_token"');
+    });
+    // Before body validation, so an unauthenticated caller hears 401 (not 400) and learns nothing more.
+    app.addHook('preValidation', async (request) => {
+      const access = request.routeOptions.config.access ?? 'public';
+      if (access === 'agent') requireAgent(request);
+      else if (access !== 'public') requireScope(request, access);
+    });
+  },
+  { name: 'registry-auth' },
+);

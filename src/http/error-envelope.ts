@@ -1,0 +1,103 @@
+// One place that turns every error — ours, the schema validator's and the framework's — into
+// `{ error: { code, message } }`, and answers unknown routes (404) and known paths with a wrong method (405).
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { ApiError, CODE_FOR_STATUS, methodNotAllowed, notFound } from './errors.js';
+
+interface AjvIssue {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+const SERVER_ASSIGNED = new Set(['id', 'agent_id', 'quality_score', 'validations', 'created_at', 'updated_at']);
+
+/** `/content/description` → `content.description`. */
+function fieldPath(instancePath: string): string {
+  return instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .join('.');
+}
+
+/** A message that names the offending field, e.g. `content.description must NOT have more than 20000 characters`. */
+export function validationMessage(issue: AjvIssue, context: string | undefined): string {
+  const base = fieldPath(issue.instancePath);
+  const join = (name: string) => (base ? `${base}.${name}` : name);
+  const where = context === 'querystring' ? 'query parameter ' : context === 'params' ? 'path parameter ' : '';
+  switch (issue.keyword) {
+    case 'required':
+      return `${where}${join(String(issue.params.missingProperty))} is required`;
+    case 'additionalProperties': {
+      const name = String(issue.params.additionalProperty);
+      if (context === 'body' && !base && SERVER_ASSIGNED.has(name)) {
+        return `${name} is assigned by the server and must not be sent`;
+      }
+      return `${where}${join(name)} is not a known field`;
+    }
+    case 'enum':
+      return `${where}${base || context} must be one of ${(issue.params.allowedValues as unknown[]).join(', ')}`;
+    default:
+      return `${where}${base || (context === 'body' ? 'body' : context)} ${issue.message ?? 'is invalid'}`;
+  }
+}
+
+function send(reply: FastifyReply, error: ApiError): FastifyReply {
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  if (error.statusCode === 401 && !reply.hasHeader('www-authenticate')) {
+    reply.header('www-authenticate', 'Bearer realm="knowledge-registry"');
+  }
+  return reply.code(error.statusCode).send({ error: { code: error.code, message: error.message } });
+}
+
+/** Maps any thrown value to an ApiError; unknown errors become a 500 whose details stay in the log. */
+function toApiError(error: FastifyError & { validation?: AjvIssue[] }, request: FastifyRequest): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error.validation && error.validation.length > 0) {
+    return new ApiError(400, 'VALIDATION_ERROR', validationMessage(error.validation[0]!, error.validationContext));
+  }
+  const status = error.statusCode ?? 500;
+  if (status === 429) return new ApiError(429, 'RATE_LIMITED', error.message);
+  if (status >= 400 && status < 500) {
+    const code = CODE_FOR_STATUS[status] ?? 'VALIDATION_ERROR';
+    const message = error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+      ? `unsupported content type ${JSON.stringify(request.headers['content-type'] ?? '')}: send application/json`
+      : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+        ? 'request body is larger than 1 MiB'
+        : error instanceof SyntaxError
+          ? `body is not valid JSON: ${error.message}`
+          : error.message;
+    return new ApiError(CODE_FOR_STATUS[status] ? status : 400, code, message);
+  }
+  request.log.error({ err: error }, 'request failed');
+  return new ApiError(500, 'INTERNAL_ERROR', 'internal error; the request id in the logs has the details');
+}
+
+/** Builds a path matcher per route pattern, so an unknown method on a known path answers 405. */
+function routeTable(app: FastifyInstance) {
+  const routes = new Map<string, { pattern: RegExp; methods: Set<string> }>();
+  app.addHook('onRoute', (route) => {
+    const source = `^${route.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+')}/?$`;
+    let entry = routes.get(source);
+    if (!entry) routes.set(source, (entry = { pattern: new RegExp(source), methods: new Set() }));
+    for (const method of [route.method].flat()) entry.methods.add(method);
+  });
+  return (path: string) => [...routes.values()].find((r) => r.pattern.test(path))?.methods;
+}
+
+export function installErrorEnvelope(app: FastifyInstance, notFoundPreHandler?: preHandlerAsyncHookHandler): void {
+  const methodsFor = routeTable(app);
+  app.setErrorHandler((error: FastifyError, request, reply) => send(reply, toApiError(error, request)));
+  app.setNotFoundHandler(
+    { preHandler: notFoundPreHandler },
+    async (request, reply) => {
+      const path = request.url.split('?')[0] ?? '/';
+      const methods = methodsFor(path);
+      if (methods && !methods.has(request.method)) {
+        return send(reply, methodNotAllowed(request.method, [...methods].sort()));
+      }
+      return send(reply, notFound(`route ${request.method} ${path}`));
+    },
+  );
+}

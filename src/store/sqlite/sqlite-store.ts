@@ -1,0 +1,476 @@
+// The embedded store: SQLite through better-sqlite3, WAL journal, FTS5 for search.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Database as Db, Statement } from 'better-sqlite3';
+import type {
+  ApiKeyRecord,
+  KeyMetadata,
+  KnowledgeUnit,
+  ReputationEvent,
+  ReputationProfile,
+  Skill,
+  Verdict,
+} from '../../domain/model.js';
+import { millisToPoints } from '../../domain/reputation.js';
+import {
+  AgentExistsError,
+  PrefixTakenError,
+  type NewKey,
+  type NewVerdict,
+  type Page,
+  type SkillQuery,
+  type Store,
+  type UnitQuery,
+  type VerdictOutcome,
+} from '../store.js';
+import { migrations } from './migrations.js';
+import * as rows from './rows.js';
+
+const EXPORT_BATCH = 500;
+
+// bm25 column weights: a match in a title or name counts most, then tags and domain, then description, then body.
+const UNIT_RANK = 'bm25(knowledge_fts, 10.0, 4.0, 2.0, 3.0, 5.0)';
+const SKILL_RANK = 'bm25(skills_fts, 10.0, 5.0, 5.0, 1.0)';
+
+/** `sqlite:<path>` or `sqlite::memory:` → the file name better-sqlite3 takes. */
+export function sqliteFilename(url: string): string {
+  const rest = url.replace(/^sqlite:/, '');
+  return rest === ':memory:' || rest === '' ? ':memory:' : rest;
+}
+
+/** Terms are letters and digits only (domain/search.ts); quoting each makes FTS5 read it as a plain word. */
+function ftsMatch(terms: string[]): string {
+  return terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(' ');
+}
+
+function isUniqueViolation(error: unknown, index: string): boolean {
+  const e = error as { code?: string; message?: string };
+  return (
+    (e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') &&
+    (e.message ?? '').includes(index)
+  );
+}
+
+export class SqliteStore implements Store {
+  readonly backend = 'sqlite' as const;
+  private readonly db: Db;
+  private readonly cache = new Map<string, Statement>();
+
+  constructor(url: string) {
+    const filename = sqliteFilename(url);
+    if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
+    this.db = new Database(filename);
+    this.db.pragma('journal_mode = WAL');
+    // FULL: a commit is on disk before the client hears 2xx, so acknowledged writes survive even power loss.
+    this.db.pragma('synchronous = FULL');
+    this.db.pragma('foreign_keys = ON');
+    this.db.pragma('busy_timeout = 5000');
+    this.migrate();
+  }
+
+  private migrate(): void {
+    this.db.exec(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+    );
+    const applied = new Set(
+      this.db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[],
+    );
+    for (const migration of migrations) {
+      if (applied.has(migration.version)) continue;
+      // IMMEDIATE: a second process starting at the same moment waits instead of applying it twice.
+      this.db.transaction(() => {
+        const done = this.db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(migration.version);
+        if (done) return;
+        this.db.exec(migration.sql);
+        this.db
+          .prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
+          .run(migration.version, migration.name, new Date().toISOString());
+      }).immediate();
+    }
+  }
+
+  /** Statements are prepared once and kept, including each shape of list query. */
+  private stmt(sql: string): Statement {
+    let statement = this.cache.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.cache.set(sql, statement);
+    }
+    return statement;
+  }
+
+  async ping(): Promise<void> {
+    this.stmt('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  // ---- agents and keys -------------------------------------------------------------------------
+
+  async findKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
+    const row = this.stmt('SELECT * FROM api_keys WHERE key_hash = ?').get(keyHash) as rows.KeyRow | undefined;
+    return row ? rows.toKey(row) : null;
+  }
+
+  async findActiveKeyByPrefix(keyPrefix: string): Promise<ApiKeyRecord | null> {
+    const row = this.stmt('SELECT * FROM api_keys WHERE key_prefix = ? AND revoked_at IS NULL').get(keyPrefix) as
+      | rows.KeyRow
+      | undefined;
+    return row ? rows.toKey(row) : null;
+  }
+
+  async agentExists(agentId: string): Promise<boolean> {
+    return this.stmt('SELECT 1 FROM agents WHERE agent_id = ?').get(agentId) !== undefined;
+  }
+
+  async createAgentWithKey(key: NewKey): Promise<void> {
+    this.db.transaction(() => {
+      try {
+        this.stmt('INSERT INTO agents (agent_id, created_at, updated_at) VALUES (?, ?, ?)').run(
+          key.agentId,
+          key.createdAt,
+          key.createdAt,
+        );
+      } catch (error) {
+        if (isUniqueViolation(error, 'agents.agent_id')) throw new AgentExistsError(key.agentId);
+        throw error;
+      }
+      this.insertKey(key);
+    })();
+  }
+
+  async addKey(key: NewKey): Promise<void> {
+    this.insertKey(key);
+  }
+
+  private insertKey(key: NewKey): void {
+    try {
+      this.stmt(
+        'INSERT INTO api_keys (agent_id, key_hash, key_prefix, scopes, tier, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      ).run(key.agentId, key.keyHash, key.keyPrefix, key.scopes.join(' '), key.tier, key.createdAt);
+    } catch (error) {
+      if (isUniqueViolation(error, 'api_keys.key_prefix')) throw new PrefixTakenError(key.keyPrefix);
+      throw error;
+    }
+  }
+
+  async revokeKey(keyId: number, at: string): Promise<boolean> {
+    const result = this.stmt('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, keyId);
+    return result.changes === 1;
+  }
+
+  // ---- skills ----------------------------------------------------------------------------------
+
+  async contributeSkill(skill: Skill, body: string, rewardMillis: number): Promise<void> {
+    this.db.transaction(() => {
+      const { lastInsertRowid: seq } = this.stmt(
+        `INSERT INTO skills (id, agent_id, name, description, domain, tags, license, visibility, quality_score,
+           skill_md_content, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        skill.id,
+        skill.agent_id,
+        skill.name,
+        skill.description,
+        skill.domain,
+        JSON.stringify(skill.tags),
+        skill.license,
+        skill.visibility,
+        skill.quality_score,
+        skill.skill_md_content,
+        skill.created_at,
+        skill.updated_at,
+      );
+      const tagRow = this.stmt('INSERT OR IGNORE INTO skill_tags (tag, skill_seq) VALUES (?, ?)');
+      for (const tag of skill.tags) tagRow.run(tag.toLowerCase(), seq);
+      this.stmt('INSERT INTO skills_fts (rowid, name, description, tags, body) VALUES (?, ?, ?, ?, ?)').run(
+        seq,
+        skill.name,
+        skill.description,
+        skill.tags.join(' '),
+        body,
+      );
+      this.reward(skill.agent_id, 'contribute_skill', rewardMillis, skill.id, skill.created_at, true);
+    })();
+  }
+
+  async getSkill(id: string): Promise<Skill | null> {
+    const row = this.stmt(`SELECT ${rows.SKILL_COLUMNS} FROM skills s WHERE s.id = ?`).get(id) as
+      | rows.SkillRow
+      | undefined;
+    return row ? rows.toSkill(row) : null;
+  }
+
+  async listSkills(query: SkillQuery): Promise<Page<Skill>> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (!query.viewer.everything) {
+      if (query.viewer.agentId === null) where.push(`s.visibility = 'public'`);
+      else {
+        where.push(`(s.visibility = 'public' OR s.agent_id = ?)`);
+        params.push(query.viewer.agentId);
+      }
+    }
+    if (query.domain !== undefined) {
+      where.push('s.domain = ?');
+      params.push(query.domain);
+    }
+    if (query.minQuality !== undefined) {
+      where.push('s.quality_score >= ?');
+      params.push(query.minQuality);
+    }
+    if (query.tags.length > 0) {
+      const tags = [...new Set(query.tags.map((t) => t.toLowerCase()))];
+      where.push(
+        `s.seq IN (SELECT skill_seq FROM skill_tags WHERE tag IN (${tags.map(() => '?').join(', ')})
+           GROUP BY skill_seq HAVING count(*) = ${tags.length})`,
+      );
+      params.push(...tags);
+    }
+    return this.page<rows.SkillRow, Skill>(
+      { table: 'skills s', fts: 'skills_fts', rank: SKILL_RANK, columns: rows.SKILL_COLUMNS },
+      query.terms,
+      where,
+      params,
+      query,
+      rows.toSkill,
+    );
+  }
+
+  // ---- knowledge units -------------------------------------------------------------------------
+
+  async contributeUnit(unit: KnowledgeUnit, baseQuality: number, rewardMillis: number): Promise<void> {
+    this.db.transaction(() => {
+      const { lastInsertRowid: seq } = this.stmt(
+        `INSERT INTO knowledge_units (id, agent_id, title, type, domain, description, examples, source, confidence,
+           tags, base_quality, quality_score, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        unit.id,
+        unit.agent_id,
+        unit.title,
+        unit.type,
+        unit.domain,
+        unit.content.description,
+        JSON.stringify(unit.content.examples),
+        unit.metadata.source,
+        unit.metadata.confidence,
+        JSON.stringify(unit.tags),
+        baseQuality,
+        unit.quality_score,
+        unit.created_at,
+        unit.updated_at,
+      );
+      this.stmt(
+        'INSERT INTO knowledge_fts (rowid, title, description, examples, domain, tags) VALUES (?, ?, ?, ?, ?, ?)',
+      ).run(
+        seq,
+        unit.title,
+        unit.content.description,
+        unit.content.examples.join('\n'),
+        unit.domain,
+        unit.tags.join(' '),
+      );
+      this.reward(unit.agent_id, 'contribute_knowledge', rewardMillis, unit.id, unit.created_at, true);
+    })();
+  }
+
+  async getUnit(id: string): Promise<KnowledgeUnit | null> {
+    const row = this.stmt(`SELECT ${rows.UNIT_COLUMNS} FROM knowledge_units ku WHERE ku.id = ?`).get(id) as
+      | rows.UnitRow
+      | undefined;
+    return row ? rows.toUnit(row) : null;
+  }
+
+  async listUnits(query: UnitQuery): Promise<Page<KnowledgeUnit>> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (query.types.length > 0) {
+      where.push(`ku.type IN (${query.types.map(() => '?').join(', ')})`);
+      params.push(...query.types);
+    }
+    if (query.domain !== undefined) {
+      where.push('ku.domain = ?');
+      params.push(query.domain);
+    }
+    if (query.minQuality !== undefined) {
+      where.push('ku.quality_score >= ?');
+      params.push(query.minQuality);
+    }
+    return this.page<rows.UnitRow, KnowledgeUnit>(
+      { table: 'knowledge_units ku', fts: 'knowledge_fts', rank: UNIT_RANK, columns: rows.UNIT_COLUMNS },
+      query.terms,
+      where,
+      params,
+      query,
+      rows.toUnit,
+    );
+  }
+
+  async deleteUnit(id: string): Promise<boolean> {
+    return this.db.transaction(() => {
+      const seq = this.stmt('SELECT seq FROM knowledge_units WHERE id = ?').pluck().get(id) as number | undefined;
+      if (seq === undefined) return false;
+      this.stmt('DELETE FROM knowledge_fts WHERE rowid = ?').run(seq);
+      this.stmt('DELETE FROM knowledge_units WHERE seq = ?').run(seq); // verdicts go by ON DELETE CASCADE
+      return true;
+    })();
+  }
+
+  async recordVerdict(v: NewVerdict): Promise<VerdictOutcome> {
+    return this.db.transaction((): VerdictOutcome => {
+      const unit = this.stmt(
+        'SELECT seq, base_quality, valid_count, invalid_count FROM knowledge_units WHERE id = ?',
+      ).get(v.unitId) as { seq: number; base_quality: number; valid_count: number; invalid_count: number } | undefined;
+      if (!unit) return { recorded: false, reason: 'not_found' };
+      const previous = this.stmt('SELECT valid FROM verdicts WHERE unit_seq = ? AND agent_id = ?').get(
+        unit.seq,
+        v.agentId,
+      ) as { valid: number } | undefined;
+      let valid = unit.valid_count + (v.valid ? 1 : 0);
+      let invalid = unit.invalid_count + (v.valid ? 0 : 1);
+      if (previous) {
+        if (previous.valid) valid -= 1;
+        else invalid -= 1;
+        this.stmt('UPDATE verdicts SET valid = ?, feedback = ?, updated_at = ? WHERE unit_seq = ? AND agent_id = ?').run(
+          v.valid ? 1 : 0,
+          v.feedback,
+          v.at,
+          unit.seq,
+          v.agentId,
+        );
+      } else {
+        this.stmt(
+          `INSERT INTO verdicts (unit_seq, unit_id, agent_id, valid, feedback, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        ).run(unit.seq, v.unitId, v.agentId, v.valid ? 1 : 0, v.feedback, v.at, v.at);
+        this.reward(v.agentId, 'validate_knowledge', v.rewardMillis, v.unitId, v.at, false);
+      }
+      this.stmt(
+        'UPDATE knowledge_units SET valid_count = ?, invalid_count = ?, quality_score = ?, updated_at = ? WHERE seq = ?',
+      ).run(valid, invalid, v.rescore(unit.base_quality, valid, invalid), v.at, unit.seq);
+      return { recorded: true, first: previous === undefined };
+    })();
+  }
+
+  /** Adds a history item and moves the agent's running totals, inside the caller's transaction. */
+  private reward(
+    agentId: string,
+    action: ReputationEvent['action'],
+    millis: number,
+    targetId: string,
+    at: string,
+    contribution: boolean,
+  ): void {
+    this.stmt(
+      'INSERT INTO reputation_events (agent_id, action, delta_millis, target_id, created_at) VALUES (?, ?, ?, ?, ?)',
+    ).run(agentId, action, millis, targetId, at);
+    this.stmt(
+      `UPDATE agents SET score_millis = score_millis + ?, contributions = contributions + ?,
+         validations = validations + ?, updated_at = ? WHERE agent_id = ?`,
+    ).run(millis, contribution ? 1 : 0, contribution ? 0 : 1, at, agentId);
+  }
+
+  // ---- reputation and export -------------------------------------------------------------------
+
+  async reputation(agentId: string, historyLimit: number): Promise<ReputationProfile | null> {
+    const agent = this.stmt(
+      'SELECT agent_id, score_millis, contributions, validations, updated_at FROM agents WHERE agent_id = ?',
+    ).get(agentId) as rows.AgentRow | undefined;
+    if (!agent) return null;
+    const history = this.stmt(
+      'SELECT seq, action, delta_millis, target_id, created_at FROM reputation_events WHERE agent_id = ? ORDER BY seq DESC LIMIT ?',
+    ).all(agentId, historyLimit) as rows.EventRow[];
+    return {
+      agent_id: agent.agent_id,
+      score: millisToPoints(agent.score_millis),
+      contributions: agent.contributions,
+      validations: agent.validations,
+      history: history.map(rows.toEvent),
+      updated_at: agent.updated_at,
+    };
+  }
+
+  exportKeys(agentId: string): AsyncIterable<KeyMetadata> {
+    return this.batches('SELECT id AS seq, * FROM api_keys WHERE agent_id = ? AND id > ? ORDER BY id LIMIT ?', agentId, rows.toKeyMetadata);
+  }
+
+  exportUnits(agentId: string): AsyncIterable<KnowledgeUnit> {
+    return this.batches(
+      `SELECT ku.seq, ${rows.UNIT_COLUMNS} FROM knowledge_units ku WHERE ku.agent_id = ? AND ku.seq > ? ORDER BY ku.seq LIMIT ?`,
+      agentId,
+      rows.toUnit,
+    );
+  }
+
+  exportSkills(agentId: string): AsyncIterable<Skill> {
+    return this.batches(
+      `SELECT s.seq, ${rows.SKILL_COLUMNS} FROM skills s WHERE s.agent_id = ? AND s.seq > ? ORDER BY s.seq LIMIT ?`,
+      agentId,
+      rows.toSkill,
+    );
+  }
+
+  exportVerdicts(agentId: string): AsyncIterable<Verdict> {
+    return this.batches(
+      'SELECT rowid AS seq, * FROM verdicts WHERE agent_id = ? AND rowid > ? ORDER BY rowid LIMIT ?',
+      agentId,
+      rows.toVerdict,
+    );
+  }
+
+  exportHistory(agentId: string): AsyncIterable<ReputationEvent> {
+    return this.batches(
+      'SELECT * FROM reputation_events WHERE agent_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+      agentId,
+      rows.toEvent,
+    );
+  }
+
+  /** Keyset pages of EXPORT_BATCH rows: no cursor stays open between batches, memory stays flat. */
+  private async *batches<R, T>(sql: string, agentId: string, map: (row: R) => T) {
+    const statement = this.stmt(sql);
+    let after = 0;
+    for (;;) {
+      const batch = statement.all(agentId, after, EXPORT_BATCH) as (R & { seq: number })[];
+      for (const row of batch) yield map(row);
+      if (batch.length < EXPORT_BATCH) return;
+      after = batch[batch.length - 1]!.seq;
+    }
+  }
+
+  /**
+   * One page of a list and its exact total. With search terms the FTS index finds the matches and
+   * orders them by bm25 rank; the list order then breaks ties (quality, newest, id).
+   */
+  private page<R, T>(
+    source: { table: string; fts: string; rank: string; columns: string },
+    terms: string[],
+    where: string[],
+    params: unknown[],
+    window: { limit: number; offset: number },
+    map: (row: R) => T,
+  ): Page<T> {
+    const alias = source.table.split(' ')[1]!;
+    const order = `${alias}.quality_score DESC, ${alias}.created_at DESC, ${alias}.id DESC`;
+    let from = source.table;
+    let orderBy = order;
+    const allParams = [...params];
+    const conditions = [...where];
+    if (terms.length > 0) {
+      from = `${source.fts} JOIN ${source.table} ON ${alias}.seq = ${source.fts}.rowid`;
+      conditions.unshift(`${source.fts} MATCH ?`);
+      allParams.unshift(ftsMatch(terms));
+      orderBy = `${source.rank}, ${order}`;
+    }
+    const whereSql = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
+    const total = this.stmt(`SELECT count(*) FROM ${from} ${whereSql}`).pluck().get(...allParams) as number;
+    if (total <= window.offset) return { items: [], total };
+    const list = this.stmt(
+      `SELECT ${source.columns} FROM ${from} ${whereSql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
+    ).all(...allParams, window.limit, window.offset) as R[];
+    return { items: list.map(map), total };
+  }
+}

@@ -1,0 +1,118 @@
+// The one interface every backend implements. Stores keep data consistent; they never decide policy
+// (who may do what) — routes decide, and pass the store only what it needs to know.
+import type {
+  ApiKeyRecord,
+  KeyMetadata,
+  KeyTier,
+  KnowledgeUnit,
+  ReputationEvent,
+  ReputationProfile,
+  Scope,
+  Skill,
+  UnitType,
+  Verdict,
+} from '../domain/model.js';
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+/** Who is looking, for private skills: the owner sees its own, `everything` (admins) sees all. */
+export interface Viewer {
+  agentId: string | null;
+  everything: boolean;
+}
+
+export interface SkillQuery {
+  terms: string[];
+  domain?: string;
+  tags: string[];
+  minQuality?: number;
+  limit: number;
+  offset: number;
+  viewer: Viewer;
+}
+
+export interface UnitQuery {
+  terms: string[];
+  types: UnitType[];
+  domain?: string;
+  minQuality?: number;
+  limit: number;
+  offset: number;
+}
+
+export interface NewKey {
+  agentId: string;
+  keyHash: string;
+  keyPrefix: string;
+  scopes: Scope[];
+  tier: KeyTier;
+  createdAt: string;
+}
+
+export interface NewVerdict {
+  unitId: string;
+  agentId: string;
+  valid: boolean;
+  feedback: string;
+  at: string;
+  rewardMillis: number;
+  /** The domain's score function, applied inside the store's transaction to the new verdict counts. */
+  rescore: (baseQuality: number, valid: number, invalid: number) => number;
+}
+
+export type VerdictOutcome = { recorded: true; first: boolean } | { recorded: false; reason: 'not_found' };
+
+/** Raised when the agent id of a new agent is already claimed. */
+export class AgentExistsError extends Error {
+  constructor(readonly agentId: string) {
+    super(`agent ${agentId} already exists`);
+  }
+}
+
+/** Raised when an unrevoked key already has this prefix; the caller draws a new key. */
+export class PrefixTakenError extends Error {
+  constructor(readonly prefix: string) {
+    super(`key prefix ${prefix} is in use`);
+  }
+}
+
+/** Raised for text a backend cannot store; routes answer it with 400. */
+export class UnstorableTextError extends Error {}
+
+export interface Store {
+  readonly backend: 'sqlite' | 'postgres';
+  ping(): Promise<void>;
+  close(): Promise<void>;
+
+  findKeyByHash(keyHash: string): Promise<ApiKeyRecord | null>;
+  findActiveKeyByPrefix(keyPrefix: string): Promise<ApiKeyRecord | null>;
+  agentExists(agentId: string): Promise<boolean>;
+  /** Claims a new agent id together with its first key (AgentExistsError, PrefixTakenError). */
+  createAgentWithKey(key: NewKey): Promise<void>;
+  /** Adds a key to an existing agent (PrefixTakenError). */
+  addKey(key: NewKey): Promise<void>;
+  /** Marks a key revoked; false when it was already revoked or is unknown. */
+  revokeKey(keyId: number, at: string): Promise<boolean>;
+
+  contributeSkill(skill: Skill, body: string, rewardMillis: number): Promise<void>;
+  getSkill(id: string): Promise<Skill | null>;
+  listSkills(query: SkillQuery): Promise<Page<Skill>>;
+
+  contributeUnit(unit: KnowledgeUnit, baseQuality: number, rewardMillis: number): Promise<void>;
+  getUnit(id: string): Promise<KnowledgeUnit | null>;
+  listUnits(query: UnitQuery): Promise<Page<KnowledgeUnit>>;
+  deleteUnit(id: string): Promise<boolean>;
+  recordVerdict(verdict: NewVerdict): Promise<VerdictOutcome>;
+
+  reputation(agentId: string, historyLimit: number): Promise<ReputationProfile | null>;
+
+  // Everything tied to an agent, read in batches so an export of any size runs in flat memory.
+  exportKeys(agentId: string): AsyncIterable<KeyMetadata>;
+  exportUnits(agentId: string): AsyncIterable<KnowledgeUnit>;
+  exportSkills(agentId: string): AsyncIterable<Skill>;
+  exportVerdicts(agentId: string): AsyncIterable<Verdict>;
+  exportHistory(agentId: string): AsyncIterable<ReputationEvent>;
+}

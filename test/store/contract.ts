@@ -1,0 +1,213 @@
+// The store contract: every backend must pass these cases. A backend is correct when it passes them.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { KnowledgeUnit, Skill } from '../../src/domain/model.js';
+import { unitQuality } from '../../src/domain/quality.js';
+import { AgentExistsError, PrefixTakenError, type NewKey, type Store } from '../../src/store/store.js';
+import type { Backend } from '../helpers/backends.js';
+
+let counter = 0;
+const at = (n: number) => new Date(Date.UTC(2026, 10, 22, 10, 0, 0, n)).toISOString();
+
+function newKey(agentId: string, overrides: Partial<NewKey> = {}): NewKey {
+  counter++;
+  return {
+    agentId,
+    keyHash: counter.toString(16).padStart(64, '0'),
+    keyPrefix: `reg_${counter.toString(36).padStart(4, '0')}`,
+    scopes: ['read', 'write'],
+    tier: 'free',
+    createdAt: at(counter),
+    ...overrides,
+  };
+}
+
+function unit(agentId: string, overrides: Partial<KnowledgeUnit> = {}): KnowledgeUnit {
+  counter++;
+  return {
+    id: `ku_${counter}`,
+    agent_id: agentId,
+    title: `Unit ${counter}`,
+    type: 'pattern',
+    domain: 'testing',
+    content: { description: 'A description.', examples: ['one', 'two'] },
+    metadata: { source: 'contract', confidence: 0.5 },
+    tags: ['alpha'],
+    quality_score: 0.5,
+    validations: { valid: 0, invalid: 0 },
+    created_at: at(counter),
+    updated_at: at(counter),
+    ...overrides,
+  };
+}
+
+function skill(agentId: string, overrides: Partial<Skill> = {}): Skill {
+  counter++;
+  return {
+    id: `sk_${counter}`,
+    name: `skill-${counter}`,
+    description: 'Does a thing.',
+    domain: 'tools',
+    tags: ['Cli'],
+    license: null,
+    visibility: 'public',
+    agent_id: agentId,
+    quality_score: 0.5,
+    skill_md_content: '---\nname: x\n---\nbody',
+    created_at: at(counter),
+    updated_at: at(counter),
+    ...overrides,
+  };
+}
+
+const collect = async <T>(items: AsyncIterable<T>) => {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+};
+
+export function storeContract(backend: Backend): void {
+  describe(`store contract [${backend.name}]`, () => {
+    let store: Store;
+    before(async () => {
+      store = await backend.open();
+    });
+    after(async () => store.close());
+
+    it('claims an agent id once and finds keys by hash and active prefix', async () => {
+      const key = newKey('claimer');
+      await store.createAgentWithKey(key);
+      await assert.rejects(store.createAgentWithKey(newKey('claimer')), AgentExistsError);
+      assert.equal(await store.agentExists('claimer'), true);
+      assert.equal(await store.agentExists('nobody'), false);
+      const found = await store.findKeyByHash(key.keyHash);
+      assert.deepEqual(found && { ...found, id: 0 }, {
+        id: 0,
+        agentId: 'claimer',
+        keyHash: key.keyHash,
+        keyPrefix: key.keyPrefix,
+        scopes: ['read', 'write'],
+        tier: 'free',
+        createdAt: key.createdAt,
+        revokedAt: null,
+      });
+      assert.equal((await store.findActiveKeyByPrefix(key.keyPrefix))?.keyHash, key.keyHash);
+      assert.equal(await store.findKeyByHash('f'.repeat(64)), null);
+    });
+
+    it('keeps prefixes unique among unrevoked keys only', async () => {
+      const first = newKey('prefixer', { keyPrefix: 'reg_same' });
+      await store.createAgentWithKey(first);
+      await assert.rejects(store.addKey(newKey('prefixer', { keyPrefix: 'reg_same' })), PrefixTakenError);
+      const stored = await store.findActiveKeyByPrefix('reg_same');
+      assert.equal(await store.revokeKey(stored!.id, at(1)), true);
+      assert.equal(await store.revokeKey(stored!.id, at(2)), false, 'a second revocation changes nothing');
+      assert.equal((await store.findKeyByHash(first.keyHash))?.revokedAt, at(1));
+      assert.equal(await store.findActiveKeyByPrefix('reg_same'), null);
+      await store.addKey(newKey('prefixer', { keyPrefix: 'reg_same' }));
+    });
+
+    it('stores a unit, rewards its contributor, and deletes it with its verdicts', async () => {
+      await store.createAgentWithKey(newKey('author'));
+      await store.createAgentWithKey(newKey('critic'));
+      const u = unit('author');
+      await store.contributeUnit(u, 0.5, 200);
+      assert.deepEqual(await store.getUnit(u.id), u);
+      const verdict = await store.recordVerdict({
+        unitId: u.id, agentId: 'critic', valid: true, feedback: 'good', at: at(900), rewardMillis: 50, rescore: unitQuality,
+      });
+      assert.deepEqual(verdict, { recorded: true, first: true });
+      const again = await store.recordVerdict({
+        unitId: u.id, agentId: 'critic', valid: false, feedback: 'changed my mind', at: at(901), rewardMillis: 50, rescore: unitQuality,
+      });
+      assert.deepEqual(again, { recorded: true, first: false });
+      const scored = await store.getUnit(u.id);
+      assert.deepEqual(scored?.validations, { valid: 0, invalid: 1 });
+      assert.equal(scored?.quality_score, unitQuality(0.5, 0, 1));
+      assert.equal(scored?.updated_at, at(901));
+      const critic = await store.reputation('critic', 10);
+      assert.equal(critic?.score, 0.05);
+      assert.equal(critic?.validations, 1);
+      assert.deepEqual((await collect(store.exportVerdicts('critic'))).map((v) => [v.unit_id, v.valid, v.feedback]), [
+        [u.id, false, 'changed my mind'],
+      ]);
+      assert.equal(await store.deleteUnit(u.id), true);
+      assert.equal(await store.deleteUnit(u.id), false);
+      assert.equal(await store.getUnit(u.id), null);
+      assert.deepEqual(await collect(store.exportVerdicts('critic')), []);
+      const missing = await store.recordVerdict({
+        unitId: u.id, agentId: 'critic', valid: true, feedback: '', at: at(902), rewardMillis: 50, rescore: unitQuality,
+      });
+      assert.deepEqual(missing, { recorded: false, reason: 'not_found' });
+      assert.equal((await store.reputation('author', 10))?.score, 0.2, 'earned reputation stays');
+    });
+
+    it('lists units with filters, exact totals and the contract order', async () => {
+      await store.createAgentWithKey(newKey('lister'));
+      const made = [
+        unit('lister', { quality_score: 0.3, domain: 'd1', type: 'fact', title: 'Gamma ray' }),
+        unit('lister', { quality_score: 0.9, domain: 'd1', type: 'pattern', title: 'Gamma burst detection' }),
+        unit('lister', { quality_score: 0.9, domain: 'd2', type: 'pattern', title: 'Delta wave' }),
+        unit('lister', { quality_score: 0.6, domain: 'd2', type: 'pitfall', title: 'Epsilon gamma' }),
+      ];
+      for (const u of made) await store.contributeUnit(u, u.quality_score, 200);
+      const page = await store.listUnits({ terms: [], types: [], limit: 100, offset: 0, domain: undefined });
+      const mine = page.items.filter((u) => u.agent_id === 'lister').map((u) => u.title);
+      assert.deepEqual(mine, ['Delta wave', 'Gamma burst detection', 'Epsilon gamma', 'Gamma ray']);
+      const d1 = await store.listUnits({ terms: [], types: [], domain: 'd1', limit: 1, offset: 1 });
+      assert.equal(d1.total, 2);
+      assert.deepEqual(d1.items.map((u) => u.title), ['Gamma ray']);
+      const typed = await store.listUnits({ terms: [], types: ['pattern', 'pitfall'], domain: 'd2', limit: 10, offset: 0 });
+      assert.equal(typed.total, 2);
+      const good = await store.listUnits({ terms: [], types: [], domain: 'd2', minQuality: 0.7, limit: 10, offset: 0 });
+      assert.deepEqual(good.items.map((u) => u.title), ['Delta wave']);
+      const search = await store.listUnits({ terms: ['gamma'], types: [], limit: 10, offset: 0 });
+      assert.equal(search.total, 3);
+      const searchFiltered = await store.listUnits({ terms: ['gamma'], types: ['fact'], limit: 10, offset: 0 });
+      assert.deepEqual(searchFiltered.items.map((u) => u.title), ['Gamma ray']);
+      const two = await store.listUnits({ terms: ['gamma', 'burst'], types: [], limit: 10, offset: 0 });
+      assert.deepEqual(two.items.map((u) => u.title), ['Gamma burst detection']);
+    });
+
+    it('lists skills by visibility, tags (all, any case) and domain', async () => {
+      await store.createAgentWithKey(newKey('skiller'));
+      await store.createAgentWithKey(newKey('watcher'));
+      const pub = skill('skiller', { tags: ['Cli', 'git'], name: 'git-tool' });
+      const priv = skill('skiller', { visibility: 'private', tags: ['cli'], name: 'secret-tool' });
+      await store.contributeSkill(pub, 'use git from the command line', 100);
+      await store.contributeSkill(priv, 'hidden body', 100);
+      const view = (agentId: string | null, everything = false) => ({ agentId, everything });
+      const anon = await store.listSkills({ terms: ['tool'], tags: [], limit: 10, offset: 0, viewer: view(null) });
+      assert.deepEqual(anon.items.map((s) => s.name), ['git-tool']);
+      assert.equal(anon.total, 1);
+      const ownerView = await store.listSkills({ terms: ['tool'], tags: [], limit: 10, offset: 0, viewer: view('skiller') });
+      assert.equal(ownerView.total, 2);
+      const adminView = await store.listSkills({ terms: ['tool'], tags: [], limit: 10, offset: 0, viewer: view('watcher', true) });
+      assert.equal(adminView.total, 2);
+      const tagged = await store.listSkills({ terms: [], tags: ['CLI', 'Git'], limit: 10, offset: 0, viewer: view('skiller') });
+      assert.deepEqual(tagged.items.map((s) => s.name), ['git-tool']);
+      const body = await store.listSkills({ terms: ['command'], tags: [], limit: 10, offset: 0, viewer: view(null) });
+      assert.deepEqual(body.items.map((s) => s.name), ['git-tool']);
+      assert.deepEqual(await store.getSkill(priv.id), priv);
+      const exported = await collect(store.exportSkills('skiller'));
+      assert.deepEqual(exported.map((s) => s.name), ['git-tool', 'secret-tool']);
+    });
+
+    it('keeps reputation exact and the history complete, in batches', async () => {
+      await store.createAgentWithKey(newKey('saver'));
+      for (let i = 0; i < 1_203; i++) await store.contributeUnit(unit('saver'), 0.5, 200);
+      await store.contributeSkill(skill('saver'), 'body', 100);
+      const profile = await store.reputation('saver', 5);
+      assert.equal(profile?.score, 240.7);
+      assert.equal(profile?.contributions, 1_204);
+      assert.equal(profile?.history.length, 5);
+      assert.equal(profile?.history[0]?.action, 'contribute_skill');
+      const history = await collect(store.exportHistory('saver'));
+      assert.equal(history.length, 1_204);
+      assert.equal(history[0]?.action, 'contribute_knowledge');
+      assert.equal((await collect(store.exportUnits('saver'))).length, 1_203);
+      assert.equal((await collect(store.exportKeys('saver'))).length, 1);
+      assert.equal(await store.reputation('unknown-agent', 5), null);
+    });
+  });
+}
