@@ -9,7 +9,6 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const store = await openStore(config.databaseUrl);
   const app = await buildApp({ config, store, logger: loggerOptions(config.logLevel) });
-  app.addHook('onClose', async () => store.close());
 
   app.log.info(
     {
@@ -31,13 +30,16 @@ async function main(): Promise<void> {
       process.exit(1);
     }, SHUTDOWN_GRACE_MS);
     force.unref();
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        app.log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    app
+      .close()
+      .then(() => store.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          app.log.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

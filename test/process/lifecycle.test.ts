@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { ROOT, json, startServer } from './server.js';
+
+const run = promisify(execFile);
+
+describe('the service as a process', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'registry-'));
+  const env = { REG_DATABASE_URL: `sqlite:${join(dir, 'nested', 'registry.db')}` };
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('creates its database on first start, stops cleanly on SIGTERM, and keeps the data', async () => {
+    const first = await startServer(env);
+    const reg = await json(`${first.url}/v1/auth/register`, {
+      method: 'POST',
+      body: { agent_id: 'durable', scopes: ['read', 'write'], tier: 'free' },
+    });
+    assert.equal(reg.status, 201);
+    const key = reg.body.data.api_key as string;
+    const unit = await json(`${first.url}/v1/knowledge`, {
+      method: 'POST',
+      key,
+      body: {
+        title: 'Survives restarts',
+        type: 'fact',
+        domain: 'ops',
+        content: { description: 'Data written before SIGTERM is there after.', examples: [] },
+        metadata: { source: 'test', confidence: 1 },
+      },
+    });
+    assert.equal(unit.status, 201);
+    assert.equal(await first.stop('SIGTERM'), 0, first.output());
+
+    const second = await startServer(env);
+    try {
+      const got = await json(`${second.url}/v1/knowledge/${unit.body.data.id}`);
+      assert.equal(got.status, 200);
+      assert.equal((await json(`${second.url}/v1/reputation/durable`)).body.data.score, 0.2);
+      assert.equal((await json(`${second.url}/v1/export/durable`, { key })).status, 200);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('creates an admin key from the command line, printed once, that works', async () => {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/admin-create.ts', '--agent-id', 'ops'], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+    });
+    const key = /reg_[0-9A-Za-z]{40}/.exec(stdout)?.[0];
+    assert.ok(key, stdout);
+    const server = await startServer(env);
+    try {
+      const admin = await json(`${server.url}/v1/auth/register`, {
+        method: 'POST',
+        key,
+        body: { agent_id: 'second-admin', scopes: ['read', 'admin'], tier: 'pro' },
+      });
+      assert.equal(admin.status, 201);
+      assert.equal((await json(`${server.url}/v1/export/durable`, { key })).status, 200, 'admins export anyone');
+    } finally {
+      await server.stop();
+    }
+    await assert.rejects(
+      run(process.execPath, ['--import', 'tsx', 'src/cli/admin-create.ts', '--agent-id', '-bad'], { cwd: ROOT, env: { ...process.env, ...env } }),
+      /agent-id/,
+    );
+  });
+
+  it('refuses a bad configuration with a clear message', async () => {
+    await assert.rejects(startServer({ ...env, REG_PORT: 'x' }), /REG_PORT must be an integer/);
+  });
+});
