@@ -13,6 +13,8 @@ import type {
   Verdict,
 } from '../domain/model.js';
 
+export type AgentOrigin = 'api_key' | 'oidc';
+
 export interface Page<T> {
   items: T[];
   total: number;
@@ -92,6 +94,13 @@ export interface Store {
   agentExists(agentId: string): Promise<boolean>;
   /** Claims a new agent id together with its first key (AgentExistsError, PrefixTakenError). */
   createAgentWithKey(key: NewKey): Promise<void>;
+  /** Which credential kind claimed an agent id, or null for an id never seen. */
+  agentOrigin(agentId: string): Promise<AgentOrigin | null>;
+  /**
+   * Makes sure an agent that authenticates through the identity provider exists, claiming the id for
+   * `oidc` on first sight. Answers the id's origin: anything but `oidc` means keys claimed it first.
+   */
+  claimOidcAgent(agentId: string, at: string): Promise<AgentOrigin>;
   /** Adds a key to an existing agent (PrefixTakenError). */
   addKey(key: NewKey): Promise<void>;
   /** Marks a key revoked; false when it was already revoked or is unknown. */

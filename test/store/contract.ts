@@ -95,6 +95,18 @@ export function storeContract(backend: Backend): void {
       assert.equal(await store.findKeyByHash('f'.repeat(64)), null);
     });
 
+    it('records which credential kind claimed an agent id first', async () => {
+      await store.createAgentWithKey(newKey('key-first'));
+      assert.equal(await store.agentOrigin('key-first'), 'api_key');
+      assert.equal(await store.claimOidcAgent('key-first', at(5)), 'api_key', 'keys claimed it: the IdP cannot');
+      assert.equal(await store.agentOrigin('never-seen'), null);
+      assert.equal(await store.claimOidcAgent('idp-first', at(6)), 'oidc');
+      assert.equal(await store.claimOidcAgent('idp-first', at(7)), 'oidc', 'claiming again is harmless');
+      await assert.rejects(store.createAgentWithKey(newKey('idp-first')), AgentExistsError);
+      const profile = await store.reputation('idp-first', 10);
+      assert.deepEqual(profile, { agent_id: 'idp-first', score: 0, contributions: 0, validations: 0, history: [], updated_at: at(6) });
+    });
+
     it('keeps prefixes unique among unrevoked keys only', async () => {
       const first = newKey('prefixer', { keyPrefix: 'reg_same' });
       await store.createAgentWithKey(first);

@@ -120,4 +120,12 @@ CREATE TABLE reputation_events (
 CREATE INDEX reputation_events_agent ON reputation_events(agent_id, seq);
 `,
   },
+  {
+    version: 2,
+    name: 'agent origin: API keys or the identity provider',
+    sql: `
+-- Which kind of credential claimed the agent id first; the other kind can never act as that agent.
+ALTER TABLE agents ADD COLUMN origin TEXT NOT NULL DEFAULT 'api_key';
+`,
+  },
 ];

@@ -16,6 +16,7 @@ import { millisToPoints } from '../../domain/reputation.js';
 import {
   AgentExistsError,
   PrefixTakenError,
+  type AgentOrigin,
   type NewKey,
   type NewVerdict,
   type Page,
@@ -124,6 +125,20 @@ export class SqliteStore implements Store {
 
   async agentExists(agentId: string): Promise<boolean> {
     return this.stmt('SELECT 1 FROM agents WHERE agent_id = ?').get(agentId) !== undefined;
+  }
+
+  async agentOrigin(agentId: string): Promise<AgentOrigin | null> {
+    const origin = this.stmt('SELECT origin FROM agents WHERE agent_id = ?').pluck().get(agentId) as AgentOrigin | undefined;
+    return origin ?? null;
+  }
+
+  async claimOidcAgent(agentId: string, at: string): Promise<AgentOrigin> {
+    this.stmt(`INSERT INTO agents (agent_id, origin, created_at, updated_at) VALUES (?, 'oidc', ?, ?) ON CONFLICT DO NOTHING`).run(
+      agentId,
+      at,
+      at,
+    );
+    return (await this.agentOrigin(agentId))!;
   }
 
   async createAgentWithKey(key: NewKey): Promise<void> {
