@@ -31,8 +31,8 @@ export interface AppOptions {
   ids?: IdSource;
   /** Verifies bearer tokens that are not API keys (OIDC/JWT); absent when OIDC is off. */
   jwt?: BearerVerifier;
-  /** A Redis client for shared rate-limit counters; in-process counters when absent. */
-  redis?: RateLimitOptions['redis'];
+  /** Shared rate-limit counters in Redis; in-process counters when absent. */
+  sharedCounters?: RateLimitOptions['shared'];
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -92,7 +92,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   });
   await app.register(authPlugin, { apiKeys: apiKeyVerifier(store), jwt: options.jwt });
-  await installRateLimits(app, { limits: config.rateLimits, redis: options.redis });
+  await installRateLimits(app, { limits: config.rateLimits, shared: options.sharedCounters });
   installErrorEnvelope(app, app.rateLimit());
 
   // Text every backend can store: refused before validation, naming the field.

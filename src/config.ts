@@ -20,6 +20,7 @@ export interface Config {
   host: string;
   databaseUrl: string;
   redisUrl: string | null;
+  redisKeyPrefix: string;
   trustProxy: boolean | string;
   rateLimits: RateLimits;
   openAdminRegistration: boolean;
@@ -71,6 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.REG_HOST?.trim() || '127.0.0.1',
     databaseUrl,
     redisUrl: env.REG_REDIS_URL?.trim() || null,
+    redisKeyPrefix: env.REG_REDIS_KEY_PREFIX?.trim() || 'registry:',
     trustProxy: trustProxy(env.REG_TRUST_PROXY),
     rateLimits: {
       anonymous: integer(env, 'REG_RATE_LIMIT_ANONYMOUS', 60, 1, 10_000_000),

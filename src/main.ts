@@ -1,6 +1,8 @@
 // Start-up: read the configuration, open the store, serve, and shut down cleanly on SIGTERM/SIGINT.
+import type { FastifyBaseLogger } from 'fastify';
 import { buildApp, loggerOptions } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { connectSharedCounters, untilConnected } from './http/redis-counters.js';
 import { openStore } from './store/open.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -8,7 +10,18 @@ const SHUTDOWN_GRACE_MS = 10_000;
 async function main(): Promise<void> {
   const config = loadConfig();
   const store = await openStore(config.databaseUrl);
-  const app = await buildApp({ config, store, logger: loggerOptions(config.logLevel) });
+  let log: FastifyBaseLogger | undefined;
+  // Fail open: without Redis the registry keeps serving, unlimited, and says so in the log.
+  const sharedCounters = config.redisUrl
+    ? connectSharedCounters(config.redisUrl, config.redisKeyPrefix, (error) =>
+        log?.warn({ err: error }, 'Redis unreachable: rate limits are not enforced until it is back'),
+      )
+    : undefined;
+  const app = await buildApp({ config, store, sharedCounters, logger: loggerOptions(config.logLevel) });
+  log = app.log;
+  if (sharedCounters && !(await untilConnected(sharedCounters.redis, 3_000))) {
+    app.log.warn('Redis did not answer at start-up: serving without rate limits until it does');
+  }
 
   app.log.info(
     {
@@ -33,6 +46,7 @@ async function main(): Promise<void> {
     app
       .close()
       .then(() => store.close())
+      .then(() => sharedCounters?.redis.quit())
       .then(
         () => process.exit(0),
         (error: unknown) => {

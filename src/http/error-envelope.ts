@@ -1,7 +1,8 @@
 // One place that turns every error — ours, the schema validator's and the framework's — into
 // `{ error: { code, message } }`, and answers unknown routes (404) and known paths with a wrong method (405).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { ApiError, CODE_FOR_STATUS, methodNotAllowed, notFound } from './errors.js';
+import { UnstorableTextError } from '../store/store.js';
+import { ApiError, CODE_FOR_STATUS, badRequest, methodNotAllowed, notFound } from './errors.js';
 
 interface AjvIssue {
   instancePath: string;
@@ -54,6 +55,10 @@ function send(reply: FastifyReply, error: ApiError): FastifyReply {
 /** Maps any thrown value to an ApiError; unknown errors become a 500 whose details stay in the log. */
 function toApiError(error: FastifyError & { validation?: AjvIssue[] }, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
+  // The store's last line of defence against text it cannot keep (NUL, invalid Unicode): the client's fault.
+  if (error instanceof UnstorableTextError) {
+    return badRequest(error.message || 'text contains characters that cannot be stored (NUL or invalid Unicode)');
+  }
   if (error.validation && error.validation.length > 0) {
     return new ApiError(400, 'VALIDATION_ERROR', validationMessage(error.validation[0]!, error.validationContext));
   }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { UnstorableTextError } from '../../src/store/store.js';
 import { call, errorCode, register, testApp, type TestApp } from '../helpers/app.js';
 
 describe('the error envelope, from routes and from the framework', () => {
@@ -57,6 +58,23 @@ describe('the error envelope, from routes and from the framework', () => {
       const res = await call(t.app, 'POST', '/v1/auth/register', { body: 'agent_id=x', headers: { 'content-type': type } });
       assert.equal(res.statusCode, 415, type);
       assert.equal(errorCode(res), 'UNSUPPORTED_MEDIA_TYPE');
+    }
+  });
+
+  it('answers text the store cannot keep with 400 VALIDATION_ERROR, not a 500', async () => {
+    // The HTTP layer refuses such text first; this is the store's second line of defence (PostgreSQL).
+    const store = new SqliteStore('sqlite::memory:');
+    store.listUnits = async () => {
+      throw new UnstorableTextError('domain contains characters that cannot be stored (NUL or invalid Unicode)');
+    };
+    const refusing = await testApp(store);
+    try {
+      const res = await call(refusing.app, 'GET', '/v1/knowledge?domain=anything');
+      assert.equal(res.statusCode, 400);
+      assert.equal(errorCode(res), 'VALIDATION_ERROR');
+      assert.match(res.json().error.message, /^domain contains characters that cannot be stored/);
+    } finally {
+      await refusing.close();
     }
   });
 

@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { KnowledgeUnit, Skill } from '../../src/domain/model.js';
 import { unitQuality } from '../../src/domain/quality.js';
-import { AgentExistsError, PrefixTakenError, type NewKey, type Store } from '../../src/store/store.js';
+import { migrations as postgresMigrations } from '../../src/store/postgres/migrations.js';
+import { migrations as sqliteMigrations } from '../../src/store/sqlite/migrations.js';
+import { AgentExistsError, PrefixTakenError, UnstorableTextError, type NewKey, type Store } from '../../src/store/store.js';
 import type { Backend } from '../helpers/backends.js';
 
 let counter = 0;
@@ -220,6 +222,74 @@ export function storeContract(backend: Backend): void {
       assert.equal((await collect(store.exportUnits('saver'))).length, 1_203);
       assert.equal((await collect(store.exportKeys('saver'))).length, 1);
       assert.equal(await store.reputation('unknown-agent', 5), null);
+    });
+
+    it('counts every verdict when 20 agents validate one unit at the same moment', async () => {
+      await store.createAgentWithKey(newKey('crowd-author'));
+      const u = unit('crowd-author');
+      await store.contributeUnit(u, 0.5, 200);
+      const crowd = Array.from({ length: 20 }, (_, i) => `crowd-${i}`);
+      for (const agentId of crowd) await store.createAgentWithKey(newKey(agentId));
+      const outcomes = await Promise.all(
+        crowd.map((agentId, i) =>
+          store.recordVerdict({
+            unitId: u.id, agentId, valid: i % 4 !== 0, feedback: `verdict ${i}`, at: at(1_000 + i), rewardMillis: 50, rescore: unitQuality,
+          }),
+        ),
+      );
+      assert.deepEqual(outcomes, crowd.map(() => ({ recorded: true, first: true })));
+      const judged = await store.getUnit(u.id);
+      assert.deepEqual(judged?.validations, { valid: 15, invalid: 5 });
+      assert.equal(judged?.quality_score, unitQuality(0.5, 15, 5));
+      for (const agentId of crowd) {
+        const profile = await store.reputation(agentId, 5);
+        assert.deepEqual([profile?.score, profile?.validations, profile?.history.length], [0.05, 1, 1], agentId);
+      }
+    });
+
+    it(
+      'refuses text it cannot store, and stores nothing of it',
+      { skip: backend.name === 'sqlite' ? 'SQLite stores NUL characters unchanged; only PostgreSQL refuses them' : false },
+      async () => {
+        await store.createAgentWithKey(newKey('nul-writer'));
+        await assert.rejects(store.contributeUnit(unit('nul-writer', { title: 'nul\u0000title' }), 0.5, 200), UnstorableTextError);
+        await assert.rejects(store.contributeUnit(unit('nul-writer', { tags: ['lone \ud800'] }), 0.5, 200), UnstorableTextError);
+        await assert.rejects(store.contributeSkill(skill('nul-writer'), 'body\u0000', 100), UnstorableTextError);
+        await assert.rejects(store.createAgentWithKey(newKey('nul\u0000agent')), UnstorableTextError);
+        // Reads pass the text to the database, which refuses it; the store answers with the same error.
+        await assert.rejects(store.findKeyByHash('\u0000'), UnstorableTextError);
+        await assert.rejects(store.listUnits({ terms: [], types: [], domain: 'a\u0000b', limit: 10, offset: 0 }), UnstorableTextError);
+        const profile = await store.reputation('nul-writer', 10);
+        assert.deepEqual([profile?.score, profile?.contributions, profile?.history], [0, 0, []]);
+      },
+    );
+  });
+
+  describe(`store migrations [${backend.name}]`, () => {
+    const shipped = (backend.name === 'postgres' ? postgresMigrations : sqliteMigrations).map((m) => m.version);
+
+    it('migrates once when several instances start on one database at the same moment, and again never', async () => {
+      const db = await backend.shared();
+      const open: Store[] = [];
+      try {
+        const started = await Promise.allSettled([db.start(), db.start(), db.start()]);
+        for (const result of started) if (result.status === 'fulfilled') open.push(result.value);
+        const failures = started.flatMap((r) => (r.status === 'rejected' ? [String(r.reason)] : []));
+        assert.deepEqual(failures, [], 'every instance starts');
+        assert.deepEqual(await db.appliedMigrations(), shipped);
+        const [first, second] = open as [Store, Store];
+        await first.createAgentWithKey(newKey('shared-agent'));
+        assert.equal(await second.agentExists('shared-agent'), true, 'the instances share one database');
+        for (const store of open.splice(0)) await store.close();
+
+        const restarted = await db.start();
+        open.push(restarted);
+        assert.deepEqual(await db.appliedMigrations(), shipped, 'a restart applies nothing twice');
+        assert.equal(await restarted.agentExists('shared-agent'), true, 'a restart keeps the data');
+      } finally {
+        for (const store of open) await store.close();
+        await db.drop();
+      }
     });
   });
 }

@@ -1,0 +1,255 @@
+// Bearer JWTs from an identity provider (SPEC.md, "Optional bearer-token (JWT/OIDC) authentication").
+// Signatures are checked by jose against the provider's remote key set; this module decides which
+// algorithms are acceptable, how claims become an AuthContext, and who owns an agent id.
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  createRemoteJWKSet,
+  customFetch,
+  errors,
+  jwtVerify,
+  type FetchImplementation,
+  type JWTPayload,
+  type JWTVerifyOptions,
+} from 'jose';
+import { ConfigError, type OidcConfig } from '../config.js';
+import { KEY_TIERS, SCOPES, type KeyTier, type Scope } from '../domain/model.js';
+import { isStorableText } from '../domain/text.js';
+import type { AgentOrigin, Store } from '../store/store.js';
+import type { AuthContext } from './auth.js';
+
+/** Asymmetric algorithms only: `none` and every HMAC algorithm are refused, so a public key can never act as a secret. */
+export const JWT_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'] as const;
+
+const DEFAULT_TIER: KeyTier = 'pro';
+const DEFAULT_SCOPES: Scope[] = ['read', 'write'];
+const MAX_AGENT_ID_LENGTH = 256;
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
+// Agent origins never change once claimed, so they can be remembered without expiry (bounded).
+const ORIGIN_CACHE_SIZE = 10_000;
+
+export type VerifierLog = Pick<FastifyBaseLogger, 'debug' | 'warn'>;
+
+export interface JwtVerifierOptions {
+  log?: VerifierLog;
+  /** Leeway for `exp`, `nbf` and `iat`, in seconds (default 30). */
+  clockToleranceSec?: number;
+  /** After a successful fetch, an unknown `kid` triggers another only after this long (default 30 s). */
+  cooldownMs?: number;
+  /** After a failed fetch, no new fetch is tried for this long; JWTs needing one are refused (default 5 s). */
+  failureBackoffMs?: number;
+  /** A key-set fetch is abandoned after this long, so a dead endpoint never hangs a request (default 2.5 s). */
+  timeoutMs?: number;
+  /** Cached keys are refetched after this long (default 10 min). */
+  cacheMaxAgeMs?: number;
+  now?: () => Date;
+}
+
+export interface JwksStatus {
+  fetches: number;
+  failures: number;
+  lastFailure: string | null;
+}
+
+/** A BearerVerifier (pass it as `jwt` to buildApp) with hooks for start-up and shutdown. Bound to one store. */
+export interface JwtVerifier {
+  (token: string): Promise<AuthContext | null>;
+  /** Sets the logger once the app (and its logger) exists. */
+  useLogger(log: VerifierLog): void;
+  status(): JwksStatus;
+  /** Aborts key-set fetches in flight; every later token is refused. */
+  close(): void;
+}
+
+/** Every way fetching the key set can fail: network, timeout, non-200, not a key set, or backing off. */
+class JwksUnavailableError extends Error {
+  readonly code = 'ERR_REGISTRY_JWKS_UNAVAILABLE';
+}
+
+const silent: VerifierLog = { debug: () => undefined, warn: () => undefined } as unknown as VerifierLog;
+
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+function jwksUrlOf(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`REG_OIDC_JWKS_URL must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new ConfigError(`REG_OIDC_JWKS_URL must be an http(s) URL, got "${raw}"`);
+  }
+  return url;
+}
+
+/** "timeout", "ECONNREFUSED", "HTTP 500"…: short enough for a log line, never a stack. */
+function describeFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  if (error.name === 'TimeoutError') return 'timeout';
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+  const detail = cause?.code ?? cause?.message;
+  return typeof detail === 'string' ? `${error.message} (${detail})` : error.message;
+}
+
+type Identity = { agentId: string; tier: KeyTier; scopes: Scope[] };
+
+function agentIdOf(payload: JWTPayload): string | { problem: string } {
+  // agent_id wins over sub when present at all; a present but unusable agent_id refuses the token
+  // rather than silently falling back to another identity.
+  const claim = payload.agent_id !== undefined ? 'agent_id' : 'sub';
+  const value = payload[claim];
+  if (value === undefined) return { problem: 'neither agent_id nor sub is present' };
+  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_AGENT_ID_LENGTH) {
+    return { problem: `${claim} must be a string of 1 to ${MAX_AGENT_ID_LENGTH} characters` };
+  }
+  if (CONTROL_CHARACTERS.test(value) || !isStorableText(value)) {
+    return { problem: `${claim} contains control characters or is not well-formed text` };
+  }
+  return value;
+}
+
+function scopesOf(claim: unknown): Scope[] | { problem: string } {
+  if (claim === undefined) return [...DEFAULT_SCOPES];
+  const values = typeof claim === 'string' ? claim.trim().split(/ +/) : claim;
+  if (!Array.isArray(values) || values.length === 0 || values.some((s) => !SCOPES.includes(s as Scope))) {
+    return { problem: `scopes must be a non-empty list (array or space-separated) of ${SCOPES.join(', ')}` };
+  }
+  return SCOPES.filter((scope) => values.includes(scope));
+}
+
+/** SPEC.md's claim mapping, strict: anything outside the known values refuses the whole token. */
+export function identityFromClaims(payload: JWTPayload): Identity | { problem: string } {
+  const agentId = agentIdOf(payload);
+  if (typeof agentId !== 'string') return agentId;
+  const tier = payload.reg_tier === undefined ? DEFAULT_TIER : payload.reg_tier;
+  if (!KEY_TIERS.includes(tier as KeyTier)) return { problem: `reg_tier must be one of ${KEY_TIERS.join(', ')}` };
+  const scopes = scopesOf(payload.scopes);
+  if (!Array.isArray(scopes)) return scopes;
+  return { agentId, tier: tier as KeyTier, scopes };
+}
+
+export function createJwtVerifier(oidc: OidcConfig, store: Store, options: JwtVerifierOptions = {}): JwtVerifier {
+  const url = jwksUrlOf(oidc.jwksUrl);
+  const now = options.now ?? (() => new Date());
+  const failureBackoffMs = options.failureBackoffMs ?? 5_000;
+  let log = options.log ?? silent;
+  let closed = false;
+  const shutdown = new AbortController();
+  const status: JwksStatus = { fetches: 0, failures: 0, lastFailure: null };
+  let failedAt = Number.NEGATIVE_INFINITY;
+
+  // Every key-set fetch passes here: it is counted, bounded by jose's timeout and our shutdown, and a
+  // failure makes the next ones fail fast for a while, so a dead provider is neither hammered nor waited on.
+  const fetchKeySet: FetchImplementation = async (href, init) => {
+    if (closed) throw new JwksUnavailableError('verifier closed');
+    if (Date.now() < failedAt + failureBackoffMs) throw new JwksUnavailableError('backing off after a failed fetch');
+    status.fetches++;
+    try {
+      const response = await fetch(href, { ...init, signal: AbortSignal.any([init.signal, shutdown.signal]) });
+      if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
+      const body = (await response.json()) as { keys?: unknown };
+      if (body === null || typeof body !== 'object' || !Array.isArray(body.keys)) throw new Error('not a JSON Web Key Set');
+      return Response.json(body);
+    } catch (error) {
+      if (closed) throw new JwksUnavailableError('verifier closed');
+      failedAt = Date.now();
+      status.failures++;
+      status.lastFailure = describeFailure(error);
+      log.warn(
+        { jwksUrl: href, reason: status.lastFailure },
+        'OIDC key set unavailable; bearer JWTs that need it are refused until it answers',
+      );
+      throw new JwksUnavailableError(status.lastFailure, { cause: error });
+    }
+  };
+
+  const keySet = createRemoteJWKSet(url, {
+    cooldownDuration: options.cooldownMs ?? 30_000,
+    cacheMaxAge: options.cacheMaxAgeMs ?? 600_000,
+    timeoutDuration: options.timeoutMs ?? 2_500,
+    [customFetch]: fetchKeySet,
+  });
+
+  const verifyOptions = (): JWTVerifyOptions => ({
+    issuer: oidc.issuer,
+    audience: oidc.audience,
+    algorithms: [...JWT_ALGORITHMS],
+    clockTolerance: options.clockToleranceSec ?? 30,
+    requiredClaims: ['exp'],
+    currentDate: now(),
+  });
+
+  async function verifySignature(token: string): Promise<JWTPayload> {
+    const verifyOpts = verifyOptions();
+    try {
+      return (await jwtVerify(token, keySet, verifyOpts)).payload;
+    } catch (error) {
+      // A token without `kid` while the set holds several keys of its type: try each candidate.
+      if (!(error instanceof errors.JWKSMultipleMatchingKeys)) throw error;
+      for await (const candidate of error) {
+        try {
+          return (await jwtVerify(token, candidate, verifyOpts)).payload;
+        } catch (inner) {
+          if (!(inner instanceof errors.JWSSignatureVerificationFailed)) throw inner;
+        }
+      }
+      throw new errors.JWSSignatureVerificationFailed();
+    }
+  }
+
+  const origins = new Map<string, AgentOrigin>();
+  async function originOf(agentId: string): Promise<AgentOrigin> {
+    const known = origins.get(agentId);
+    if (known) return known;
+    // A read first: the common case (an agent seen before) needs no write.
+    const origin = (await store.agentOrigin(agentId)) ?? (await store.claimOidcAgent(agentId, now().toISOString()));
+    if (origins.size >= ORIGIN_CACHE_SIZE) origins.delete(origins.keys().next().value!);
+    origins.set(agentId, origin);
+    return origin;
+  }
+
+  const verifier = (async (token: string): Promise<AuthContext | null> => {
+    if (closed) return null;
+    try {
+      const identity = identityFromClaims(await verifySignature(token));
+      if ('problem' in identity) {
+        log.debug({ reason: 'claims', detail: identity.problem }, 'bearer JWT refused');
+        return null;
+      }
+      // The identity rule: the first kind of credential to use an agent id owns it.
+      if ((await originOf(identity.agentId)) !== 'oidc') {
+        log.warn(
+          { reason: 'agent_id_owned_by_api_key', agentId: identity.agentId },
+          'bearer JWT refused: its agent id was registered with an API key',
+        );
+        return null;
+      }
+      return { authenticated: true, apiKey: null, keyId: null, method: 'oidc', ...identity };
+    } catch (error) {
+      if (error instanceof JwksUnavailableError) {
+        log.debug({ reason: 'jwks_unavailable', detail: error.message }, 'bearer JWT refused');
+      } else if (error instanceof errors.JOSEError) {
+        log.debug({ reason: error.code, detail: error.message }, 'bearer JWT refused');
+      } else {
+        log.warn({ reason: 'unexpected', err: error }, 'bearer JWT refused: verification failed unexpectedly');
+      }
+      return null;
+    }
+  }) as JwtVerifier;
+
+  verifier.useLogger = (next) => {
+    log = next;
+    if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+      log.warn({ jwksUrl: url.href }, 'REG_OIDC_JWKS_URL is plain http: anyone on the path can substitute signing keys');
+    }
+  };
+  verifier.status = () => ({ ...status });
+  verifier.close = () => {
+    closed = true;
+    shutdown.abort();
+  };
+  if (options.log) verifier.useLogger(options.log);
+  return verifier;
+}

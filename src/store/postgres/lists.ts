@@ -1,0 +1,80 @@
+// Lists and search for the PostgreSQL store: filters as parameterised SQL, search through the weighted
+// tsvector columns and their GIN indexes, exact totals, and the contract order.
+import type { QueryResultRow } from 'pg';
+import type { KnowledgeUnit, Skill } from '../../domain/model.js';
+import type { Page, SkillQuery, UnitQuery } from '../store.js';
+import { runAdHoc, type Queryable } from './db.js';
+import * as rows from './rows.js';
+
+// ts_rank_cd weights for D, C, B, A, the labels migrations.ts gives the columns.
+const RANK_WEIGHTS = `'{0.1, 0.2, 0.4, 1.0}'`;
+
+/** The values of a statement built per request, handing out their placeholders in order. */
+class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+export function listSkills(db: Queryable, query: SkillQuery): Promise<Page<Skill>> {
+  const params = new Params();
+  const where: string[] = [];
+  if (!query.viewer.everything) {
+    if (query.viewer.agentId === null) where.push(`s.visibility = 'public'`);
+    else where.push(`(s.visibility = 'public' OR s.agent_id = ${params.add(query.viewer.agentId)})`);
+  }
+  if (query.domain !== undefined) where.push(`s.domain = ${params.add(query.domain)}`);
+  if (query.minQuality !== undefined) where.push(`s.quality_score >= ${params.add(query.minQuality)}`);
+  if (query.tags.length > 0) {
+    // A skill matches when it has every requested tag (tags are kept lower-cased).
+    const tags = [...new Set(query.tags.map((t) => t.toLowerCase()))];
+    where.push(
+      `s.seq IN (SELECT skill_seq FROM skill_tags WHERE tag = ANY(${params.add(tags)}::text[])
+         GROUP BY skill_seq HAVING count(*) = ${params.add(tags.length)})`,
+    );
+  }
+  return page(db, { table: 'skills', alias: 's', columns: rows.SKILL_COLUMNS }, query, where, params, rows.toSkill);
+}
+
+export function listUnits(db: Queryable, query: UnitQuery): Promise<Page<KnowledgeUnit>> {
+  const params = new Params();
+  const where: string[] = [];
+  if (query.types.length > 0) where.push(`ku.type = ANY(${params.add(query.types)}::text[])`);
+  if (query.domain !== undefined) where.push(`ku.domain = ${params.add(query.domain)}`);
+  if (query.minQuality !== undefined) where.push(`ku.quality_score >= ${params.add(query.minQuality)}`);
+  return page(db, { table: 'knowledge_units', alias: 'ku', columns: rows.UNIT_COLUMNS }, query, where, params, rows.toUnit);
+}
+
+/**
+ * One page of a list and its exact total. With search terms the GIN index finds the rows matching
+ * every term, ranked by weighted cover density; the list order then breaks ties (quality, newest, id).
+ */
+async function page<R extends QueryResultRow, T>(
+  db: Queryable,
+  source: { table: string; alias: string; columns: string },
+  query: { terms: string[]; limit: number; offset: number },
+  where: string[],
+  params: Params,
+  map: (row: R) => T,
+): Promise<Page<T>> {
+  const a = source.alias;
+  // Ids and timestamps are COLLATE "C" columns, so this is SQLite's byte order.
+  let orderBy = `${a}.quality_score DESC, ${a}.created_at DESC, ${a}.id DESC`;
+  const conditions = [...where];
+  if (query.terms.length > 0) {
+    // Terms are letters and digits only (domain/search.ts); plainto_tsquery reads them as plain words
+    // joined by AND, never as operators.
+    const tsquery = `plainto_tsquery('english', ${params.add(query.terms.join(' '))})`;
+    conditions.unshift(`${a}.search @@ ${tsquery}`);
+    orderBy = `ts_rank_cd(${RANK_WEIGHTS}, ${a}.search, ${tsquery}) DESC, ${orderBy}`;
+  }
+  const from = `FROM ${source.table} ${a} ${conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : ''}`;
+  const counted = await runAdHoc<{ total: string }>(db, `SELECT count(*) AS total ${from}`, [...params.values]);
+  const total = Number(counted.rows[0]!.total);
+  if (total <= query.offset) return { items: [], total };
+  const window = `LIMIT ${params.add(query.limit)} OFFSET ${params.add(query.offset)}`;
+  const list = await runAdHoc<R>(db, `SELECT ${source.columns} ${from} ORDER BY ${orderBy} ${window}`, params.values);
+  return { items: list.rows.map(map), total };
+}

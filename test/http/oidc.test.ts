@@ -1,0 +1,530 @@
+// Bearer JWTs from an identity provider, verified against a real key-set endpoint on 127.0.0.1 with
+// real signed tokens: what is accepted, every known way to forge or misuse a token, key rotation,
+// a dead key-set endpoint, and the rule that the first kind of credential to use an agent id owns it.
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
+import type { OidcConfig } from '../../src/config.js';
+import { createJwtVerifier, type JwtVerifier, type JwtVerifierOptions } from '../../src/http/oidc.js';
+import type { Store } from '../../src/store/store.js';
+import { backends } from '../helpers/backends.js';
+import {
+  call,
+  contributeUnit,
+  errorCode,
+  register,
+  testApp,
+  testConfig,
+  unitBody,
+  type Res,
+  type TestApp,
+} from '../helpers/app.js';
+
+const ISSUER = 'https://idp.example.test/';
+const AUDIENCE = 'knowledge-registry';
+const LIMITS = { anonymous: 1000, free: 2000, pro: 3000, enterprise: 4000 };
+const INVALID_TOKEN = 'Bearer error="invalid_token"';
+
+// ---- a real key-set endpoint --------------------------------------------------------------------
+
+type Mode = 'ok' | 'error' | 'hang';
+interface KeyServer {
+  url: string;
+  keys: JWK[];
+  mode: Mode;
+  /** Requests the endpoint has received. */
+  hits: number;
+  close(): Promise<void>;
+}
+
+async function keyServer(keys: JWK[]): Promise<KeyServer> {
+  const server = createServer((_request, response) => {
+    state.hits++;
+    if (state.mode === 'hang') return; // accepts the request and never answers
+    if (state.mode === 'error') {
+      response.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"down"}');
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: state.keys }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  let closed = false;
+  const state: KeyServer = {
+    url: `http://127.0.0.1:${port}/.well-known/jwks.json`,
+    keys,
+    mode: 'ok',
+    hits: 0,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  return state;
+}
+
+// ---- keys and tokens ----------------------------------------------------------------------------
+
+interface SigningKey {
+  alg: 'RS256' | 'ES256' | 'PS256' | 'EdDSA' | 'RS512';
+  kid: string;
+  privateKey: CryptoKey;
+  publicKey: CryptoKey;
+  jwk: JWK;
+}
+
+async function signingKey(alg: SigningKey['alg'], kid: string): Promise<SigningKey> {
+  const { privateKey, publicKey } = await generateKeyPair(alg);
+  return { alg, kid, privateKey, publicKey, jwk: { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' } };
+}
+
+const nowSec = () => Math.floor(Date.now() / 1000);
+
+/** Claims a well-behaved provider would issue; an override set to undefined drops the claim. */
+function claims(overrides: Record<string, unknown> = {}): JWTPayload {
+  return { iss: ISSUER, aud: AUDIENCE, sub: 'idp-user', iat: nowSec(), exp: nowSec() + 300, ...overrides };
+}
+
+function sign(key: SigningKey, overrides: Record<string, unknown> = {}, header: Record<string, unknown> = {}): Promise<string> {
+  return new SignJWT(claims(overrides)).setProtectedHeader({ alg: key.alg, kid: key.kid, ...header }).sign(key.privateKey);
+}
+
+const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+// ---- the app under test -------------------------------------------------------------------------
+
+interface OidcApp extends TestApp {
+  verifier: JwtVerifier;
+  /** How often the app handed a bearer token to the JWT verifier. */
+  jwtCalls(): number;
+  logs: string[];
+}
+
+async function oidcApp(store: Store, jwksUrl: string, options: JwtVerifierOptions = {}): Promise<OidcApp> {
+  const oidc: OidcConfig = { issuer: ISSUER, audience: AUDIENCE, jwksUrl };
+  const logs: string[] = [];
+  const record = (...args: unknown[]) => void logs.push(JSON.stringify(args));
+  // No cooldown or back-off unless a test asks: each test then sees the endpoint as it is now.
+  const verifier = createJwtVerifier(oidc, store, {
+    cooldownMs: 0,
+    failureBackoffMs: 0,
+    timeoutMs: 300,
+    log: { debug: record, warn: record },
+    ...options,
+  });
+  let calls = 0;
+  const t = await testApp(store, {
+    config: testConfig({ oidc, rateLimits: LIMITS }),
+    jwt: (token) => {
+      calls++;
+      return verifier(token);
+    },
+  });
+  return {
+    ...t,
+    verifier,
+    logs,
+    jwtCalls: () => calls,
+    close: async () => {
+      verifier.close();
+      await t.close();
+    },
+  };
+}
+
+function assertRefused(res: Res, status: number, what: string): void {
+  assert.equal(res.statusCode, status, `${what}: ${res.body}`);
+  assert.equal(res.headers['www-authenticate'], INVALID_TOKEN, what);
+  if (status === 401) assert.equal(errorCode(res), 'UNAUTHORIZED', what);
+}
+
+/** A refused token leaves the request anonymous: a write is 401, a read still answers 200. */
+async function assertTokenRefused(t: TestApp, token: string, what: string): Promise<void> {
+  assertRefused(await call(t.app, 'POST', '/v1/knowledge', { key: token, body: { title: 'x' } }), 401, what);
+  assertRefused(await call(t.app, 'GET', '/v1/knowledge', { key: token }), 200, what);
+}
+
+function postUnit(t: TestApp, token: string): Promise<Res> {
+  return call(t.app, 'POST', '/v1/knowledge', { key: token, body: unitBody() });
+}
+
+// ---- the tests ----------------------------------------------------------------------------------
+
+for (const backend of backends()) {
+  describe(`OIDC bearer tokens [${backend.name}]`, () => {
+    let rs: SigningKey;
+    let es: SigningKey;
+    let ps: SigningKey;
+    let ed: SigningKey;
+    let rs512: SigningKey;
+    let jwks: KeyServer;
+    before(async () => {
+      rs = await signingKey('RS256', 'rs-1');
+      es = await signingKey('ES256', 'es-1');
+      ps = await signingKey('PS256', 'ps-1');
+      ed = await signingKey('EdDSA', 'ed-1');
+      rs512 = await signingKey('RS512', 'rs512-1');
+      jwks = await keyServer([rs.jwk, es.jwk, ps.jwk, ed.jwk, rs512.jwk]);
+    });
+    after(async () => jwks.close());
+
+    async function withApp(body: (t: OidcApp) => Promise<void>, options: JwtVerifierOptions = {}, url?: string) {
+      const t = await oidcApp(await backend.open(), url ?? jwks.url, options);
+      try {
+        await body(t);
+      } finally {
+        await t.close();
+      }
+    }
+
+    it('an RS256 token makes a full agent: contributes, owns and deletes, has reputation and an export, pro limits', () =>
+      withApp(async (t) => {
+        const token = await sign(rs, { sub: 'alice@idp' });
+        const created = await postUnit(t, token);
+        assert.equal(created.statusCode, 201, created.body);
+        assert.equal(created.headers['www-authenticate'], undefined);
+        assert.equal(created.headers['x-ratelimit-limit'], String(LIMITS.pro), 'default tier is pro');
+        const kept = created.json().data;
+        assert.equal(kept.agent_id, 'alice@idp');
+        const doomed = await contributeUnit(t.app, token);
+
+        const deleted = await call(t.app, 'DELETE', `/v1/knowledge/${doomed.id}`, { key: token });
+        assert.equal(deleted.statusCode, 200, deleted.body);
+        assert.deepEqual(deleted.json(), { data: { id: doomed.id, deleted: true } });
+
+        const profile = await call(t.app, 'GET', '/v1/reputation/alice@idp');
+        assert.equal(profile.statusCode, 200, profile.body);
+        assert.equal(profile.json().data.agent_id, 'alice@idp');
+        assert.equal(profile.json().data.contributions, 2);
+
+        const exported = await call(t.app, 'GET', '/v1/export/alice@idp', { key: token });
+        assert.equal(exported.statusCode, 200, exported.body);
+        const doc = exported.json().data;
+        assert.equal(doc.agent_id, 'alice@idp');
+        assert.deepEqual(doc.keys, []);
+        assert.deepEqual(
+          doc.knowledge_units.map((u: { id: string }) => u.id),
+          [kept.id],
+        );
+      }));
+
+    it('an ES256 token works too; agent_id wins over sub and reg_tier sets the limits', () =>
+      withApp(async (t) => {
+        const token = await sign(es, { agent_id: 'es-agent', sub: 'someone-else', reg_tier: 'enterprise' });
+        const created = await postUnit(t, token);
+        assert.equal(created.statusCode, 201, created.body);
+        assert.equal(created.json().data.agent_id, 'es-agent');
+        assert.equal(created.headers['x-ratelimit-limit'], String(LIMITS.enterprise));
+        assert.equal((await call(t.app, 'GET', '/v1/reputation/someone-else')).statusCode, 404, 'sub was not used');
+        const strangersExport = await call(t.app, 'GET', '/v1/export/es-agent', { key: await sign(rs, { sub: 'other' }) });
+        assert.equal(strangersExport.statusCode, 403, 'another IdP agent cannot export it');
+        const strangersDelete = await call(t.app, 'DELETE', `/v1/knowledge/${created.json().data.id}`, {
+          key: await sign(rs, { sub: 'other' }),
+        });
+        assert.equal(strangersDelete.statusCode, 403, 'nor delete its unit');
+      }));
+
+    it('maps scopes from an array or a space-separated string; admin only when the IdP grants it', () =>
+      withApp(async (t) => {
+        const owner = await sign(rs, { sub: 'owner' });
+        const unit = await contributeUnit(t.app, owner);
+
+        const readOnly = await sign(rs, { sub: 'reader', scopes: 'read' });
+        const refused = await postUnit(t, readOnly);
+        assert.equal(refused.statusCode, 403, 'authenticated, but without write scope');
+        assert.equal(errorCode(refused), 'FORBIDDEN');
+        assert.equal(refused.headers['www-authenticate'], undefined, 'the token itself was accepted');
+
+        const spaced = await sign(rs, { sub: 'writer', scopes: ' read  write ' });
+        assert.equal((await postUnit(t, spaced)).statusCode, 201);
+        const listed = await sign(rs, { sub: 'writer', scopes: ['write', 'read', 'write'] });
+        assert.equal((await postUnit(t, listed)).statusCode, 201);
+
+        const defaults = await sign(rs, { sub: 'plain' });
+        const notAdmin = await call(t.app, 'DELETE', `/v1/knowledge/${unit.id}`, { key: defaults });
+        assert.equal(notAdmin.statusCode, 403, 'default scopes are read and write, never admin');
+
+        const admin = await sign(rs, { sub: 'ops', scopes: 'read write admin' });
+        const byAdmin = await call(t.app, 'DELETE', `/v1/knowledge/${unit.id}`, { key: admin });
+        assert.equal(byAdmin.statusCode, 200, byAdmin.body);
+      }));
+
+    /** Each token is refused, and the verifier's logged reason (never the token) says why. */
+    async function assertRefusals(t: OidcApp, cases: [string, string, RegExp][]): Promise<void> {
+      for (const [what, token, reason] of cases) {
+        await assertTokenRefused(t, token, what);
+        assert.match(t.logs.at(-1) ?? '', reason, what);
+      }
+      for (const line of t.logs) for (const [, token] of cases) assert.ok(!line.includes(token), 'tokens never reach the logs');
+    }
+
+    it('refuses tokens with the wrong audience, issuer or times, or with unusable claims', () =>
+      withApp(async (t) => {
+        const claimsProblem = /"reason":"claims"/;
+        await assertRefusals(t, [
+          ['wrong audience', await sign(rs, { aud: 'another-service' }), /unexpected \\"aud\\" claim/],
+          ['wrong issuer', await sign(rs, { iss: 'https://evil.example.test/' }), /unexpected \\"iss\\" claim/],
+          ['issuer without its trailing slash', await sign(rs, { iss: 'https://idp.example.test' }), /\\"iss\\"/],
+          ['expired', await sign(rs, { iat: nowSec() - 7200, exp: nowSec() - 3600 }), /ERR_JWT_EXPIRED/],
+          ['not yet valid', await sign(rs, { nbf: nowSec() + 3600 }), /\\"nbf\\" claim timestamp check failed/],
+          ['no exp', await sign(rs, { exp: undefined }), /missing required \\"exp\\" claim/],
+          ['neither agent_id nor sub', await sign(rs, { sub: undefined }), /neither agent_id nor sub/],
+          ['empty sub', await sign(rs, { sub: '' }), /sub must be a string/],
+          ['agent_id present but empty (no fallback to sub)', await sign(rs, { agent_id: '' }), /agent_id must be/],
+          ['agent_id not a string', await sign(rs, { agent_id: 42 }), /agent_id must be a string/],
+          ['agent_id with a control character', await sign(rs, { agent_id: 'bad\nid' }), /control characters/],
+          ['agent_id over 256 characters', await sign(rs, { agent_id: 'a'.repeat(257) }), /agent_id must be/],
+          ['unknown reg_tier', await sign(rs, { reg_tier: 'platinum' }), /reg_tier must be one of/],
+          ['anonymous reg_tier', await sign(rs, { reg_tier: 'anonymous' }), /reg_tier/],
+          ['null reg_tier', await sign(rs, { reg_tier: null }), /reg_tier/],
+          ['unknown scope', await sign(rs, { scopes: ['read', 'root'] }), /scopes must be/],
+          ['unknown scope in a string', await sign(rs, { scopes: 'read superuser' }), /scopes must be/],
+          ['empty scopes', await sign(rs, { scopes: [] }), claimsProblem],
+          ['scopes of the wrong type', await sign(rs, { scopes: 7 }), claimsProblem],
+          ['not a JWT', 'not-a-jwt', /ERR_JWS_INVALID/],
+        ]);
+        // The boundary that must pass: 256 characters.
+        assert.equal((await postUnit(t, await sign(rs, { agent_id: 'a'.repeat(256) }))).statusCode, 201);
+      }));
+
+    it('accepts the other allowed algorithms: PS256 and EdDSA', () =>
+      withApp(async (t) => {
+        for (const key of [ps, ed]) {
+          const created = await postUnit(t, await sign(key, { sub: `by-${key.alg}` }));
+          assert.equal(created.statusCode, 201, `${key.alg}: ${created.body}`);
+          assert.equal(created.json().data.agent_id, `by-${key.alg}`);
+        }
+      }));
+
+    it('refuses forged tokens: alg none, HS256 keyed with the public key, foreign keys, embedded keys, tampering', () =>
+      withApp(async (t) => {
+        const payload = claims({ sub: 'mallory' });
+        const spki = await exportSPKI(rs.publicKey);
+        const attacker = await signingKey('RS256', 'rs-1'); // same kid as the real key
+        const genuine = await sign(rs, { sub: 'mallory' });
+        const [head, body, sig] = genuine.split('.');
+        const hmac = (secret: string, kid?: string) =>
+          new SignJWT(payload).setProtectedHeader({ alg: 'HS256', kid }).sign(new TextEncoder().encode(secret));
+        const notAllowed = /ERR_JOSE_ALG_NOT_ALLOWED/;
+        const badSignature = /ERR_JWS_SIGNATURE_VERIFICATION_FAILED/;
+
+        await assertRefusals(t, [
+          ['alg none', `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url(payload)}.`, notAllowed],
+          ['alg none with a kid', `${b64url({ alg: 'none', kid: rs.kid })}.${b64url(payload)}.`, notAllowed],
+          ['alg None', `${b64url({ alg: 'None' })}.${b64url(payload)}.`, notAllowed],
+          ['HS256 keyed with the PEM public key', await hmac(spki, rs.kid), notAllowed],
+          ['HS256 keyed with the PEM public key, no kid', await hmac(spki), notAllowed],
+          ['HS256 keyed with the JWK', await hmac(JSON.stringify(rs.jwk), rs.kid), notAllowed],
+          ['RS512, published but outside the allow-list', await sign(rs512), notAllowed],
+          ['signed by a key not in the set', await sign(await signingKey('RS256', 'stranger')), /ERR_JWKS_NO_MATCHING_KEY/],
+          ['signed by another key under a known kid', await sign(attacker), badSignature],
+          ['carrying its own key in the header', await sign(attacker, {}, { jwk: attacker.jwk }), badSignature],
+          ['payload swapped after signing', `${head}.${b64url({ ...payload, scopes: 'admin' })}.${sig}`, badSignature],
+          ['signature stripped', `${head}.${body}.`, badSignature],
+          ['ES256 token naming the RSA key', await sign(es, {}, { kid: rs.kid }), /ERR_JWKS_NO_MATCHING_KEY/],
+        ]);
+        assert.equal((await call(t.app, 'GET', '/v1/reputation/mallory')).statusCode, 404, 'no forged token claimed the id');
+      }));
+
+    it('accepts a token without kid when the set holds several keys of its type', async () => {
+      const second = await signingKey('RS256', 'rs-2');
+      const server = await keyServer([rs.jwk, second.jwk, es.jwk]);
+      try {
+        await withApp(
+          async (t) => {
+            assert.equal((await postUnit(t, await sign(second, { sub: 'kidless' }, { kid: undefined }))).statusCode, 201);
+          },
+          {},
+          server.url,
+        );
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('follows key rotation: an unknown kid refetches the set, and removed keys stop working', async () => {
+      const server = await keyServer([rs.jwk]);
+      const next = await signingKey('ES256', 'es-next');
+      try {
+        await withApp(
+          async (t) => {
+            assert.equal((await postUnit(t, await sign(rs, { sub: 'rotating' }))).statusCode, 201);
+            await assertTokenRefused(t, await sign(next, { sub: 'rotating' }), 'kid not published yet');
+            server.keys = [next.jwk];
+            const hitsBefore = server.hits;
+            assert.equal((await postUnit(t, await sign(next, { sub: 'rotating' }))).statusCode, 201, 'new key accepted');
+            assert.equal(server.hits, hitsBefore + 1, 'the unknown kid made one refetch');
+            await assertTokenRefused(t, await sign(rs, { sub: 'rotating' }), 'retired key');
+          },
+          {},
+          server.url,
+        );
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('does not let a flood of unknown kids hammer the provider (cooldown)', async () => {
+      const server = await keyServer([rs.jwk]);
+      try {
+        await withApp(
+          async (t) => {
+            assert.equal((await postUnit(t, await sign(rs))).statusCode, 201);
+            assert.equal(server.hits, 1);
+            for (let i = 0; i < 5; i++) {
+              await assertTokenRefused(t, await sign(rs, {}, { kid: `bogus-${i}` }), `bogus kid ${i}`);
+            }
+            assert.equal(server.hits, 1, 'no refetch within the cooldown');
+            assert.equal((await postUnit(t, await sign(rs))).statusCode, 201, 'the cached key still works');
+          },
+          { cooldownMs: 60_000 },
+          server.url,
+        );
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('keeps API keys on the key layer while OIDC is on', () =>
+      withApp(async (t) => {
+        const key = await register(t.app, 'keyed', ['read', 'write'], 'free');
+        const created = await call(t.app, 'POST', '/v1/knowledge', { key, body: unitBody() });
+        assert.equal(created.statusCode, 201, created.body);
+        assert.equal(created.json().data.agent_id, 'keyed');
+        assert.equal(created.headers['x-ratelimit-limit'], String(LIMITS.free));
+        assertRefused(await call(t.app, 'POST', '/v1/knowledge', { key: `reg_${'x'.repeat(40)}`, body: {} }), 401, 'unknown key');
+        assert.equal(t.jwtCalls(), 0, 'reg_ tokens never reach the JWT verifier');
+        assert.equal(t.verifier.status().fetches, 0);
+      }));
+
+    describe('when the key-set endpoint is down', () => {
+      async function assertOutage(t: OidcApp, what: string): Promise<void> {
+        await assertTokenRefused(t, await sign(rs, { sub: 'during-outage' }), what);
+        const key = await register(t.app, 'key-holder');
+        const created = await postUnit(t, key);
+        assert.equal(created.statusCode, 201, `${what}: API keys are unaffected`);
+      }
+
+      it('refuses JWTs while it answers 500, and accepts them again once it recovers', async () => {
+        const server = await keyServer([rs.jwk]);
+        try {
+          await withApp(
+            async (t) => {
+              server.mode = 'error';
+              await assertOutage(t, 'HTTP 500');
+              server.mode = 'ok';
+              assert.equal((await postUnit(t, await sign(rs))).statusCode, 201, 'recovered');
+            },
+            {},
+            server.url,
+          );
+        } finally {
+          await server.close();
+        }
+      });
+
+      it('refuses JWTs when nothing listens there any more', async () => {
+        const server = await keyServer([rs.jwk]);
+        await server.close();
+        await withApp(async (t) => assertOutage(t, 'connection refused'), {}, server.url);
+      });
+
+      // The test's own timeout only turns a regression (a hang) into a failure; nothing here is timed.
+      it('refuses JWTs instead of hanging when it never answers (timeout)', { timeout: 20_000 }, async () => {
+        const server = await keyServer([rs.jwk]);
+        server.mode = 'hang';
+        try {
+          await withApp(async (t) => assertOutage(t, 'no answer'), { timeoutMs: 200 }, server.url);
+        } finally {
+          await server.close();
+        }
+      });
+
+      it('backs off after a failure instead of fetching for every request', async () => {
+        const server = await keyServer([rs.jwk]);
+        server.mode = 'error';
+        try {
+          await withApp(
+            async (t) => {
+              for (let i = 0; i < 5; i++) await assertTokenRefused(t, await sign(rs), `attempt ${i}`);
+              assert.equal(server.hits, 1, 'one fetch, then the back-off answers');
+              assert.equal(t.verifier.status().failures, 1);
+              assert.match(t.verifier.status().lastFailure ?? '', /HTTP 500/);
+            },
+            { failureBackoffMs: 60_000 },
+            server.url,
+          );
+        } finally {
+          await server.close();
+        }
+      });
+
+      it('keeps accepting tokens signed with keys it already holds', async () => {
+        const server = await keyServer([rs.jwk]);
+        try {
+          await withApp(
+            async (t) => {
+              assert.equal((await postUnit(t, await sign(rs))).statusCode, 201);
+              server.mode = 'error';
+              assert.equal((await postUnit(t, await sign(rs))).statusCode, 201, 'cached keys survive an outage');
+              await assertTokenRefused(t, await sign(es), 'a kid it does not hold needs the endpoint');
+            },
+            {},
+            server.url,
+          );
+        } finally {
+          await server.close();
+        }
+      });
+    });
+
+    describe('the first kind of credential to use an agent id owns it', () => {
+      it('an IdP user cannot act as an agent registered with an API key', () =>
+        withApp(async (t) => {
+          const key = await register(t.app, 'shared-name');
+          const unit = await contributeUnit(t.app, key);
+          const impostor = await sign(rs, { sub: 'shared-name', scopes: 'read write' });
+          await assertTokenRefused(t, impostor, 'JWT for a key-registered id');
+          assertRefused(await call(t.app, 'DELETE', `/v1/knowledge/${unit.id}`, { key: impostor }), 401, 'delete');
+          assertRefused(await call(t.app, 'GET', '/v1/export/shared-name', { key: impostor }), 401, 'export');
+          assert.equal((await postUnit(t, key)).statusCode, 201, 'the key still works');
+          assert.ok(t.logs.some((line) => line.includes('agent_id_owned_by_api_key')));
+        }));
+
+      it('an id claimed through the IdP cannot be registered for a key by anyone else', () =>
+        withApp(async (t) => {
+          const token = await sign(rs, { sub: 'idp-only' });
+          assert.equal((await call(t.app, 'GET', '/v1/knowledge', { key: token })).statusCode, 200);
+          const profile = await call(t.app, 'GET', '/v1/reputation/idp-only');
+          assert.equal(profile.statusCode, 200, 'first use claims the id: a profile with score 0');
+          assert.equal(profile.json().data.score, 0);
+
+          const body = { agent_id: 'idp-only', scopes: ['read', 'write'], tier: 'free' };
+          const stranger = await call(t.app, 'POST', '/v1/auth/register', { body });
+          assert.equal(stranger.statusCode, 409);
+          assert.equal(errorCode(stranger), 'CONFLICT');
+          const otherIdpUser = await call(t.app, 'POST', '/v1/auth/register', { body, key: await sign(rs, { sub: 'x' }) });
+          assert.equal(otherIdpUser.statusCode, 409);
+
+          // The agent itself may mint a key for its own id; the token keeps working alongside it.
+          const own = await call(t.app, 'POST', '/v1/auth/register', { body, key: token });
+          assert.equal(own.statusCode, 201, own.body);
+          const key = own.json().data.api_key as string;
+          assert.equal((await postUnit(t, key)).json().data.agent_id, 'idp-only');
+          assert.equal((await postUnit(t, token)).statusCode, 201);
+        }));
+    });
+
+    it('refuses every token once the verifier is closed', () =>
+      withApp(async (t) => {
+        const token = await sign(rs);
+        assert.equal((await postUnit(t, token)).statusCode, 201);
+        t.verifier.close();
+        await assertTokenRefused(t, token, 'after close');
+      }));
+  });
+}
