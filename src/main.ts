@@ -2,6 +2,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp, loggerOptions } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { createJwtVerifier } from './http/oidc.js';
 import { connectSharedCounters, untilConnected } from './http/redis-counters.js';
 import { openStore } from './store/open.js';
 
@@ -17,8 +18,10 @@ async function main(): Promise<void> {
         log?.warn({ err: error }, 'Redis unreachable: rate limits are not enforced until it is back'),
       )
     : undefined;
-  const app = await buildApp({ config, store, sharedCounters, logger: loggerOptions(config.logLevel) });
+  const jwt = config.oidc ? createJwtVerifier(config.oidc, store) : undefined;
+  const app = await buildApp({ config, store, jwt, sharedCounters, logger: loggerOptions(config.logLevel) });
   log = app.log;
+  jwt?.useLogger(app.log.child({ component: 'oidc' }));
   if (sharedCounters && !(await untilConnected(sharedCounters.redis, 3_000))) {
     app.log.warn('Redis did not answer at start-up: serving without rate limits until it does');
   }
@@ -26,7 +29,8 @@ async function main(): Promise<void> {
   app.log.info(
     {
       store: store.backend,
-      auth: config.oidc ? ['api_key', 'oidc'] : ['api_key'],
+      auth: jwt ? ['api_key', 'oidc'] : ['api_key'],
+      oidc: config.oidc ?? undefined,
       rateLimits: config.redisUrl ? 'redis' : 'in-process',
     },
     'knowledge registry starting',
@@ -43,6 +47,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, SHUTDOWN_GRACE_MS);
     force.unref();
+    jwt?.close();
     app
       .close()
       .then(() => store.close())

@@ -72,6 +72,21 @@ describe('the service as a process', () => {
     );
   });
 
+  it('logs at start-up which authentication methods are active', async () => {
+    const plain = await startServer({ ...env, REG_LOG_LEVEL: 'info' });
+    await plain.stop();
+    assert.match(plain.output(), /"auth":\["api_key"\]/);
+    const oidc = await startServer({
+      ...env,
+      REG_LOG_LEVEL: 'info',
+      REG_OIDC_ISSUER: 'https://idp.example.com/',
+      REG_OIDC_AUDIENCE: 'registry',
+      REG_OIDC_JWKS_URL: 'https://idp.example.com/jwks.json',
+    });
+    await oidc.stop();
+    assert.match(oidc.output(), /"auth":\["api_key","oidc"\]/);
+  });
+
   it('refuses a bad configuration with a clear message', async () => {
     await assert.rejects(startServer({ ...env, REG_PORT: 'x' }), /REG_PORT must be an integer/);
   });
