@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Pool, PoolClient, QueryResult, QueryResultRow } from 'pg';
+import { findUnstorableText } from '../../domain/text.js';
 import { UnstorableTextError } from '../store.js';
 import { migrations as allMigrations, type Migration } from './migrations.js';
 
@@ -51,7 +52,16 @@ export function mapError(error: unknown): unknown {
   return error;
 }
 
-/** The SQLSTATE and constraint of a unique violation, for mapping to the store's own errors. */
+/**
+ * Refuses text before it reaches the database: NUL would fail there anyway, but an unpaired surrogate
+ * would be silently replaced by U+FFFD when encoded to UTF-8, and a store must not alter what it keeps.
+ */
+export function refuseUnstorable(value: unknown, name = ''): void {
+  const at = findUnstorableText(value, name);
+  if (at !== null) throw new UnstorableTextError(`${at} contains characters that cannot be stored (NUL or invalid Unicode)`);
+}
+
+/** The constraint a unique violation (SQLSTATE 23505) hit, or null for any other error. */
 export function uniqueViolation(error: unknown): string | null {
   const e = error as { code?: unknown; constraint?: unknown };
   return e.code === '23505' ? String(e.constraint ?? '') : null;

@@ -1,6 +1,6 @@
 // The PostgreSQL store, for several instances sharing one database. Writes that belong together run in
 // one transaction on one pooled connection; search uses weighted tsvector columns with GIN indexes.
-import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import type {
   ApiKeyRecord,
   KeyMetadata,
@@ -10,11 +10,9 @@ import type {
   Skill,
   Verdict,
 } from '../../domain/model.js';
-import { findUnstorableText } from '../../domain/text.js';
 import {
   AgentExistsError,
   PrefixTakenError,
-  UnstorableTextError,
   type AgentOrigin,
   type NewKey,
   type NewVerdict,
@@ -29,25 +27,15 @@ import {
   createPool,
   inTransaction,
   migrate,
+  refuseUnstorable,
   run,
-  runAdHoc,
   uniqueViolation,
   type PoolOptions,
   type Queryable,
 } from './db.js';
+import { exportHistory, exportKeys, exportSkills, exportUnits, exportVerdicts } from './export-batches.js';
 import { listSkills, listUnits } from './lists.js';
 import * as rows from './rows.js';
-
-const EXPORT_BATCH = 500;
-
-/**
- * Refuses text before it reaches the database: NUL would fail there anyway, but an unpaired surrogate
- * would be silently replaced by U+FFFD when encoded to UTF-8, and a store must not alter what it keeps.
- */
-function refuseUnstorable(value: unknown, name = ''): void {
-  const at = findUnstorableText(value, name);
-  if (at !== null) throw new UnstorableTextError(`${at} contains characters that cannot be stored (NUL or invalid Unicode)`);
-}
 
 export class PostgresStore implements Store {
   readonly backend = 'postgres' as const;
@@ -292,53 +280,32 @@ export class PostgresStore implements Store {
     const sql = 'SELECT agent_id, score_millis, contributions, validations, updated_at FROM agents WHERE agent_id = $1';
     const [agent] = (await run<rows.AgentRow>(this.pool, sql, [agentId])).rows;
     if (!agent) return null;
-    const history =
-      historyLimit > 0
-        ? (
-            await run<rows.EventRow>(
-              this.pool,
-              `SELECT ${rows.EVENT_COLUMNS} FROM reputation_events WHERE agent_id = $1 ORDER BY seq DESC LIMIT $2`,
-              [agentId, historyLimit],
-            )
-          ).rows
-        : [];
-    return rows.toProfile(agent, history);
+    if (historyLimit <= 0) return rows.toProfile(agent, []);
+    const history = await run<rows.EventRow>(
+      this.pool,
+      `SELECT ${rows.EVENT_COLUMNS} FROM reputation_events WHERE agent_id = $1 ORDER BY seq DESC LIMIT $2`,
+      [agentId, historyLimit],
+    );
+    return rows.toProfile(agent, history.rows);
   }
 
   exportKeys(agentId: string): AsyncIterable<KeyMetadata> {
-    const sql = `SELECT id AS seq, ${rows.KEY_COLUMNS} FROM api_keys WHERE agent_id = $1 AND id > $2 ORDER BY id LIMIT $3`;
-    return this.batches(sql, agentId, rows.toKeyMetadata);
+    return exportKeys(this.pool, agentId);
   }
 
   exportUnits(agentId: string): AsyncIterable<KnowledgeUnit> {
-    const sql = `SELECT ku.seq, ${rows.UNIT_COLUMNS} FROM knowledge_units ku
-      WHERE ku.agent_id = $1 AND ku.seq > $2 ORDER BY ku.seq LIMIT $3`;
-    return this.batches(sql, agentId, rows.toUnit);
+    return exportUnits(this.pool, agentId);
   }
 
   exportSkills(agentId: string): AsyncIterable<Skill> {
-    const sql = `SELECT s.seq, ${rows.SKILL_COLUMNS} FROM skills s WHERE s.agent_id = $1 AND s.seq > $2 ORDER BY s.seq LIMIT $3`;
-    return this.batches(sql, agentId, rows.toSkill);
+    return exportSkills(this.pool, agentId);
   }
 
   exportVerdicts(agentId: string): AsyncIterable<Verdict> {
-    const sql = `SELECT ${rows.VERDICT_COLUMNS} FROM verdicts WHERE agent_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`;
-    return this.batches(sql, agentId, rows.toVerdict);
+    return exportVerdicts(this.pool, agentId);
   }
 
   exportHistory(agentId: string): AsyncIterable<ReputationEvent> {
-    const sql = `SELECT ${rows.EVENT_COLUMNS} FROM reputation_events WHERE agent_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`;
-    return this.batches(sql, agentId, rows.toEvent);
-  }
-
-  /** Keyset pages of EXPORT_BATCH rows, each its own short query: no connection or cursor is held between them. */
-  private async *batches<R extends QueryResultRow, T>(sql: string, agentId: string, map: (row: R) => T): AsyncGenerator<T> {
-    let after = '0';
-    for (;;) {
-      const batch = (await run<R & { seq: string }>(this.pool, sql, [agentId, after, EXPORT_BATCH])).rows;
-      for (const row of batch) yield map(row);
-      if (batch.length < EXPORT_BATCH) return;
-      after = batch[batch.length - 1]!.seq;
-    }
+    return exportHistory(this.pool, agentId);
   }
 }

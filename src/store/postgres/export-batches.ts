@@ -1,0 +1,45 @@
+// Everything tied to an agent, read in keyset batches: each batch is one short query on a pooled
+// connection, so an export of any size runs in flat memory and holds no connection or cursor between
+// batches (the client may read the stream slowly).
+import type { QueryResultRow } from 'pg';
+import type { KeyMetadata, KnowledgeUnit, ReputationEvent, Skill, Verdict } from '../../domain/model.js';
+import { run, type Queryable } from './db.js';
+import * as rows from './rows.js';
+
+const EXPORT_BATCH = 500;
+
+async function* batches<R extends QueryResultRow, T>(db: Queryable, sql: string, agentId: string, map: (row: R) => T) {
+  let after = '0';
+  for (;;) {
+    const batch = (await run<R & { seq: string }>(db, sql, [agentId, after, EXPORT_BATCH])).rows;
+    for (const row of batch) yield map(row);
+    if (batch.length < EXPORT_BATCH) return;
+    after = batch[batch.length - 1]!.seq;
+  }
+}
+
+export function exportKeys(db: Queryable, agentId: string): AsyncIterable<KeyMetadata> {
+  const sql = `SELECT id AS seq, ${rows.KEY_COLUMNS} FROM api_keys WHERE agent_id = $1 AND id > $2 ORDER BY id LIMIT $3`;
+  return batches(db, sql, agentId, rows.toKeyMetadata);
+}
+
+export function exportUnits(db: Queryable, agentId: string): AsyncIterable<KnowledgeUnit> {
+  const sql = `SELECT ku.seq, ${rows.UNIT_COLUMNS} FROM knowledge_units ku
+    WHERE ku.agent_id = $1 AND ku.seq > $2 ORDER BY ku.seq LIMIT $3`;
+  return batches(db, sql, agentId, rows.toUnit);
+}
+
+export function exportSkills(db: Queryable, agentId: string): AsyncIterable<Skill> {
+  const sql = `SELECT s.seq, ${rows.SKILL_COLUMNS} FROM skills s WHERE s.agent_id = $1 AND s.seq > $2 ORDER BY s.seq LIMIT $3`;
+  return batches(db, sql, agentId, rows.toSkill);
+}
+
+export function exportVerdicts(db: Queryable, agentId: string): AsyncIterable<Verdict> {
+  const sql = `SELECT ${rows.VERDICT_COLUMNS} FROM verdicts WHERE agent_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`;
+  return batches(db, sql, agentId, rows.toVerdict);
+}
+
+export function exportHistory(db: Queryable, agentId: string): AsyncIterable<ReputationEvent> {
+  const sql = `SELECT ${rows.EVENT_COLUMNS} FROM reputation_events WHERE agent_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`;
+  return batches(db, sql, agentId, rows.toEvent);
+}
