@@ -12,6 +12,7 @@ import { findUnstorableText } from './domain/text.js';
 import { apiKeyVerifier, authPlugin, type BearerVerifier } from './http/auth.js';
 import type { Deps } from './http/deps.js';
 import { installErrorEnvelope } from './http/error-envelope.js';
+import { idempotencyPlugin } from './http/idempotency.js';
 import { badRequest } from './http/errors.js';
 import { installRateLimits, type RateLimitOptions } from './http/rate-limit.js';
 import { authRoutes } from './http/routes/auth.js';
@@ -102,6 +103,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const query = findUnstorableText(request.query) ?? findUnstorableText(request.params);
     if (query !== null) throw badRequest(`parameter ${query} must be well-formed Unicode text without NUL characters`);
   });
+
+  await app.register(idempotencyPlugin, { store, clock: deps.clock });
 
   await app.register(operationRoutes, deps);
   await app.register(authRoutes, deps);

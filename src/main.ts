@@ -2,11 +2,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp, loggerOptions } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { IDEMPOTENCY_TTL_MS } from './http/idempotency.js';
 import { createJwtVerifier } from './http/oidc.js';
 import { connectSharedCounters, untilConnected } from './http/redis-counters.js';
 import { openStore } from './store/open.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
+const PURGE_EVERY_MS = 15 * 60 * 1000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -37,6 +39,13 @@ async function main(): Promise<void> {
   );
   await app.listen({ port: config.port, host: config.host });
 
+  // Saved Idempotency-Key responses are only ever read for 24 hours; delete older ones now and then.
+  const purge = setInterval(() => {
+    const before = new Date(Date.now() - IDEMPOTENCY_TTL_MS).toISOString();
+    store.purgeIdempotentResponses(before).catch((error: unknown) => app.log.warn({ err: error }, 'purging idempotency keys failed'));
+  }, PURGE_EVERY_MS);
+  purge.unref();
+
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
@@ -48,6 +57,7 @@ async function main(): Promise<void> {
     }, SHUTDOWN_GRACE_MS);
     force.unref();
     jwt?.close();
+    clearInterval(purge);
     app
       .close()
       .then(() => store.close())

@@ -81,6 +81,31 @@ export class PrefixTakenError extends Error {
   }
 }
 
+/**
+ * A 2xx response kept for 24 hours under (scope, key hash), written in the same transaction as the
+ * change it answers, so a retry can never apply the change twice.
+ */
+export interface IdempotentResponse {
+  scope: string;
+  keyHash: string;
+  requestHash: string;
+  status: number;
+  /** The response body, sealed with a key only the client's Idempotency-Key can derive. */
+  body: string;
+  createdAt: string;
+  /** A record created before this instant has expired and may be replaced. */
+  expiredBefore: string;
+}
+
+export type SavedResponse = Omit<IdempotentResponse, 'expiredBefore'>;
+
+/** Raised when a live response is already saved under the key: the write is rolled back. */
+export class IdempotencyKeyTakenError extends Error {
+  constructor() {
+    super('a response is already saved under this idempotency key');
+  }
+}
+
 /** Raised for text a backend cannot store; routes answer it with 400. */
 export class UnstorableTextError extends Error {}
 
@@ -93,7 +118,7 @@ export interface Store {
   findActiveKeyByPrefix(keyPrefix: string): Promise<ApiKeyRecord | null>;
   agentExists(agentId: string): Promise<boolean>;
   /** Claims a new agent id together with its first key (AgentExistsError, PrefixTakenError). */
-  createAgentWithKey(key: NewKey): Promise<void>;
+  createAgentWithKey(key: NewKey, response?: IdempotentResponse): Promise<void>;
   /** Which credential kind claimed an agent id, or null for an id never seen. */
   agentOrigin(agentId: string): Promise<AgentOrigin | null>;
   /**
@@ -102,19 +127,25 @@ export interface Store {
    */
   claimOidcAgent(agentId: string, at: string): Promise<AgentOrigin>;
   /** Adds a key to an existing agent (PrefixTakenError). */
-  addKey(key: NewKey): Promise<void>;
+  addKey(key: NewKey, response?: IdempotentResponse): Promise<void>;
   /** Marks a key revoked; false when it was already revoked or is unknown. */
-  revokeKey(keyId: number, at: string): Promise<boolean>;
+  revokeKey(keyId: number, at: string, response?: IdempotentResponse): Promise<boolean>;
 
-  contributeSkill(skill: Skill, body: string, rewardMillis: number): Promise<void>;
+  // The writes take an optional IdempotentResponse, saved in the write's own transaction
+  // (IdempotencyKeyTakenError when a live one exists under that key: then nothing is written).
+  findIdempotentResponse(scope: string, keyHash: string, notBefore: string): Promise<SavedResponse | null>;
+  /** Deletes responses created before `before`; answers how many. */
+  purgeIdempotentResponses(before: string): Promise<number>;
+
+  contributeSkill(skill: Skill, body: string, rewardMillis: number, response?: IdempotentResponse): Promise<void>;
   getSkill(id: string): Promise<Skill | null>;
   listSkills(query: SkillQuery): Promise<Page<Skill>>;
 
-  contributeUnit(unit: KnowledgeUnit, baseQuality: number, rewardMillis: number): Promise<void>;
+  contributeUnit(unit: KnowledgeUnit, baseQuality: number, rewardMillis: number, response?: IdempotentResponse): Promise<void>;
   getUnit(id: string): Promise<KnowledgeUnit | null>;
   listUnits(query: UnitQuery): Promise<Page<KnowledgeUnit>>;
   deleteUnit(id: string): Promise<boolean>;
-  recordVerdict(verdict: NewVerdict): Promise<VerdictOutcome>;
+  recordVerdict(verdict: NewVerdict, response?: IdempotentResponse): Promise<VerdictOutcome>;
 
   reputation(agentId: string, historyLimit: number): Promise<ReputationProfile | null>;
 

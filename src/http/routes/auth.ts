@@ -2,10 +2,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { keyPrefixOf, hashApiKey } from '../../domain/keys.js';
 import { AgentExistsError, PrefixTakenError, type NewKey } from '../../store/store.js';
-import type { Deps } from '../deps.js';
-import { isoNow } from '../deps.js';
+import { isoNow, type Deps } from '../deps.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { isAdmin, requireAgent } from '../guards.js';
+import { respondOnce } from '../idempotency.js';
 import { ApiKeyCreated, RegisterBody, RevokeBody, Revoked, errors } from '../schemas.js';
 
 // Two unrevoked keys may not share a prefix; a clash (about 1 in 14 million per live key) draws again.
@@ -40,30 +40,31 @@ export const authRoutes: FastifyPluginAsyncTypebox<Deps> = async (app, deps) => 
         if (extra.length > 0) throw forbidden(`a new key cannot have scopes the calling key lacks: ${extra.join(', ')}`);
       }
 
-      const createdAt = isoNow(deps);
+      const now = deps.clock();
+      const createdAt = now.toISOString();
       for (let attempt = 0; attempt < KEY_ATTEMPTS; attempt++) {
         const apiKey = deps.ids.apiKey();
         const key: NewKey = { agentId, keyHash: hashApiKey(apiKey), keyPrefix: keyPrefixOf(apiKey), scopes, tier, createdAt };
+        const created = {
+          data: { api_key: apiKey, key_prefix: key.keyPrefix, scopes, tier, created_at: createdAt },
+          message: 'API key created. Store it now: it is shown only once and cannot be recovered.',
+        };
         try {
-          try {
-            await deps.store.createAgentWithKey(key);
-          } catch (error) {
-            if (!(error instanceof AgentExistsError)) throw error;
-            if (!actsForAgent) {
-              throw conflict(
-                `agent_id ${agentId} is already registered; only that agent (or an admin) can add keys to it`,
-              );
+          return await respondOnce(request, reply, deps.store, now, 201, created, async (response) => {
+            try {
+              await deps.store.createAgentWithKey(key, response);
+            } catch (error) {
+              if (!(error instanceof AgentExistsError)) throw error;
+              if (!actsForAgent) {
+                throw conflict(`agent_id ${agentId} is already registered; only that agent (or an admin) can add keys to it`);
+              }
+              await deps.store.addKey(key, response);
             }
-            await deps.store.addKey(key);
-          }
+          });
         } catch (error) {
           if (error instanceof PrefixTakenError) continue;
           throw error;
         }
-        return reply.code(201).send({
-          data: { api_key: apiKey, key_prefix: key.keyPrefix, scopes, tier, created_at: createdAt },
-          message: 'API key created. Store it now: it is shown only once and cannot be recovered.',
-        });
       }
       throw new Error('could not draw an unused key prefix');
     },
@@ -81,14 +82,18 @@ export const authRoutes: FastifyPluginAsyncTypebox<Deps> = async (app, deps) => 
         response: { 200: Revoked, ...errors(400, 401, 404, 429) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const caller = requireAgent(request);
       const { key_prefix: prefix } = request.body;
       const key = await deps.store.findActiveKeyByPrefix(prefix);
       // Another agent's key is reported exactly like a missing one, so prefixes reveal nothing.
       if (!key || (key.agentId !== caller.agentId && !isAdmin(caller))) throw notFound(`active key with prefix ${prefix}`);
-      if (!(await deps.store.revokeKey(key.id, isoNow(deps)))) throw notFound(`active key with prefix ${prefix}`);
-      return { data: { revoked: true, key_prefix: prefix } };
+      const now = deps.clock();
+      return respondOnce(request, reply, deps.store, now, 200, { data: { revoked: true, key_prefix: prefix } }, async (response) => {
+        if (!(await deps.store.revokeKey(key.id, now.toISOString(), response))) {
+          throw notFound(`active key with prefix ${prefix}`);
+        }
+      });
     },
   );
 };

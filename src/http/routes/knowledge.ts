@@ -8,6 +8,7 @@ import { commaList, textFilter } from '../../domain/search.js';
 import { isoNow, type Deps } from '../deps.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { isAdmin, requireAgent, requireScope } from '../guards.js';
+import { respondOnce } from '../idempotency.js';
 import {
   IdParams,
   UnitBody,
@@ -89,7 +90,8 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<Deps> = async (app, deps
       const checked = normalizeUnitInput(request.body);
       if (!checked.ok) throw badRequest(checked.message);
       const input = checked.unit;
-      const now = isoNow(deps);
+      const at = deps.clock();
+      const now = at.toISOString();
       const baseQuality = unitBaseQuality(input);
       const unit: KnowledgeUnit = {
         id: deps.ids.unitId(),
@@ -105,8 +107,9 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<Deps> = async (app, deps
         created_at: now,
         updated_at: now,
       };
-      await deps.store.contributeUnit(unit, baseQuality, REWARD_MILLIS.contribute_knowledge);
-      return reply.code(201).send({ data: unit, quality_score: unit.quality_score });
+      return respondOnce(request, reply, deps.store, at, 201, { data: unit, quality_score: unit.quality_score }, (response) =>
+        deps.store.contributeUnit(unit, baseQuality, REWARD_MILLIS.contribute_knowledge, response),
+      );
     },
   );
 
@@ -123,24 +126,28 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<Deps> = async (app, deps
         response: { 200: VerdictRecorded, ...errors(400, 401, 403, 404, 429) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const agent = requireAgent(request);
       const { id } = request.params;
       const unit = await deps.store.getUnit(id);
       if (!unit) throw notFound('knowledge unit');
       if (unit.agent_id === agent.agentId) throw forbidden('an agent may not validate its own knowledge unit');
       const feedback = request.body.feedback ?? '';
-      const outcome = await deps.store.recordVerdict({
+      const at = deps.clock();
+      const verdict = {
         unitId: id,
         agentId: agent.agentId,
         valid: request.body.valid,
         feedback,
-        at: isoNow(deps),
+        at: at.toISOString(),
         rewardMillis: REWARD_MILLIS.validate_knowledge,
         rescore: unitQuality,
+      };
+      const body = { data: { id, validated: request.body.valid, feedback } };
+      return respondOnce(request, reply, deps.store, at, 200, body, async (response) => {
+        const outcome = await deps.store.recordVerdict(verdict, response);
+        if (!outcome.recorded) throw notFound('knowledge unit');
       });
-      if (!outcome.recorded) throw notFound('knowledge unit');
-      return { data: { id, validated: request.body.valid, feedback } };
     },
   );
 

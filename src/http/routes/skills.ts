@@ -6,9 +6,10 @@ import { REWARD_MILLIS } from '../../domain/reputation.js';
 import { commaList, textFilter } from '../../domain/search.js';
 import { parseSkillMd } from '../../domain/skill-md.js';
 import type { AuthContext } from '../auth.js';
-import { isoNow, type Deps } from '../deps.js';
+import type { Deps } from '../deps.js';
 import { badRequest, notFound } from '../errors.js';
 import { isAdmin, requireScope } from '../guards.js';
+import { respondOnce } from '../idempotency.js';
 import { IdParams, SkillBody, SkillCreated, SkillListQuery, SkillOne, SkillPage, errors } from '../schemas.js';
 
 const MAX_TAG_FILTERS = 20;
@@ -82,7 +83,8 @@ export const skillRoutes: FastifyPluginAsyncTypebox<Deps> = async (app, deps) =>
       const parsed = parseSkillMd(request.body.skill_md_content);
       if (!parsed.ok) throw badRequest(`skill_md_content: ${parsed.message}`);
       const { skill: doc, warnings } = parsed;
-      const now = isoNow(deps);
+      const at = deps.clock();
+      const now = at.toISOString();
       const skill: Skill = {
         id: deps.ids.skillId(),
         name: doc.name,
@@ -97,8 +99,9 @@ export const skillRoutes: FastifyPluginAsyncTypebox<Deps> = async (app, deps) =>
         created_at: now,
         updated_at: now,
       };
-      await deps.store.contributeSkill(skill, doc.body, REWARD_MILLIS.contribute_skill);
-      return reply.code(201).send({ data: skill, warnings });
+      return respondOnce(request, reply, deps.store, at, 201, { data: skill, warnings }, (response) =>
+        deps.store.contributeSkill(skill, doc.body, REWARD_MILLIS.contribute_skill, response),
+      );
     },
   );
 };

@@ -14,9 +14,11 @@ import {
   AgentExistsError,
   PrefixTakenError,
   type AgentOrigin,
+  type IdempotentResponse,
   type NewKey,
   type NewVerdict,
   type Page,
+  type SavedResponse,
   type SkillQuery,
   type Store,
   type UnitQuery,
@@ -34,6 +36,7 @@ import {
   type Queryable,
 } from './db.js';
 import { exportHistory, exportKeys, exportSkills, exportUnits, exportVerdicts } from './export-batches.js';
+import { findResponse, purgeResponses, saveResponse } from './idempotency.js';
 import { listSkills, listUnits } from './lists.js';
 import * as rows from './rows.js';
 
@@ -105,7 +108,7 @@ export class PostgresStore implements Store {
     return (await this.agentOrigin(agentId))!;
   }
 
-  async createAgentWithKey(key: NewKey): Promise<void> {
+  async createAgentWithKey(key: NewKey, response?: IdempotentResponse): Promise<void> {
     refuseUnstorable(key);
     await inTransaction(this.pool, async (client) => {
       try {
@@ -115,12 +118,16 @@ export class PostgresStore implements Store {
         throw error;
       }
       await this.insertKey(client, key);
+      await saveResponse(client, response);
     });
   }
 
-  async addKey(key: NewKey): Promise<void> {
+  async addKey(key: NewKey, response?: IdempotentResponse): Promise<void> {
     refuseUnstorable(key);
-    await this.insertKey(this.pool, key);
+    await inTransaction(this.pool, async (client) => {
+      await this.insertKey(client, key);
+      await saveResponse(client, response);
+    });
   }
 
   private async insertKey(db: Queryable, key: NewKey): Promise<void> {
@@ -136,14 +143,26 @@ export class PostgresStore implements Store {
     }
   }
 
-  async revokeKey(keyId: number, at: string): Promise<boolean> {
+  async revokeKey(keyId: number, at: string, response?: IdempotentResponse): Promise<boolean> {
     const sql = 'UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL';
-    return (await run(this.pool, sql, [at, keyId])).rowCount === 1;
+    return inTransaction(this.pool, async (client) => {
+      if ((await run(client, sql, [at, keyId])).rowCount !== 1) return false;
+      await saveResponse(client, response);
+      return true;
+    });
+  }
+
+  findIdempotentResponse(scope: string, keyHash: string, notBefore: string): Promise<SavedResponse | null> {
+    return findResponse(this.pool, scope, keyHash, notBefore);
+  }
+
+  purgeIdempotentResponses(before: string): Promise<number> {
+    return purgeResponses(this.pool, before);
   }
 
   // ---- skills ----------------------------------------------------------------------------------
 
-  async contributeSkill(skill: Skill, body: string, rewardMillis: number): Promise<void> {
+  async contributeSkill(skill: Skill, body: string, rewardMillis: number, response?: IdempotentResponse): Promise<void> {
     refuseUnstorable(skill);
     refuseUnstorable(body, 'body');
     await inTransaction(this.pool, async (client) => {
@@ -163,6 +182,7 @@ export class PostgresStore implements Store {
         ]);
       }
       await this.reward(client, skill.agent_id, 'contribute_skill', rewardMillis, skill.id, skill.created_at, true);
+      await saveResponse(client, response);
     });
   }
 
@@ -177,7 +197,12 @@ export class PostgresStore implements Store {
 
   // ---- knowledge units -------------------------------------------------------------------------
 
-  async contributeUnit(unit: KnowledgeUnit, baseQuality: number, rewardMillis: number): Promise<void> {
+  async contributeUnit(
+    unit: KnowledgeUnit,
+    baseQuality: number,
+    rewardMillis: number,
+    response?: IdempotentResponse,
+  ): Promise<void> {
     refuseUnstorable(unit);
     await inTransaction(this.pool, async (client) => {
       await run(
@@ -190,6 +215,7 @@ export class PostgresStore implements Store {
           baseQuality, unit.quality_score, unit.created_at, unit.updated_at],
       );
       await this.reward(client, unit.agent_id, 'contribute_knowledge', rewardMillis, unit.id, unit.created_at, true);
+      await saveResponse(client, response);
     });
   }
 
@@ -208,7 +234,7 @@ export class PostgresStore implements Store {
     return (await run(this.pool, 'DELETE FROM knowledge_units WHERE id = $1', [id])).rowCount === 1;
   }
 
-  async recordVerdict(v: NewVerdict): Promise<VerdictOutcome> {
+  async recordVerdict(v: NewVerdict, response?: IdempotentResponse): Promise<VerdictOutcome> {
     refuseUnstorable({ unit_id: v.unitId, agent_id: v.agentId, feedback: v.feedback });
     return inTransaction(this.pool, async (client): Promise<VerdictOutcome> => {
       // FOR UPDATE: verdicts on one unit, from any instance, queue here, so each one starts from the
@@ -249,6 +275,7 @@ export class PostgresStore implements Store {
         'UPDATE knowledge_units SET valid_count = $1, invalid_count = $2, quality_score = $3, updated_at = $4 WHERE seq = $5',
         [valid, invalid, v.rescore(unit.base_quality, valid, invalid), v.at, unit.seq],
       );
+      await saveResponse(client, response);
       return { recorded: true, first: previous === undefined };
     });
   }

@@ -128,4 +128,21 @@ CREATE INDEX reputation_events_agent ON reputation_events(agent_id, seq);
 ALTER TABLE agents ADD COLUMN origin TEXT NOT NULL DEFAULT 'api_key';
 `,
   },
+  {
+    version: 3,
+    name: 'idempotency keys',
+    sql: `
+-- 2xx responses to POSTs sent with an Idempotency-Key, kept 24 hours (sealed: see http/idempotency.ts).
+CREATE TABLE idempotency_keys (
+  scope        TEXT NOT NULL,
+  key_hash     TEXT NOT NULL,
+  request_hash TEXT NOT NULL,
+  status       INTEGER NOT NULL,
+  body         TEXT NOT NULL,
+  created_at   TEXT NOT NULL,
+  PRIMARY KEY (scope, key_hash)
+) WITHOUT ROWID;
+CREATE INDEX idempotency_keys_created ON idempotency_keys(created_at);
+`,
+  },
 ];

@@ -12,6 +12,7 @@ import type {
   Visibility,
 } from '../../domain/model.js';
 import { millisToPoints } from '../../domain/reputation.js';
+import type { SavedResponse } from '../store.js';
 
 export interface KeyRow {
   id: number;
@@ -165,5 +166,25 @@ export function toVerdict(row: VerdictRow): Verdict {
     feedback: row.feedback,
     created_at: row.created_at,
     updated_at: row.updated_at,
+  };
+}
+
+export interface IdempotencyRow {
+  scope: string;
+  key_hash: string;
+  request_hash: string;
+  status: number;
+  body: string;
+  created_at: string;
+}
+
+export function toSavedResponse(row: IdempotencyRow): SavedResponse {
+  return {
+    scope: row.scope,
+    keyHash: row.key_hash,
+    requestHash: row.request_hash,
+    status: row.status,
+    body: row.body,
+    createdAt: row.created_at,
   };
 }

@@ -15,8 +15,11 @@ import type {
 import { millisToPoints } from '../../domain/reputation.js';
 import {
   AgentExistsError,
+  IdempotencyKeyTakenError,
   PrefixTakenError,
   type AgentOrigin,
+  type IdempotentResponse,
+  type SavedResponse,
   type NewKey,
   type NewVerdict,
   type Page,
@@ -141,7 +144,7 @@ export class SqliteStore implements Store {
     return (await this.agentOrigin(agentId))!;
   }
 
-  async createAgentWithKey(key: NewKey): Promise<void> {
+  async createAgentWithKey(key: NewKey, response?: IdempotentResponse): Promise<void> {
     this.db.transaction(() => {
       try {
         this.stmt('INSERT INTO agents (agent_id, created_at, updated_at) VALUES (?, ?, ?)').run(
@@ -154,11 +157,15 @@ export class SqliteStore implements Store {
         throw error;
       }
       this.insertKey(key);
+      this.saveResponse(response);
     })();
   }
 
-  async addKey(key: NewKey): Promise<void> {
-    this.insertKey(key);
+  async addKey(key: NewKey, response?: IdempotentResponse): Promise<void> {
+    this.db.transaction(() => {
+      this.insertKey(key);
+      this.saveResponse(response);
+    })();
   }
 
   private insertKey(key: NewKey): void {
@@ -172,14 +179,43 @@ export class SqliteStore implements Store {
     }
   }
 
-  async revokeKey(keyId: number, at: string): Promise<boolean> {
-    const result = this.stmt('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, keyId);
-    return result.changes === 1;
+  async revokeKey(keyId: number, at: string, response?: IdempotentResponse): Promise<boolean> {
+    return this.db.transaction(() => {
+      const result = this.stmt('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, keyId);
+      if (result.changes !== 1) return false;
+      this.saveResponse(response);
+      return true;
+    })();
+  }
+
+  // ---- idempotency -----------------------------------------------------------------------------
+
+  async findIdempotentResponse(scope: string, keyHash: string, notBefore: string): Promise<SavedResponse | null> {
+    const row = this.stmt(
+      'SELECT * FROM idempotency_keys WHERE scope = ? AND key_hash = ? AND created_at >= ?',
+    ).get(scope, keyHash, notBefore) as rows.IdempotencyRow | undefined;
+    return row ? rows.toSavedResponse(row) : null;
+  }
+
+  async purgeIdempotentResponses(before: string): Promise<number> {
+    return this.stmt('DELETE FROM idempotency_keys WHERE created_at < ?').run(before).changes;
+  }
+
+  /** Inside the caller's transaction: keeps the response, or fails the whole write if a live one exists. */
+  private saveResponse(response: IdempotentResponse | undefined): void {
+    if (!response) return;
+    const saved = this.stmt(
+      `INSERT INTO idempotency_keys (scope, key_hash, request_hash, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (scope, key_hash) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
+         body = excluded.body, created_at = excluded.created_at
+       WHERE idempotency_keys.created_at < ?`,
+    ).run(response.scope, response.keyHash, response.requestHash, response.status, response.body, response.createdAt, response.expiredBefore);
+    if (saved.changes === 0) throw new IdempotencyKeyTakenError();
   }
 
   // ---- skills ----------------------------------------------------------------------------------
 
-  async contributeSkill(skill: Skill, body: string, rewardMillis: number): Promise<void> {
+  async contributeSkill(skill: Skill, body: string, rewardMillis: number, response?: IdempotentResponse): Promise<void> {
     this.db.transaction(() => {
       const { lastInsertRowid: seq } = this.stmt(
         `INSERT INTO skills (id, agent_id, name, description, domain, tags, license, visibility, quality_score,
@@ -208,6 +244,7 @@ export class SqliteStore implements Store {
         body,
       );
       this.reward(skill.agent_id, 'contribute_skill', rewardMillis, skill.id, skill.created_at, true);
+      this.saveResponse(response);
     })();
   }
 
@@ -256,7 +293,12 @@ export class SqliteStore implements Store {
 
   // ---- knowledge units -------------------------------------------------------------------------
 
-  async contributeUnit(unit: KnowledgeUnit, baseQuality: number, rewardMillis: number): Promise<void> {
+  async contributeUnit(
+    unit: KnowledgeUnit,
+    baseQuality: number,
+    rewardMillis: number,
+    response?: IdempotentResponse,
+  ): Promise<void> {
     this.db.transaction(() => {
       const { lastInsertRowid: seq } = this.stmt(
         `INSERT INTO knowledge_units (id, agent_id, title, type, domain, description, examples, source, confidence,
@@ -289,6 +331,7 @@ export class SqliteStore implements Store {
         unit.tags.join(' '),
       );
       this.reward(unit.agent_id, 'contribute_knowledge', rewardMillis, unit.id, unit.created_at, true);
+      this.saveResponse(response);
     })();
   }
 
@@ -334,7 +377,7 @@ export class SqliteStore implements Store {
     })();
   }
 
-  async recordVerdict(v: NewVerdict): Promise<VerdictOutcome> {
+  async recordVerdict(v: NewVerdict, response?: IdempotentResponse): Promise<VerdictOutcome> {
     return this.db.transaction((): VerdictOutcome => {
       const unit = this.stmt(
         'SELECT seq, base_quality, valid_count, invalid_count FROM knowledge_units WHERE id = ?',
@@ -366,6 +409,7 @@ export class SqliteStore implements Store {
       this.stmt(
         'UPDATE knowledge_units SET valid_count = ?, invalid_count = ?, quality_score = ?, updated_at = ? WHERE seq = ?',
       ).run(valid, invalid, v.rescore(unit.base_quality, valid, invalid), v.at, unit.seq);
+      this.saveResponse(response);
       return { recorded: true, first: previous === undefined };
     })();
   }

@@ -1,0 +1,53 @@
+// Saved responses for Idempotency-Key retries (see http/idempotency.ts): written inside the transaction
+// of the change they answer, so a retry never applies a change twice, even from another instance.
+import { IdempotencyKeyTakenError, type IdempotentResponse, type SavedResponse } from '../store.js';
+import { run, type Queryable } from './db.js';
+
+interface Row {
+  scope: string;
+  key_hash: string;
+  request_hash: string;
+  status: number;
+  body: string;
+  created_at: string;
+}
+
+/**
+ * Keeps the response, replacing only an expired one. A concurrent request with the same key waits on
+ * the primary key until the first commits, then finds a live response and fails: its write rolls back.
+ */
+export async function saveResponse(db: Queryable, response: IdempotentResponse | undefined): Promise<void> {
+  if (!response) return;
+  const saved = await run(
+    db,
+    `INSERT INTO idempotency_keys (scope, key_hash, request_hash, status, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (scope, key_hash) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
+       body = excluded.body, created_at = excluded.created_at
+     WHERE idempotency_keys.created_at < $7`,
+    [response.scope, response.keyHash, response.requestHash, response.status, response.body, response.createdAt, response.expiredBefore],
+  );
+  if (saved.rowCount === 0) throw new IdempotencyKeyTakenError();
+}
+
+export async function findResponse(db: Queryable, scope: string, keyHash: string, notBefore: string): Promise<SavedResponse | null> {
+  const [row] = (
+    await run<Row>(db, 'SELECT * FROM idempotency_keys WHERE scope = $1 AND key_hash = $2 AND created_at >= $3', [
+      scope,
+      keyHash,
+      notBefore,
+    ])
+  ).rows;
+  if (!row) return null;
+  return {
+    scope: row.scope,
+    keyHash: row.key_hash,
+    requestHash: row.request_hash,
+    status: row.status,
+    body: row.body,
+    createdAt: row.created_at,
+  };
+}
+
+export async function purgeResponses(db: Queryable, before: string): Promise<number> {
+  return (await run(db, 'DELETE FROM idempotency_keys WHERE created_at < $1', [before])).rowCount ?? 0;
+}
