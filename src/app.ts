@@ -12,6 +12,7 @@ import { findUnstorableText } from './domain/text.js';
 import { apiKeyVerifier, authPlugin, type BearerVerifier } from './http/auth.js';
 import type { Deps } from './http/deps.js';
 import { installErrorEnvelope } from './http/error-envelope.js';
+import { DEFAULT_LIMITS, installLimits, SERVER_TIMEOUTS, type Limits } from './http/limits.js';
 import { idempotencyPlugin } from './http/idempotency.js';
 import { badRequest } from './http/errors.js';
 import { installRateLimits, type RateLimitOptions } from './http/rate-limit.js';
@@ -35,6 +36,7 @@ export interface AppOptions {
   /** Shared rate-limit counters in Redis; in-process counters when absent. */
   sharedCounters?: RateLimitOptions['shared'];
   logger?: FastifyServerOptions['logger'];
+  limits?: Partial<Limits>;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -71,10 +73,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: requestId,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
+    requestTimeout: SERVER_TIMEOUTS.requestTimeout,
+    connectionTimeout: SERVER_TIMEOUTS.connectionTimeout,
+    keepAliveTimeout: SERVER_TIMEOUTS.keepAliveTimeout,
+    http: { maxHeaderSize: SERVER_TIMEOUTS.maxHeaderSize, headersTimeout: SERVER_TIMEOUTS.headersTimeout },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installValidators(app);
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  await installLimits(app, limits);
   // Bodies are JSON only: with the text/plain parser gone, any other type answers 415.
   app.removeContentTypeParser(['text/plain']);
   app.addHook('onSend', async (request, reply) => {
@@ -93,7 +101,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   });
   await app.register(authPlugin, { apiKeys: apiKeyVerifier(store), jwt: options.jwt });
-  await installRateLimits(app, { limits: config.rateLimits, shared: options.sharedCounters });
+  await installRateLimits(app, { limits: config.rateLimits, shared: options.sharedCounters, callers: limits.rateLimitCallers });
   installErrorEnvelope(app, app.rateLimit());
 
   // Text every backend can store: refused before validation, naming the field.

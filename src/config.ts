@@ -24,6 +24,8 @@ export interface Config {
   trustProxy: boolean | string;
   rateLimits: RateLimits;
   openAdminRegistration: boolean;
+  /** Registrations per client address per hour; null = unlimited (SPEC.md exempts registration). */
+  registerLimitPerHour: number | null;
   oidc: OidcConfig | null;
   logLevel: string;
 }
@@ -81,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       enterprise: integer(env, 'REG_RATE_LIMIT_ENTERPRISE', 15000, 1, 10_000_000),
     },
     openAdminRegistration: flag(env.REG_OPEN_ADMIN_REGISTRATION),
+    registerLimitPerHour: env.REG_REGISTER_LIMIT?.trim() ? integer(env, 'REG_REGISTER_LIMIT', 0, 1, 10_000_000) : null,
     oidc: issuer && audience && jwksUrl ? { issuer, audience, jwksUrl } : null,
     logLevel,
   };

@@ -11,6 +11,8 @@ export const WINDOW_MS = 60_000;
 export interface RateLimitOptions {
   limits: RateLimits;
   shared?: SharedCounters | undefined;
+  /** In-process counters kept at most (least recently seen forgotten first). */
+  callers: number;
 }
 
 export function rateLimitKey(agentId: string | null, ip: string): string {
@@ -23,8 +25,7 @@ export async function installRateLimits(app: FastifyInstance, options: RateLimit
     timeWindow: WINDOW_MS,
     max: (request) => options.limits[request.auth.tier as keyof RateLimits],
     keyGenerator: (request) => rateLimitKey(request.auth.agentId, request.ip),
-    // In-process counters are bounded: the least recently seen callers are forgotten first.
-    cache: 20_000,
+    cache: options.callers,
     errorResponseBuilder: (_request, context) => rateLimited(Math.ceil(context.ttl / 1000), context.max),
     // Fail open: when Redis is unreachable the registry keeps serving (unlimited) and logs a warning.
     ...(options.shared ? { store: redisCounters(options.shared), skipOnError: true } : {}),

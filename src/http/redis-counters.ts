@@ -49,8 +49,10 @@ export function redisCounters({ redis, keyPrefix, onError }: SharedCounters): Fa
   if (!client.registryCount) client.defineCommand('registryCount', { numberOfKeys: 1, lua: COUNT_SCRIPT });
   const count = client.registryCount!.bind(client);
   return class RedisCounters implements FastifyRateLimitStore {
+    namespace = `${keyPrefix}rate:`;
+
     incr(key: string, done: Counted, windowMs: number): void {
-      count(`${keyPrefix}rate:${key}`, windowMs, (error, result) => {
+      count(`${this.namespace}${key}`, windowMs, (error, result) => {
         if (error || !result) {
           const failure = error ?? new Error('no answer from Redis');
           onError(failure);
@@ -59,8 +61,13 @@ export function redisCounters({ redis, keyPrefix, onError }: SharedCounters): Fa
       });
     }
 
-    child(): FastifyRateLimitStore {
-      return this; // every route shares the caller's one budget
+    /** A route with a limit of its own (registration) counts in its own namespace. */
+    child(route: Parameters<FastifyRateLimitStore['child']>[0]): FastifyRateLimitStore {
+      // @fastify/rate-limit passes the route's merged settings, with the route itself under routeInfo.
+      const info = (route as unknown as { routeInfo?: { method?: unknown; url?: unknown } }).routeInfo;
+      const counters = new RedisCounters();
+      counters.namespace = `${this.namespace}${String(info?.method)}${String(info?.url)}:`;
+      return counters;
     }
   };
 }

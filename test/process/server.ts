@@ -53,7 +53,7 @@ export async function startServer(env: Record<string, string>, timeoutMs = 20_00
     child,
     output: () => log,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
-      if (child.exitCode !== null) return child.exitCode;
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       child.kill(signal);
       const [code] = (await once(child, 'exit')) as [number | null];
       return code;

@@ -1,11 +1,13 @@
 // POST /v1/auth/register and POST /v1/auth/revoke.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { keyPrefixOf, hashApiKey } from '../../domain/keys.js';
 import { AgentExistsError, PrefixTakenError, type NewKey } from '../../store/store.js';
 import { isoNow, type Deps } from '../deps.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { isAdmin, requireAgent } from '../guards.js';
 import { respondOnce } from '../idempotency.js';
+import { rateLimitKey } from '../rate-limit.js';
 import { ApiKeyCreated, RegisterBody, RevokeBody, Revoked, errors } from '../schemas.js';
 
 // Two unrevoked keys may not share a prefix; a clash (about 1 in 14 million per live key) draws again.
@@ -15,11 +17,20 @@ const FIRST_ADMIN_HINT =
   'the admin scope is granted only to a caller with admin scope (or with REG_OPEN_ADMIN_REGISTRATION set); ' +
   'an operator creates the first admin key on the server host with: npm run admin:create -- --agent-id <id>';
 
+/**
+ * SPEC.md exempts registration from rate limits; an operator facing abuse of the open door may set
+ * REG_REGISTER_LIMIT, a budget per client address per hour, counted apart from every other limit.
+ */
+function registerLimit(perHour: number | null) {
+  if (perHour === null) return false as const;
+  return { max: perHour, timeWindow: 3_600_000, keyGenerator: (request: FastifyRequest) => rateLimitKey(null, request.ip) };
+}
+
 export const authRoutes: FastifyPluginAsyncTypebox<Deps> = async (app, deps) => {
   app.post(
     '/v1/auth/register',
     {
-      config: { rateLimit: false },
+      config: { rateLimit: registerLimit(deps.config.registerLimitPerHour) },
       schema: {
         summary: 'Register an agent (or add a key to your own agent) and receive an API key once',
         tags: ['auth'],

@@ -1,0 +1,59 @@
+// Limits that keep one client, or a crowd, from exhausting the service: slow clients time out, work in
+// flight is capped (503 with Retry-After beyond it), and an overloaded event loop sheds load.
+import underPressure from '@fastify/under-pressure';
+import type { FastifyInstance } from 'fastify';
+import { unavailable } from './errors.js';
+
+export interface Limits {
+  /** Requests being worked on at once; beyond it the service answers 503 at once. */
+  maxInFlight: number;
+  /** Event-loop delay beyond which the service answers 503 until it recovers (ms; 0 = off). */
+  maxEventLoopDelayMs: number;
+  /** In-process rate-limit counters kept at most; the least recently seen callers are forgotten first. */
+  rateLimitCallers: number;
+}
+
+export const DEFAULT_LIMITS: Limits = { maxInFlight: 256, maxEventLoopDelayMs: 1_000, rateLimitCallers: 20_000 };
+
+// The Node server's own guards against slow or oversized clients, passed to Fastify at construction.
+export const SERVER_TIMEOUTS = {
+  /** A whole request (headers and body) must arrive within this. */
+  requestTimeout: 30_000,
+  /** A socket with no traffic at all is closed after this. */
+  connectionTimeout: 60_000,
+  /** Idle keep-alive connections are closed after this. */
+  keepAliveTimeout: 10_000,
+  /** Headers, request line included, are at most 16 KiB (431 beyond). */
+  maxHeaderSize: 16 * 1024,
+  /** Headers must arrive within this (slowloris). */
+  headersTimeout: 15_000,
+} as const;
+
+const RETRY_AFTER_SECONDS = 2;
+
+export async function installLimits(app: FastifyInstance, limits: Limits): Promise<void> {
+  let inFlight = 0;
+  const counted = new WeakSet<object>();
+  const done = (request: object) => {
+    if (counted.delete(request)) inFlight--;
+  };
+  app.addHook('onRequest', async (request) => {
+    if (inFlight >= limits.maxInFlight) {
+      throw unavailable('the registry is at capacity; retry shortly', RETRY_AFTER_SECONDS);
+    }
+    inFlight++;
+    counted.add(request);
+  });
+  // Whichever comes first — the response sent, or the client gone — ends the request's share.
+  app.addHook('onResponse', async (request) => done(request));
+  app.addHook('onRequestAbort', async (request) => done(request));
+  if (limits.maxEventLoopDelayMs > 0) {
+    await app.register(underPressure, {
+      maxEventLoopDelay: limits.maxEventLoopDelayMs,
+      retryAfter: RETRY_AFTER_SECONDS,
+      pressureHandler: () => {
+        throw unavailable('the registry is overloaded; retry shortly', RETRY_AFTER_SECONDS);
+      },
+    });
+  }
+}
