@@ -1,5 +1,7 @@
 // One place that turns every error — ours, the schema validator's and the framework's — into
 // `{ error: { code, message } }`, and answers unknown routes (404) and known paths with a wrong method (405).
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { UnstorableTextError } from '../store/store.js';
 import { ApiError, CODE_FOR_STATUS, badRequest, methodNotAllowed, notFound } from './errors.js';
@@ -77,6 +79,29 @@ function toApiError(error: FastifyError & { validation?: AjvIssue[] }, request: 
   }
   request.log.error({ err: error }, 'request failed');
   return new ApiError(500, 'INTERNAL_ERROR', 'internal error; the request id in the logs has the details');
+}
+
+/**
+ * Errors below the router (Node's HTTP parser: oversized headers, a request that never finished
+ * arriving, malformed HTTP) get the envelope too, then the connection is closed. 431 and 408 keep their
+ * HTTP meaning; CONTRACT.md's table has no row for them, so their codes say what happened.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'PAYLOAD_TOO_LARGE', 'request headers are larger than 16 KiB']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'REQUEST_TIMEOUT', 'the request did not arrive in time']
+        : [400, 'VALIDATION_ERROR', 'malformed HTTP request'];
+  const body = JSON.stringify({ error: { code, message } });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }
 
 /** Builds a path matcher per route pattern, so an unknown method on a known path answers 405. */

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { promisify } from 'node:util';
@@ -85,6 +86,27 @@ describe('the service as a process', () => {
     });
     await oidc.stop();
     assert.match(oidc.output(), /"auth":\["api_key","oidc"\]/);
+  });
+
+  it('answers oversized headers and malformed HTTP with the error envelope', async () => {
+    const server = await startServer(env);
+    try {
+      const raw = async (request: string) => {
+        const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
+        socket.write(request);
+        let answer = '';
+        for await (const chunk of socket) answer += chunk;
+        return answer;
+      };
+      const big = await raw(`GET /v1/knowledge HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+      assert.match(big, /^HTTP\/1\.1 431 /);
+      assert.match(big, /\{"error":\{"code":"PAYLOAD_TOO_LARGE","message":"request headers are larger than 16 KiB"\}\}$/);
+      const junk = await raw('THIS IS NOT HTTP\r\n\r\n');
+      assert.match(junk, /^HTTP\/1\.1 400 /);
+      assert.match(junk, /"code":"VALIDATION_ERROR"/);
+    } finally {
+      await server.stop();
+    }
   });
 
   it('refuses a bad configuration with a clear message', async () => {

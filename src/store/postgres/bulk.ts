@@ -5,6 +5,7 @@
 import type { Pool, PoolClient } from 'pg';
 import type { ReputationAction } from '../../domain/model.js';
 import { inTransaction, refuseUnstorable, run } from './db.js';
+// The item shapes are shared with the SQLite import (types only; they belong in store.ts with the Store methods).
 import type { SkillImport, UnitImport } from '../sqlite/bulk.js';
 
 export type { SkillImport, UnitImport } from '../sqlite/bulk.js';
@@ -40,7 +41,7 @@ const INSERT_SKILL_TAGS = 'INSERT INTO skill_tags (tag, skill_seq) SELECT * FROM
 
 const INSERT_EVENTS = `
 INSERT INTO reputation_events (agent_id, action, delta_millis, target_id, created_at)
-SELECT t.agent_id, $4, $5, t.target_id, t.created_at
+SELECT t.agent_id, $4::text, $5::int, t.target_id, t.created_at
 FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS t(agent_id, target_id, created_at, ord)
 ORDER BY t.ord`;
 
