@@ -11,7 +11,7 @@ import { randomIds, type IdSource } from './domain/ids.js';
 import { findUnstorableText } from './domain/text.js';
 import { apiKeyVerifier, authPlugin, type BearerVerifier } from './http/auth.js';
 import type { Deps } from './http/deps.js';
-import { clientErrorHandler, installErrorEnvelope } from './http/error-envelope.js';
+import { clientErrorHandler, frameworkErrorHandler, installErrorEnvelope } from './http/error-envelope.js';
 import { DEFAULT_LIMITS, installLimits, SERVER_TIMEOUTS, type Limits } from './http/limits.js';
 import { idempotencyPlugin } from './http/idempotency.js';
 import { badRequest } from './http/errors.js';
@@ -79,6 +79,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     http: { maxHeaderSize: SERVER_TIMEOUTS.maxHeaderSize, headersTimeout: SERVER_TIMEOUTS.headersTimeout },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
     clientErrorHandler,
+    frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installValidators(app);

@@ -104,6 +104,18 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
   socket.destroy();
 }
 
+/**
+ * Errors the router raises before any route or hook runs: a path whose percent-encoding does not
+ * decode (FST_ERR_BAD_URL). Fastify answers these with its own body unless told otherwise.
+ */
+export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const apiError =
+    error.code === 'FST_ERR_BAD_URL'
+      ? badRequest('the URL path is not valid: it has a malformed percent-encoding')
+      : badRequest(error.message);
+  void send(reply, apiError);
+}
+
 /** Builds a path matcher per route pattern, so an unknown method on a known path answers 405. */
 function routeTable(app: FastifyInstance) {
   const routes = new Map<string, { pattern: RegExp; methods: Set<string> }>();

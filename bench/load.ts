@@ -1,0 +1,264 @@
+// Creates a benchmark database (a SQLite file under bench/.corpus/, or a fresh PostgreSQL schema) and
+// fills it with N corpus units and N/10 skills through the store's bulk path, reporting the load rate.
+// Standalone: `tsx bench/load.ts --n 1000000` prepares bench/.corpus/sqlite-1000000.db for `--reuse`.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Database } from 'better-sqlite3';
+import pg from 'pg';
+import { hashApiKey, keyPrefixOf } from '../src/domain/keys.js';
+import { REWARD_MILLIS } from '../src/domain/reputation.js';
+import { importSkillsPostgres, importUnitsPostgres } from '../src/store/postgres/bulk.js';
+import { PostgresStore } from '../src/store/postgres/postgres-store.js';
+import { importSkillsSqlite, importUnitsSqlite, type SkillImport, type UnitImport } from '../src/store/sqlite/bulk.js';
+import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { PrefixTakenError, type Store } from '../src/store/store.js';
+import {
+  CORPUS_VERSION,
+  EXPORTER_ID,
+  agentKey,
+  contributorCount,
+  contributorId,
+  corpus,
+  skillItem,
+  unitItem,
+  type Corpus,
+} from './corpus.js';
+
+export const ROOT = fileURLToPath(new URL('../', import.meta.url));
+export const CORPUS_DIR = join(ROOT, 'bench', '.corpus');
+const BATCH = 5_000;
+const AGENTS_CREATED_AT = '2024-12-31T00:00:00.000Z';
+
+export type Backend = 'sqlite' | 'postgres';
+
+export type Target =
+  | { backend: 'sqlite'; n: number; file: string; url: string }
+  | { backend: 'postgres'; n: number; adminUrl: string; schema: string; url: string };
+
+export interface LoadReport {
+  units: number;
+  skills: number;
+  agents: number;
+  seconds: number;
+  unitsPerSecond: number;
+  skillsPerSecond: number;
+  /** Database size on disk after loading, MiB. */
+  sizeMb: number;
+  reused: boolean;
+}
+
+interface Manifest {
+  corpusVersion: number;
+  seed: number;
+  n: number;
+  report: LoadReport;
+}
+
+/** The importer behind the store. TODO(lead): replace with store.importUnits / store.importSkills once the
+ * Store interface has them; until then the store's private handle is reached by a cast. */
+function bulkImporter(store: Store) {
+  if (store.backend === 'sqlite') {
+    const db = (store as unknown as { db: Database }).db;
+    return {
+      units: async (items: UnitImport[]) => importUnitsSqlite(db, items, REWARD_MILLIS.contribute_knowledge),
+      skills: async (items: SkillImport[]) => importSkillsSqlite(db, items, REWARD_MILLIS.contribute_skill),
+    };
+  }
+  const pool = (store as unknown as { pool: pg.Pool }).pool;
+  return {
+    units: (items: UnitImport[]) => importUnitsPostgres(pool, items, REWARD_MILLIS.contribute_knowledge),
+    skills: (items: SkillImport[]) => importSkillsPostgres(pool, items, REWARD_MILLIS.contribute_skill),
+  };
+}
+
+async function adminQuery(url: string, sql: string): Promise<pg.QueryResultRow[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The SQLite file for N (kept between runs for --reuse), or a new PostgreSQL schema. */
+export async function createTarget(backend: Backend, n: number, postgresUrl?: string): Promise<Target> {
+  if (backend === 'sqlite') {
+    mkdirSync(CORPUS_DIR, { recursive: true });
+    const file = join(CORPUS_DIR, `sqlite-${n}.db`);
+    return { backend, n, file, url: `sqlite:${file}` };
+  }
+  if (!postgresUrl) throw new Error('the postgres backend needs REG_TEST_DATABASE_URL');
+  const schema = `reg_bench_${randomBytes(6).toString('hex')}`;
+  await adminQuery(postgresUrl, `CREATE SCHEMA ${schema}`);
+  // The service takes only a URL: the schema travels as a startup option in it.
+  const url = new URL(postgresUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return { backend, n, adminUrl: postgresUrl, schema, url: url.toString() };
+}
+
+export async function dropTarget(target: Target): Promise<void> {
+  if (target.backend === 'postgres') await adminQuery(target.adminUrl, `DROP SCHEMA IF EXISTS ${target.schema} CASCADE`);
+}
+
+function openStore(target: Target): Promise<Store> {
+  if (target.backend === 'sqlite') return Promise.resolve(new SqliteStore(target.url));
+  return PostgresStore.open(target.adminUrl, { schema: target.schema });
+}
+
+const manifestFile = (target: Target) => join(CORPUS_DIR, `sqlite-${target.n}.json`);
+
+function sqliteFiles(file: string): string[] {
+  return [file, `${file}-wal`, `${file}-shm`];
+}
+
+async function sizeMb(target: Target, store: Store): Promise<number> {
+  if (target.backend === 'sqlite') {
+    return sqliteFiles(target.file).reduce((sum, f) => sum + (existsSync(f) ? statSync(f).size : 0), 0) / 2 ** 20;
+  }
+  const pool = (store as unknown as { pool: pg.Pool }).pool;
+  const { rows } = await pool.query<{ bytes: string }>(
+    `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) AS bytes FROM pg_class c
+     JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind = 'r'`,
+  );
+  return Number(rows[0]!.bytes) / 2 ** 20;
+}
+
+/** Creates the corpus's agents, each with its deterministic key (another draw if a prefix is taken). */
+async function createAgents(store: Store, c: Corpus, n: number): Promise<number> {
+  const ids = [EXPORTER_ID, ...Array.from({ length: contributorCount(n) }, (_, k) => contributorId(k))];
+  for (const agentId of ids) {
+    for (let attempt = 0; ; attempt++) {
+      const key = agentKey(c, agentId, attempt);
+      try {
+        await store.createAgentWithKey({
+          agentId,
+          keyHash: hashApiKey(key),
+          keyPrefix: keyPrefixOf(key),
+          scopes: ['read', 'write'],
+          tier: 'enterprise',
+          createdAt: AGENTS_CREATED_AT,
+        });
+        break;
+      } catch (error) {
+        if (!(error instanceof PrefixTakenError) || attempt > 8) throw error;
+      }
+    }
+  }
+  return ids.length;
+}
+
+/** The exporter's raw key: the first draw whose prefix was free when the corpus was loaded. */
+export async function exporterKey(c: Corpus, baseUrl: string): Promise<string> {
+  for (let attempt = 0; attempt <= 8; attempt++) {
+    const key = agentKey(c, EXPORTER_ID, attempt);
+    const res = await fetch(`${baseUrl}/v1/reputation/${EXPORTER_ID}`, { headers: { authorization: `Bearer ${key}` } });
+    if (!res.headers.get('www-authenticate')) return key;
+  }
+  throw new Error('no derived key of the exporter is accepted');
+}
+
+/**
+ * Fills the target with N units and N/10 skills in batches of BATCH (one transaction each). With `reuse`,
+ * a SQLite file already holding this corpus is kept as it is.
+ */
+export async function loadCorpus(
+  target: Target,
+  options: { seed?: number; reuse?: boolean; log?: (line: string) => void } = {},
+): Promise<LoadReport> {
+  const c = corpus(options.seed);
+  const log = options.log ?? (() => {});
+  const { n } = target;
+  if (target.backend === 'sqlite') {
+    if (options.reuse && existsSync(target.file) && existsSync(manifestFile(target))) {
+      const manifest = JSON.parse(readFileSync(manifestFile(target), 'utf8')) as Manifest;
+      if (manifest.corpusVersion === CORPUS_VERSION && manifest.seed === c.seed && manifest.n === n) {
+        log(`reusing ${target.file} (loaded earlier; writes of earlier runs remain)`);
+        return { ...manifest.report, reused: true };
+      }
+    }
+    for (const f of [...sqliteFiles(target.file), manifestFile(target)]) rmSync(f, { force: true });
+  }
+
+  const store = await openStore(target);
+  try {
+    const importer = bulkImporter(store);
+    const started = performance.now();
+    const agents = await createAgents(store, c, n);
+    const skills = Math.floor(n / 10);
+    let lastLog = started;
+    // The next batch is generated while PostgreSQL works on the current one: generation yields to the
+    // event loop now and then, so the import's statements go out meanwhile. (SQLite's import is
+    // synchronous; there the two simply alternate.)
+    const unitBatch = async (from: number) => {
+      const batch: UnitImport[] = [];
+      for (let i = from; i < Math.min(n, from + BATCH); i++) {
+        batch.push(unitItem(c, i, n));
+        if (i % 250 === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+      return batch;
+    };
+    let next = await unitBatch(0);
+    for (let from = 0; from < n; from += BATCH) {
+      const importing = importer.units(next);
+      const done = from + next.length;
+      const generating = done < n ? unitBatch(done) : Promise.resolve([]);
+      await importing;
+      next = await generating;
+      const now = performance.now();
+      if (now - lastLog > 5_000) {
+        log(`  ${done.toLocaleString('en')} / ${n.toLocaleString('en')} units, ${Math.round(done / ((now - started) / 1000))}/s`);
+        lastLog = now;
+      }
+    }
+    const unitsDone = performance.now();
+    for (let from = 0; from < skills; from += BATCH) {
+      const batch: SkillImport[] = [];
+      for (let i = from; i < Math.min(skills, from + BATCH); i++) batch.push(skillItem(c, i, n));
+      await importer.skills(batch);
+    }
+    const skillsDone = performance.now();
+    if (target.backend === 'postgres') {
+      // A live database would have been auto-analyzed after so many inserts; a fresh load has no statistics.
+      await (store as unknown as { pool: pg.Pool }).pool.query('VACUUM ANALYZE');
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const report: LoadReport = {
+      units: n,
+      skills,
+      agents,
+      seconds,
+      unitsPerSecond: n / ((unitsDone - started) / 1000),
+      skillsPerSecond: skills / Math.max(0.001, (skillsDone - unitsDone) / 1000),
+      sizeMb: target.backend === 'postgres' ? await sizeMb(target, store) : 0,
+      reused: false,
+    };
+    if (target.backend === 'sqlite') {
+      await store.close(); // checkpoints the WAL, so the file size is the database's
+      report.sizeMb = await sizeMb(target, store);
+      const manifest: Manifest = { corpusVersion: CORPUS_VERSION, seed: c.seed, n, report };
+      writeFileSync(manifestFile(target), JSON.stringify(manifest, null, 2));
+    }
+    return report;
+  } finally {
+    await store.close();
+  }
+}
+
+// Standalone: prepare a SQLite corpus for later runs with --reuse.
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const at = process.argv.indexOf('--n');
+  const n = Number(at >= 0 ? process.argv[at + 1] : NaN);
+  if (!Number.isInteger(n) || n <= 0) {
+    console.error('usage: tsx bench/load.ts --n <units>');
+    process.exit(2);
+  }
+  const target = await createTarget('sqlite', n);
+  const report = await loadCorpus(target, { log: console.log });
+  console.log(
+    `loaded ${report.units} units (${Math.round(report.unitsPerSecond)}/s) and ${report.skills} skills ` +
+      `(${Math.round(report.skillsPerSecond)}/s) in ${report.seconds.toFixed(1)} s; ${report.sizeMb.toFixed(0)} MiB at ${target.url}`,
+  );
+}

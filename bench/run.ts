@@ -1,0 +1,209 @@
+// npm run bench [-- --quick] [--sizes 10000,100000] [--backend sqlite|postgres] [--duration s]
+//   [--connections n] [--reuse] [--server build|tsx|dist]
+// For each backend and size: load the corpus through the bulk path, start the real service as a child
+// process and drive it with autocannon; the ceiling is measured once per size under the same load. Prints a table and
+// write bench/results/<backend>-<N>.json and bench/results/summary.md.
+import { existsSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { buildServer } from './build.js';
+import { EXPORTER_ID, corpus, unitItem } from './corpus.js';
+import { CORPUS_DIR, ROOT, createTarget, dropTarget, exporterKey, loadCorpus, type Backend, type Target } from './load.js';
+import { measureExport, measureLoad, type LoadOptions, type Measurement } from './measure.js';
+import { readMemory, startProcess, type Running } from './processes.js';
+import { checkTargets, printTable, printTargets, writeResult, writeSummary, type RunResult, type ScenarioResult } from './report.js';
+import { medianMatches, scenarios } from './scenarios.js';
+
+interface Args {
+  quick: boolean;
+  sizes: number[];
+  backends: Backend[];
+  connections: number;
+  duration: number;
+  warmup: number;
+  exportRepeats: number;
+  reuse: boolean;
+  server: 'build' | 'tsx' | 'dist';
+}
+
+const RESULTS_DIR = join(ROOT, 'bench', 'results');
+const BUILD_DIR = join(CORPUS_DIR, 'build');
+const VALIDATORS = 50;
+
+function parseArgs(argv: string[]): Args {
+  const value = (flag: string) => {
+    const at = argv.indexOf(flag);
+    if (at === -1) return undefined;
+    const v = argv[at + 1];
+    if (v === undefined || v.startsWith('--')) throw new Error(`${flag} needs a value`);
+    return v;
+  };
+  const known = new Set(['--quick', '--sizes', '--backend', '--duration', '--connections', '--reuse', '--server']);
+  for (const a of argv) if (a.startsWith('--') && !known.has(a)) throw new Error(`unknown option ${a}; see bench/run.ts`);
+  const quick = argv.includes('--quick');
+  const sizes = (value('--sizes') ?? (quick ? '10000' : '10000,100000,1000000')).split(',').map(Number);
+  if (sizes.some((n) => !Number.isInteger(n) || n < 100)) throw new Error('--sizes takes integers of at least 100');
+  const pgUrl = process.env.REG_TEST_DATABASE_URL?.trim();
+  const backend = value('--backend');
+  if (backend !== undefined && backend !== 'sqlite' && backend !== 'postgres') throw new Error('--backend is sqlite or postgres');
+  if (backend === 'postgres' && !pgUrl) throw new Error('--backend postgres needs REG_TEST_DATABASE_URL');
+  const backends: Backend[] = backend ? [backend] : pgUrl ? ['sqlite', 'postgres'] : ['sqlite'];
+  const server = value('--server') ?? 'build';
+  if (server !== 'build' && server !== 'tsx' && server !== 'dist') throw new Error('--server is build, tsx or dist');
+  const duration = Number(value('--duration') ?? (quick ? 2 : 10));
+  const connections = Number(value('--connections') ?? 10);
+  return {
+    quick,
+    sizes,
+    backends,
+    connections,
+    duration,
+    warmup: quick ? 0.5 : 2,
+    exportRepeats: quick ? 1 : 3,
+    reuse: argv.includes('--reuse'),
+    server,
+  };
+}
+
+function serverCommand(args: Args): string[] {
+  if (args.server === 'tsx') return [process.execPath, '--import', 'tsx', 'src/main.ts'];
+  if (args.server === 'dist') {
+    if (!existsSync(join(ROOT, 'dist', 'main.js'))) throw new Error('--server dist needs `npm run build` first');
+    return [process.execPath, 'dist/main.js'];
+  }
+  return [process.execPath, join(BUILD_DIR, 'src', 'main.js')];
+}
+
+const SERVICE_ENV = {
+  REG_LOG_LEVEL: 'warn', // no per-request log lines: the benchmark measures the service, not its log volume
+  REG_RATE_LIMIT_ANONYMOUS: '10000000',
+  REG_RATE_LIMIT_FREE: '10000000',
+  REG_RATE_LIMIT_PRO: '10000000',
+  REG_RATE_LIMIT_ENTERPRISE: '10000000',
+};
+
+async function post(url: string, body: unknown): Promise<{ data: { api_key: string } }> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (res.status !== 201) throw new Error(`POST ${url} answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as { data: { api_key: string } };
+}
+
+/** Agents new to this run: a contributor and validators that have never given a verdict. */
+async function registerRunAgents(baseUrl: string) {
+  const tag = Date.now().toString(36);
+  const register = (agent_id: string, scopes: string[]) =>
+    post(`${baseUrl}/v1/auth/register`, { agent_id, scopes, tier: 'enterprise' }).then((r) => r.data.api_key);
+  const contributorKey = await register(`bench-contributor-${tag}`, ['read', 'write']);
+  const validatorKeys: string[] = [];
+  for (let v = 0; v < VALIDATORS; v++) validatorKeys.push(await register(`bench-validator-${tag}-${v}`, ['read']));
+  return { contributorKey, validatorKeys };
+}
+
+async function benchOne(args: Args, target: Target, ceiling: Measurement, log: (line: string) => void): Promise<RunResult> {
+  const startedAt = new Date().toISOString();
+  const c = corpus();
+  log(`${target.backend}, ${target.n.toLocaleString('en')} units: loading`);
+  const load = await loadCorpus(target, { reuse: args.reuse, log });
+  log(`  loaded in ${load.seconds.toFixed(1)} s (${Math.round(load.unitsPerSecond)} units/s, ${Math.round(load.skillsPerSecond)} skills/s)`);
+
+  const service: Running = await startProcess(serverCommand(args), { ...SERVICE_ENV, REG_DATABASE_URL: target.url }, ROOT);
+  const scenarioResults: ScenarioResult[] = [];
+  let result: RunResult;
+  const options: LoadOptions = { connections: args.connections, duration: args.duration, warmup: args.warmup, pid: service.pid };
+  try {
+    const startupMs = service.startupMs;
+    const idleRssMb = readMemory(service.pid).rssMb;
+    log(`  service healthy after ${Math.round(startupMs)} ms, RSS ${Math.round(idleRssMb)} MiB`);
+    const agents = await registerRunAgents(service.url);
+    for (const scenario of scenarios({ c, n: target.n, ...agents })) {
+      const matches = scenario.samplePaths ? await medianMatches(service.url, scenario.samplePaths) : undefined;
+      const m = await measureLoad(service.url, scenario.requests, { ...options, warmup: scenario.read ? args.warmup : 0 });
+      const ratio = m.rps / ceiling.rps;
+      scenarioResults.push({ name: scenario.name, label: scenario.label, ratio, ...m, ...(matches === undefined ? {} : { matches }) });
+      log(`  ${scenario.name}: ${Math.round(m.rps)} req/s, p99 ${m.p99.toFixed(2)} ms${m.non2xx + m.errors ? ` (${m.non2xx} non-2xx, ${m.errors} errors)` : ''}`);
+    }
+    const peakBeforeExport = readMemory(service.pid).hwmMb;
+    const key = await exporterKey(c, service.url);
+    const exported = await measureExport(`${service.url}/v1/export/${EXPORTER_ID}`, key, service.pid, args.exportRepeats);
+    log(`  export: ${exported.units} units in ${Math.round(exported.totalMs)} ms, peak RSS ${Math.round(exported.rssPeakMb)} MiB`);
+    result = {
+      backend: target.backend,
+      n: target.n,
+      mode: args.quick ? 'quick' : 'full',
+      startedAt,
+      machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
+      settings: { connections: args.connections, duration: args.duration, warmup: args.warmup, server: args.server },
+      load,
+      startupMs,
+      idleRssMb,
+      scenarios: scenarioResults,
+      export: { ...exported, expectedUnits: Math.ceil(target.n / 10) },
+      peakRssMb: Math.max(peakBeforeExport, exported.rssPeakMb),
+      ceiling,
+    };
+  } finally {
+    const code = await service.stop();
+    if (code !== 0) log(`  service exited with ${code}:\n${service.output()}`);
+  }
+
+  return result;
+}
+
+/**
+ * The ceiling, alone on the machine and under the same load as the service: a page of 20 corpus units
+ * (the shape and size of a search or list page) served from memory.
+ */
+async function measureCeiling(args: Args, n: number, log: (line: string) => void): Promise<Measurement> {
+  const c = corpus();
+  const units = Array.from({ length: 20 }, (_, i) => unitItem(c, i, n).unit);
+  const pageFile = join(CORPUS_DIR, 'ceiling-page.json');
+  writeFileSync(pageFile, JSON.stringify({ data: units, total: n, offset: 0, limit: 20 }));
+  const command =
+    args.server === 'build' ? [process.execPath, join(BUILD_DIR, 'bench', 'ceiling.js')] : [process.execPath, '--import', 'tsx', 'bench/ceiling.ts'];
+  const ceiling = await startProcess(command, { BENCH_CEILING_PAGE: pageFile }, ROOT);
+  try {
+    const options = { connections: args.connections, duration: args.duration, warmup: args.warmup, pid: ceiling.pid };
+    const m = await measureLoad(ceiling.url, [{ method: 'GET', path: '/v1/knowledge' }], options);
+    log(`ceiling: ${Math.round(m.rps)} req/s, p99 ${m.p99.toFixed(2)} ms`);
+    return m;
+  } finally {
+    await ceiling.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const started = performance.now();
+  const log = (line: string) => console.log(`[${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}`);
+  if (args.server === 'build') {
+    const compiled = buildServer(ROOT, BUILD_DIR, ['bench/ceiling.ts']);
+    log(`service compiled to ${BUILD_DIR} (${compiled} files changed)`);
+  }
+  const done: RunResult[] = [];
+  for (const n of args.sizes) {
+    // Once per size, before the backends, so that every backend of the size is held against the same one.
+    const ceiling = await measureCeiling(args, n, log);
+    for (const backend of args.backends) {
+      const target = await createTarget(backend, n, process.env.REG_TEST_DATABASE_URL?.trim());
+      try {
+        const r = await benchOne(args, target, ceiling, log);
+        done.push(r);
+        const file = writeResult(RESULTS_DIR, r);
+        printTable(r);
+        printTargets(r, done.find((b) => b.backend === r.backend && b.n === 10_000));
+        console.log(`written to ${file}\n`);
+      } finally {
+        await dropTarget(target);
+      }
+    }
+  }
+  const summary = writeSummary(RESULTS_DIR);
+  log(`summary: ${summary}`);
+  const misses = done.flatMap((r) => checkTargets(r).filter((t) => t.met === false));
+  log(`finished in ${((performance.now() - started) / 1000).toFixed(1)} s${misses.length ? ` (${misses.length} indicative targets not met)` : ''}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,127 @@
+// Proves the bulk path writes what the one-by-one path writes: the same corpus items go through
+// contributeUnit/contributeSkill into one store and through the bulk import into another, and every table
+// (and the search index, through its per-document sizes and search results) must come out the same.
+// `tsx bench/verify-bulk.ts` (PostgreSQL too when REG_TEST_DATABASE_URL is set).
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import type { Database } from 'better-sqlite3';
+import pg from 'pg';
+import { hashApiKey, keyPrefixOf } from '../src/domain/keys.js';
+import { REWARD_MILLIS } from '../src/domain/reputation.js';
+import { importSkillsPostgres, importUnitsPostgres } from '../src/store/postgres/bulk.js';
+import { PostgresStore } from '../src/store/postgres/postgres-store.js';
+import { importSkillsSqlite, importUnitsSqlite } from '../src/store/sqlite/bulk.js';
+import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import type { Store } from '../src/store/store.js';
+import { EXPORTER_ID, agentKey, contributorCount, contributorId, corpus, skillItem, typicalQueries, unitItem } from './corpus.js';
+import { searchTerms } from '../src/domain/search.js';
+
+const UNITS = 1_200;
+const SKILLS = 150;
+const c = corpus();
+const units = Array.from({ length: UNITS }, (_, i) => unitItem(c, i, UNITS));
+const skills = Array.from({ length: SKILLS }, (_, i) => skillItem(c, i, UNITS));
+
+async function createAgents(store: Store): Promise<void> {
+  for (const agentId of [EXPORTER_ID, ...Array.from({ length: contributorCount(UNITS) }, (_, k) => contributorId(k))]) {
+    const key = agentKey(c, agentId);
+    await store.createAgentWithKey({
+      agentId, keyHash: hashApiKey(key), keyPrefix: keyPrefixOf(key), scopes: ['read'], tier: 'free', createdAt: '2024-12-31T00:00:00.000Z',
+    });
+  }
+}
+
+async function oneByOne(store: Store): Promise<void> {
+  await createAgents(store);
+  for (const { unit, baseQuality } of units) await store.contributeUnit(unit, baseQuality, REWARD_MILLIS.contribute_knowledge);
+  for (const { skill, body } of skills) await store.contributeSkill(skill, body, REWARD_MILLIS.contribute_skill);
+}
+
+/** Same answers to searches, lists and reputation, through the store's own reads. */
+async function sameReads(a: Store, b: Store): Promise<void> {
+  for (const q of [...typicalQueries(c, 30), 'variable vector']) {
+    const query = { terms: searchTerms(q), types: [], limit: 20, offset: 0 };
+    assert.deepEqual(await b.listUnits(query), await a.listUnits(query), `search ${q}`);
+    const skillQuery = { terms: searchTerms(q), tags: [], limit: 20, offset: 0, viewer: { agentId: null, everything: true } };
+    assert.deepEqual(await b.listSkills(skillQuery), await a.listSkills(skillQuery), `skill search ${q}`);
+  }
+  const tagged = skills[0]!.skill.tags.slice(0, 1);
+  const byTag = { terms: [], tags: tagged, limit: 50, offset: 0, viewer: { agentId: null, everything: true } };
+  assert.deepEqual(await b.listSkills(byTag), await a.listSkills(byTag), 'skills by tag');
+  for (const agent of [EXPORTER_ID, contributorId(3)]) {
+    assert.deepEqual(await b.reputation(agent, 1_000), await a.reputation(agent, 1_000), `reputation of ${agent}`);
+  }
+}
+
+const SQLITE_TABLES = [
+  'SELECT * FROM agents ORDER BY agent_id',
+  'SELECT * FROM knowledge_units ORDER BY seq',
+  'SELECT * FROM skills ORDER BY seq',
+  'SELECT * FROM skill_tags ORDER BY tag, skill_seq',
+  'SELECT * FROM reputation_events ORDER BY seq',
+  // The contentless FTS tables keep each document's token counts per column, keyed by rowid (= seq).
+  // (Not `origin`: it numbers the index flush a row was written in, which follows transaction boundaries.)
+  'SELECT id, sz FROM knowledge_fts_docsize ORDER BY id',
+  'SELECT id, sz FROM skills_fts_docsize ORDER BY id',
+];
+
+async function verifySqlite(): Promise<void> {
+  const a = new SqliteStore('sqlite::memory:');
+  const b = new SqliteStore('sqlite::memory:');
+  await oneByOne(a);
+  await createAgents(b);
+  const db = (b as unknown as { db: Database }).db;
+  for (let i = 0; i < units.length; i += 500) importUnitsSqlite(db, units.slice(i, i + 500), REWARD_MILLIS.contribute_knowledge);
+  importSkillsSqlite(db, skills, REWARD_MILLIS.contribute_skill);
+  const dbA = (a as unknown as { db: Database }).db;
+  for (const sql of SQLITE_TABLES) assert.deepEqual(db.prepare(sql).all(), dbA.prepare(sql).all(), sql);
+  await sameReads(a, b);
+  // Deleting bulk-imported units takes them out of the search index as it does for contributed ones.
+  for (const i of [0, 7, 500, 1_199]) {
+    assert.equal(await a.deleteUnit(units[i]!.unit.id), true);
+    assert.equal(await b.deleteUnit(units[i]!.unit.id), true);
+  }
+  for (const sql of SQLITE_TABLES) assert.deepEqual(db.prepare(sql).all(), dbA.prepare(sql).all(), sql);
+  await sameReads(a, b);
+  // An unknown agent aborts the whole batch.
+  const stranger = { ...units[0]!, unit: { ...units[0]!.unit, id: 'ku_new', agent_id: 'nobody' } };
+  const before = db.prepare('SELECT count(*) FROM knowledge_units').pluck().get();
+  assert.throws(() => importUnitsSqlite(db, [{ ...units[1]!, unit: { ...units[1]!.unit, id: 'ku_new2' } }, stranger], 200));
+  assert.equal(db.prepare('SELECT count(*) FROM knowledge_units').pluck().get(), before);
+  await a.close();
+  await b.close();
+  console.log(`sqlite: bulk import of ${UNITS} units and ${SKILLS} skills matches contributeUnit/contributeSkill`);
+}
+
+async function verifyPostgres(url: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  const schemas = [0, 1].map(() => `reg_verify_${randomBytes(6).toString('hex')}`);
+  try {
+    for (const s of schemas) await admin.query(`CREATE SCHEMA ${s}`);
+    const a = await PostgresStore.open(url, { schema: schemas[0]! });
+    const b = await PostgresStore.open(url, { schema: schemas[1]! });
+    await oneByOne(a);
+    await createAgents(b);
+    const pool = (b as unknown as { pool: pg.Pool }).pool;
+    for (let i = 0; i < units.length; i += 500) await importUnitsPostgres(pool, units.slice(i, i + 500), REWARD_MILLIS.contribute_knowledge);
+    await importSkillsPostgres(pool, skills, REWARD_MILLIS.contribute_skill);
+    for (const table of ['agents ORDER BY agent_id', 'knowledge_units ORDER BY seq', 'skills ORDER BY seq', 'skill_tags ORDER BY tag, skill_seq', 'reputation_events ORDER BY seq']) {
+      const [ra, rb] = await Promise.all(schemas.map((s) => admin.query(`SELECT * FROM ${s}.${table}`)));
+      assert.deepEqual(rb!.rows, ra!.rows, table);
+    }
+    await sameReads(a, b);
+    await assert.rejects(importUnitsPostgres(pool, [{ ...units[0]!, unit: { ...units[0]!.unit, id: 'ku_new', agent_id: 'nobody' } }], 200));
+    await a.close();
+    await b.close();
+    console.log(`postgres: bulk import of ${UNITS} units and ${SKILLS} skills matches contributeUnit/contributeSkill`);
+  } finally {
+    for (const s of schemas) await admin.query(`DROP SCHEMA IF EXISTS ${s} CASCADE`);
+    await admin.end();
+  }
+}
+
+await verifySqlite();
+const url = process.env.REG_TEST_DATABASE_URL?.trim();
+if (url) await verifyPostgres(url);
+else console.log('postgres skipped: REG_TEST_DATABASE_URL is not set');

@@ -1,0 +1,1034 @@
+// Property-based fuzzing of every endpoint with fast-check. Each property builds one app, seeds a few
+// agents, units and skills, and then drives it with app.inject():
+//
+//   1. random, wrong-typed, deep, huge, non-UTF-8 and non-JSON bodies for every POST route;
+//   2. random query strings for the two list endpoints;
+//   3. random path ids with every method and credential;
+//   4. random Authorization headers;
+//   5. random sequences of valid operations, checked against a model.
+//
+// Properties 1-4 check that the service never answers 500, that every error body is exactly the error
+// envelope of CONTRACT.md with the code its status calls for, and that a refused request changes no stored
+// data. Runs per property: REG_FUZZ_RUNS (default 150); seed: REG_FUZZ_SEED (default below, printed);
+// REG_FUZZ_PATH replays one counterexample (with --test-name-pattern picking its property).
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { describe, it, type TestContext } from 'node:test';
+import fc from 'fast-check';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { register, skillMd, testApp, testConfig, unitBody, type TestApp } from '../helpers/app.js';
+import * as A from './arbitraries.js';
+
+function envInt(name: string, fallback: number): number {
+  const raw = process.env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value)) throw new Error(`${name} must be an integer, got ${raw}`);
+  return value;
+}
+
+const RUNS = Math.max(1, envInt('REG_FUZZ_RUNS', 150));
+const SEED = envInt('REG_FUZZ_SEED', 20_261_122);
+const REPLAY_PATH = process.env.REG_FUZZ_PATH?.trim() || undefined;
+/** Property 5 starts over with a fresh app after this many runs, so long fuzz runs stay small. */
+const MODEL_RESET_EVERY = Math.max(1, envInt('REG_FUZZ_RESET_EVERY', 250));
+
+function fcParams<T>(): fc.Parameters<T> {
+  return { numRuns: RUNS, seed: SEED, includeErrorInReport: true, ...(REPLAY_PATH ? { path: REPLAY_PATH } : {}) };
+}
+
+function announce(t: TestContext): void {
+  t.diagnostic(
+    `fast-check seed=${SEED} runs=${RUNS}` +
+      (REPLAY_PATH ? ` path=${REPLAY_PATH}` : '') +
+      ' (reproduce with REG_FUZZ_SEED, REG_FUZZ_RUNS, REG_FUZZ_PATH)',
+  );
+}
+
+// ---- what CONTRACT.md says an error looks like ---------------------------------------------------
+
+const CONTRACT_CODES: Readonly<Record<number, string>> = {
+  400: 'VALIDATION_ERROR',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+  500: 'INTERNAL_ERROR',
+  503: 'UNAVAILABLE',
+};
+
+type Res = LightMyRequestResponse;
+
+interface Sent {
+  method: A.Method;
+  url: string;
+  headers: Record<string, string>;
+  payload?: string | Buffer;
+}
+
+function clip(text: string, max = 300): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} chars)`;
+}
+
+function describeRequest(s: Sent): string {
+  const headers = Object.fromEntries(Object.entries(s.headers).map(([k, v]) => [k, clip(v, 120)]));
+  const body =
+    s.payload === undefined
+      ? ''
+      : ` body=${Buffer.isBuffer(s.payload) ? `<${s.payload.length} bytes: ${clip(s.payload.toString('hex'), 200)}>` : JSON.stringify(clip(s.payload))}`;
+  return `${s.method} ${clip(s.url, 300)} headers=${JSON.stringify(headers)}${body}`;
+}
+
+function describeExchange(s: Sent, res: Res): string {
+  return `\n  request:  ${describeRequest(s)}\n  response: ${res.statusCode} ${clip(res.body, 400)}`;
+}
+
+/** How often each status was answered to fuzzed requests, per property (printed as a diagnostic). */
+const seen = new Map<number, number>();
+
+function histogram(): string {
+  const text = [...seen.entries()].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(' ');
+  seen.clear();
+  return text;
+}
+
+function send(app: FastifyInstance, s: Sent): Promise<Res> {
+  return app.inject({ method: s.method, url: s.url, headers: s.headers, ...(s.payload !== undefined ? { payload: s.payload } : {}) });
+}
+
+/** Never a 500; every error is exactly `{ error: { code, message } }` with the code CONTRACT.md gives its status. */
+function checkResponse(s: Sent, res: Res): void {
+  const status = res.statusCode;
+  if (status >= 500 && status !== 503) throw new Error(`server error ${status}${describeExchange(s, res)}`);
+  if (status < 400) return;
+  const expected = CONTRACT_CODES[status];
+  if (expected === undefined) throw new Error(`status ${status} is not in CONTRACT.md's error table${describeExchange(s, res)}`);
+  if (s.method === 'HEAD') return; // no body to check
+  const type = String(res.headers['content-type'] ?? '');
+  if (!type.startsWith('application/json')) throw new Error(`error with content-type ${JSON.stringify(type)}${describeExchange(s, res)}`);
+  let body: unknown;
+  try {
+    body = JSON.parse(res.body);
+  } catch {
+    throw new Error(`error body is not JSON${describeExchange(s, res)}`);
+  }
+  const envelope = body as { error?: { code?: unknown; message?: unknown } };
+  const ok =
+    body !== null &&
+    typeof body === 'object' &&
+    !Array.isArray(body) &&
+    Object.keys(body).length === 1 &&
+    envelope.error !== null &&
+    typeof envelope.error === 'object' &&
+    Object.keys(envelope.error).sort().join(',') === 'code,message' &&
+    typeof envelope.error.code === 'string' &&
+    typeof envelope.error.message === 'string' &&
+    envelope.error.message.length > 0;
+  if (!ok) throw new Error(`error body is not the envelope { error: { code, message } }${describeExchange(s, res)}`);
+  if (envelope.error!.code !== expected) {
+    throw new Error(`status ${status} carries code ${String(envelope.error!.code)}, CONTRACT.md says ${expected}${describeExchange(s, res)}`);
+  }
+  if (status === 401 && res.headers['www-authenticate'] === undefined) {
+    throw new Error(`401 without WWW-Authenticate${describeExchange(s, res)}`);
+  }
+}
+
+function expectStatus(s: Sent, res: Res, allowed: readonly number[], why: string): void {
+  if (!allowed.includes(res.statusCode)) {
+    throw new Error(`expected ${allowed.join(' or ')} (${why}), got ${res.statusCode}${describeExchange(s, res)}`);
+  }
+}
+
+const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+const json = { 'content-type': 'application/json' };
+
+// ---- the app under test and a fingerprint of its data ----------------------------------------------
+
+interface Agent {
+  id: string;
+  key: string;
+  prefix: string;
+}
+
+interface World {
+  t: TestApp;
+  app: FastifyInstance;
+  writer: Agent;
+  reader: Agent;
+  admin: Agent;
+  other: Agent;
+  revoker: Agent;
+  revokedKey: string;
+  /** Live unit of `writer`; replaced when a fuzzed DELETE removes it. */
+  unit: string;
+  /** Live unit of `other`. */
+  foreignUnit: string;
+  deletedUnits: string[];
+  liveUnits: Map<string, string>; // id -> owner
+  skill: string;
+  privateSkill: string;
+  /** Every agent id known to exist. */
+  agents: Set<string>;
+  fingerprint: string;
+}
+
+interface Sqlish {
+  prepare(sql: string): { all(...params: unknown[]): unknown[]; pluck(on?: boolean): { all(...params: unknown[]): unknown[] } };
+}
+
+let warnedNoDb = false;
+
+/** Per-table digests of the SQLite store, read through its (private) connection; null when that is not reachable. */
+function dbDigest(store: unknown): Record<string, string> | null {
+  const db = (store as { db?: unknown }).db as Sqlish | undefined;
+  if (!db || typeof db.prepare !== 'function') {
+    if (!warnedNoDb) {
+      warnedNoDb = true;
+      console.warn('fuzz: SqliteStore has no reachable db handle; the data fingerprint uses the HTTP API only');
+    }
+    return null;
+  }
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];
+  const out: Record<string, string> = {};
+  for (const name of tables) {
+    const rows = db.prepare(`SELECT * FROM "${name.replaceAll('"', '""')}"`).all();
+    out[name] = `${rows.length}:${createHash('sha256').update(JSON.stringify(rows)).digest('hex').slice(0, 16)}`;
+  }
+  return out;
+}
+
+/** Everything a refused request must leave alone: every table, list totals, reputation profiles, and which keys work. */
+async function takeFingerprint(w: World): Promise<string> {
+  const http: Record<string, unknown> = {};
+  const units = await send(w.app, { method: 'GET', url: '/v1/knowledge?limit=1', headers: {} });
+  http.units = units.json().total;
+  const skills = await send(w.app, { method: 'GET', url: '/v1/skills?limit=1', headers: bearer(w.admin.key) });
+  http.skills = skills.json().total;
+  for (const a of [w.writer, w.reader, w.admin, w.other, w.revoker]) {
+    const rep = await send(w.app, { method: 'GET', url: `/v1/reputation/${a.id}`, headers: {} });
+    const { history, ...totals } = rep.json().data as { history: unknown[] };
+    http[`rep:${a.id}`] = { ...totals, history: history.length };
+    const probe = await send(w.app, { method: 'GET', url: '/v1/skills?limit=1', headers: bearer(a.key) });
+    http[`key:${a.id}`] = probe.headers['www-authenticate'] === undefined ? 'works' : 'refused';
+  }
+  return JSON.stringify({ db: dbDigest(w.t.store), http });
+}
+
+function fingerprintDiff(before: string, after: string): string {
+  const a = JSON.parse(before) as { db: Record<string, string> | null; http: Record<string, unknown> };
+  const b = JSON.parse(after) as typeof a;
+  const changed: string[] = [];
+  for (const k of new Set([...Object.keys(a.db ?? {}), ...Object.keys(b.db ?? {})])) {
+    if (a.db?.[k] !== b.db?.[k]) changed.push(`table ${k}: ${a.db?.[k]} -> ${b.db?.[k]}`);
+  }
+  for (const k of new Set([...Object.keys(a.http), ...Object.keys(b.http)])) {
+    if (JSON.stringify(a.http[k]) !== JSON.stringify(b.http[k])) changed.push(`${k}: ${JSON.stringify(a.http[k])} -> ${JSON.stringify(b.http[k])}`);
+  }
+  return changed.join('; ');
+}
+
+const PROTOTYPE_KEYS = Object.getOwnPropertyNames(Object.prototype).sort().join(',');
+
+function checkNoPollution(s: Sent): void {
+  const probe = {} as Record<string, unknown>;
+  const names = Object.getOwnPropertyNames(Object.prototype).sort().join(',');
+  if (names !== PROTOTYPE_KEYS || probe.admin !== undefined || probe.polluted !== undefined || probe.scopes !== undefined) {
+    throw new Error(`Object.prototype was polluted\n  request: ${describeRequest(s)}`);
+  }
+}
+
+/**
+ * Sends a request and applies the checks every fuzzed request shares: no 500, the error envelope, no
+ * prototype pollution, and no data change unless the request succeeded.
+ */
+async function guarded(w: World, s: Sent): Promise<Res> {
+  const res = await send(w.app, s);
+  seen.set(res.statusCode, (seen.get(res.statusCode) ?? 0) + 1);
+  checkResponse(s, res);
+  checkNoPollution(s);
+  const after = await takeFingerprint(w);
+  const before = w.fingerprint;
+  w.fingerprint = after; // keep going from the new state, so later runs (and shrinking) stay meaningful
+  if (res.statusCode >= 400 && after !== before) {
+    throw new Error(`a refused request (${res.statusCode}) changed stored data: ${fingerprintDiff(before, after)}${describeExchange(s, res)}`);
+  }
+  return res;
+}
+
+async function agent(app: FastifyInstance, id: string, scopes: string[]): Promise<Agent> {
+  const key = await register(app, id, scopes);
+  return { id, key, prefix: key.slice(0, 8) };
+}
+
+async function newUnit(app: FastifyInstance, key: string, title: string): Promise<string> {
+  const res = await send(app, { method: 'POST', url: '/v1/knowledge', headers: { ...bearer(key), ...json }, payload: JSON.stringify(unitBody({ title })) });
+  assert.equal(res.statusCode, 201, res.body);
+  return res.json().data.id as string;
+}
+
+async function newSkill(app: FastifyInstance, key: string, name: string, visibility: 'public' | 'private'): Promise<string> {
+  const res = await send(app, {
+    method: 'POST',
+    url: '/v1/skills',
+    headers: { ...bearer(key), ...json },
+    payload: JSON.stringify({ skill_md_content: skillMd({ name }), visibility }),
+  });
+  assert.equal(res.statusCode, 201, res.body);
+  return res.json().data.id as string;
+}
+
+async function buildWorld(): Promise<World> {
+  const t = await testApp(new SqliteStore('sqlite::memory:'), { config: testConfig({ openAdminRegistration: true }) });
+  const app = t.app;
+  const writer = await agent(app, 'writer', ['read', 'write']);
+  const reader = await agent(app, 'reader', ['read']);
+  const admin = await agent(app, 'admin', ['read', 'write', 'admin']);
+  const other = await agent(app, 'other', ['read', 'write']);
+  const revoker = await agent(app, 'revoker', ['read', 'write']);
+  const revokedKey = await register(app, 'writer', ['read'], 'free', writer.key);
+  const revoked = await send(app, { method: 'POST', url: '/v1/auth/revoke', headers: { ...bearer(writer.key), ...json }, payload: JSON.stringify({ key_prefix: revokedKey.slice(0, 8) }) });
+  assert.equal(revoked.statusCode, 200, revoked.body);
+
+  const unit = await newUnit(app, writer.key, 'Retry idempotent requests with exponential backoff');
+  const foreignUnit = await newUnit(app, other.key, 'Circuit breakers stop retry storms');
+  const doomed = await newUnit(app, writer.key, 'A unit that is deleted at once');
+  const deleted = await send(app, { method: 'DELETE', url: `/v1/knowledge/${doomed}`, headers: bearer(writer.key) });
+  assert.equal(deleted.statusCode, 200, deleted.body);
+  const skill = await newSkill(app, writer.key, 'pdf-tools', 'public');
+  const privateSkill = await newSkill(app, writer.key, 'secret-tools', 'private');
+  await newSkill(app, other.key, 'csv-tools', 'public');
+  // A verdict from the reader, so validations exist to be (wrongly) touched.
+  const verdict = await send(app, { method: 'POST', url: `/v1/knowledge/${foreignUnit}/validate`, headers: { ...bearer(reader.key), ...json }, payload: '{"valid":true}' });
+  assert.equal(verdict.statusCode, 200, verdict.body);
+
+  const w: World = {
+    t,
+    app,
+    writer,
+    reader,
+    admin,
+    other,
+    revoker,
+    revokedKey,
+    unit,
+    foreignUnit,
+    deletedUnits: [doomed],
+    liveUnits: new Map([
+      [unit, 'writer'],
+      [foreignUnit, 'other'],
+    ]),
+    skill,
+    privateSkill,
+    agents: new Set(['writer', 'reader', 'admin', 'other', 'revoker']),
+    fingerprint: '',
+  };
+  w.fingerprint = await takeFingerprint(w);
+  return w;
+}
+
+// ---- property 1: bodies -------------------------------------------------------------------------------
+
+interface Built {
+  payload: string | Buffer | undefined;
+  contentType: string | null;
+}
+
+function deepText(depth: number, shape: 'array' | 'object' | 'mixed'): string {
+  if (shape === 'array') return '['.repeat(depth) + ']'.repeat(depth);
+  if (shape === 'object') return '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+  const half = Math.max(1, Math.floor(depth / 2));
+  return '[{"a":'.repeat(half) + 'null' + '}]'.repeat(half);
+}
+
+function buildBody(r: A.BodyRecipe): Built {
+  switch (r.kind) {
+    case 'json': {
+      const text = JSON.stringify(r.value) as string | undefined;
+      return { payload: text ?? '', contentType: 'application/json' };
+    }
+    case 'text':
+      return { payload: r.text, contentType: 'application/json' };
+    case 'raw':
+      return { payload: typeof r.payload === 'string' ? r.payload : Buffer.from(r.payload), contentType: 'application/json' };
+    case 'deep': {
+      const deep = deepText(r.depth, r.shape);
+      return { payload: r.field === null ? deep : `{"${r.field}":${deep}}`, contentType: 'application/json' };
+    }
+    case 'huge': {
+      const marker = '@@FILL@@';
+      const base = structuredClone(r.base) as Record<string, unknown>;
+      let target: Record<string, unknown> = base;
+      for (const key of r.field.slice(0, -1)) {
+        const next = target[key];
+        if (next === null || typeof next !== 'object') target[key] = {};
+        target = target[key] as Record<string, unknown>;
+      }
+      A.setOwn(target, r.field.at(-1)!, marker);
+      const text = JSON.stringify(base);
+      const fixed = Buffer.byteLength(text) - marker.length;
+      const need = Math.max(0, r.bytes - fixed);
+      const unitBytes = Buffer.byteLength(r.filler);
+      const filler = r.filler.repeat(Math.floor(need / unitBytes)) + 'x'.repeat(need % unitBytes);
+      return { payload: text.replace(`"${marker}"`, `"${filler}"`), contentType: 'application/json' };
+    }
+    case 'typed':
+      return { payload: r.payload, contentType: r.contentType };
+  }
+}
+
+function byteLength(payload: string | Buffer | undefined): number {
+  if (payload === undefined) return 0;
+  return Buffer.isBuffer(payload) ? payload.length : Buffer.byteLength(payload);
+}
+
+type BodyCaller = 'proper' | 'none' | 'wrong';
+
+const idempotencyHeader = fc.option(
+  fc.oneof(fc.uuid(), fc.constantFrom('', ' ', 'x'.repeat(256), 'é', 'key with spaces', 'a\tb'), fc.string({ maxLength: 20 })),
+  { nil: null, freq: 4 },
+);
+
+describe('fuzz: bodies of every POST route', () => {
+  it('never 500, always the error envelope, refused bodies change nothing', async (t) => {
+    announce(t);
+    const w = await buildWorld();
+    try {
+      const seeds: A.BodySeeds = {
+        foreignPrefixes: [w.writer.prefix, w.reader.prefix, w.admin.prefix, w.other.prefix, w.revokedKey.slice(0, 8)],
+        agentIds: [...w.agents],
+      };
+      const recipe = fc
+        .constantFrom(...A.POST_ROUTES)
+        .chain((route) =>
+          fc.record({
+            route: fc.constant(route),
+            body: A.bodyRecipe(route, seeds),
+            caller: fc.constantFrom<BodyCaller>('proper', 'proper', 'proper', 'proper', 'none', 'wrong'),
+            idempotencyKey: idempotencyHeader,
+          }),
+        );
+      await fc.assert(
+        fc.asyncProperty(recipe, async ({ route, body, caller, idempotencyKey }) => {
+          const built = buildBody(body);
+          const headers: Record<string, string> = {};
+          if (built.contentType !== null) headers['content-type'] = built.contentType;
+          if (idempotencyKey !== null) headers['idempotency-key'] = idempotencyKey;
+          const keys: Record<A.PostRoute, { url: string; proper: string | null; wrong: string }> = {
+            register: { url: '/v1/auth/register', proper: null, wrong: w.reader.key },
+            revoke: { url: '/v1/auth/revoke', proper: w.revoker.key, wrong: 'reg_' + 'A'.repeat(40) },
+            skills: { url: '/v1/skills', proper: w.writer.key, wrong: w.reader.key },
+            knowledge: { url: '/v1/knowledge', proper: w.writer.key, wrong: w.reader.key },
+            validate: { url: `/v1/knowledge/${w.foreignUnit}/validate`, proper: w.writer.key, wrong: 'reg_' + 'A'.repeat(40) },
+          };
+          const target = keys[route];
+          const key = caller === 'proper' ? target.proper : caller === 'wrong' ? target.wrong : null;
+          if (key !== null) Object.assign(headers, bearer(key));
+          const s: Sent = { method: 'POST', url: target.url, headers, ...(built.payload !== undefined ? { payload: built.payload } : {}) };
+
+          const agentsBefore = new Set(w.agents);
+          const res = await guarded(w, s);
+
+          const bytes = byteLength(built.payload);
+          if (bytes > A.MIB) expectStatus(s, res, [413], `a ${bytes}-byte body is over 1 MiB`);
+          else if (res.statusCode === 413) throw new Error(`413 for a ${bytes}-byte body, not over 1 MiB${describeExchange(s, res)}`);
+
+          if (res.statusCode < 300) {
+            const sentBody = typeof built.payload === 'string' ? (JSON.parse(built.payload) as Record<string, unknown>) : {};
+            if (route === 'register') {
+              const id = String(sentBody.agent_id);
+              // CONTRACT.md: an existing agent gets further keys only through its own key or an admin's.
+              if (agentsBefore.has(id) && key === null) throw new Error(`anonymous registration took over existing agent ${id}${describeExchange(s, res)}`);
+              w.agents.add(id);
+            }
+            if (route === 'revoke') throw new Error(`revoked a key the caller does not own${describeExchange(s, res)}`);
+            if (route === 'knowledge' || route === 'skills') {
+              const data = res.json().data as { agent_id: string; quality_score: number };
+              assert.equal(data.agent_id, 'writer', `contribution credited to the wrong agent${describeExchange(s, res)}`);
+              assert.ok(data.quality_score >= 0 && data.quality_score <= 1, `quality_score out of [0, 1]${describeExchange(s, res)}`);
+            }
+          }
+        }),
+        fcParams(),
+      );
+    } finally {
+      t.diagnostic(`statuses: ${histogram()}`);
+      await w.t.close();
+    }
+  });
+});
+
+// ---- property 2: list query strings --------------------------------------------------------------
+
+interface PageBody {
+  data: Array<Record<string, unknown>>;
+  total: number;
+  offset: number;
+  limit: number;
+}
+
+/** The one value a parameter was given, decoded as the server must decode it; undefined when absent, repeated or raw. */
+function singleDecoded(params: A.QueryParam[], name: string): string | null | undefined {
+  const given = params.filter((p) => p.name === name);
+  if (given.length === 0) return undefined;
+  const only = given[0]!;
+  if (given.length > 1 || only.encoding === 'raw' || !A.isWellFormed(only.value)) return null;
+  return only.value;
+}
+
+describe('fuzz: list query strings', () => {
+  it('never 500, always the envelope, pages that add up, filters that hold', async (t) => {
+    announce(t);
+    const w = await buildWorld();
+    try {
+      await fc.assert(
+        fc.asyncProperty(A.queryRecipe, async (r) => {
+          const parts = r.params.map(A.writeParam);
+          if (r.junk !== null) parts.push(r.junk);
+          const url = `${r.path}${r.trailingSlash ? '/' : ''}${parts.length ? `?${parts.join('&')}` : ''}`;
+          const keyOf = { anonymous: null, reader: w.reader.key, writer: w.writer.key, admin: w.admin.key }[r.caller];
+          const s: Sent = { method: 'GET', url, headers: keyOf ? bearer(keyOf) : {} };
+          const res = await guarded(w, s);
+          expectStatus(s, res, [200, 400], 'a list answers 200 or 400');
+
+          const clean = r.junk === null;
+          for (const name of ['limit', 'offset', 'min_quality']) {
+            const value = clean ? singleDecoded(r.params, name) : null;
+            if (typeof value === 'string' && Number.isNaN(Number(value)) && res.statusCode === 200) {
+              throw new Error(`${name}=${JSON.stringify(value)} is not a number, yet the list answered 200${describeExchange(s, res)}`);
+            }
+          }
+          if (res.statusCode !== 200) return;
+
+          const page = res.json() as PageBody;
+          const shape = Object.keys(page).sort().join(',');
+          assert.equal(shape, 'data,limit,offset,total', `list body keys${describeExchange(s, res)}`);
+          assert.ok(Array.isArray(page.data), `data is an array${describeExchange(s, res)}`);
+          assert.ok(Number.isInteger(page.limit) && page.limit >= 1 && page.limit <= 100, `limit in 1..100${describeExchange(s, res)}`);
+          assert.ok(Number.isInteger(page.offset) && page.offset >= 0, `offset >= 0${describeExchange(s, res)}`);
+          assert.ok(Number.isInteger(page.total) && page.total >= 0, `total >= 0${describeExchange(s, res)}`);
+          assert.equal(page.data.length, Math.max(0, Math.min(page.limit, page.total - page.offset)), `page size vs total/offset/limit${describeExchange(s, res)}`);
+
+          if (clean) {
+            const limit = singleDecoded(r.params, 'limit');
+            // == 0 and -0 alike: "offset=-0" may well be echoed as 0.
+            if (typeof limit === 'string') assert.ok(page.limit === Number(limit), `echoed limit${describeExchange(s, res)}`);
+            const offset = singleDecoded(r.params, 'offset');
+            if (typeof offset === 'string') assert.ok(page.offset === Number(offset), `echoed offset${describeExchange(s, res)}`);
+            const minQuality = singleDecoded(r.params, 'min_quality');
+            if (typeof minQuality === 'string') {
+              const floor = Number(minQuality);
+              assert.ok(floor >= 0 && floor <= 1, `min_quality ${minQuality} outside [0, 1] was accepted${describeExchange(s, res)}`);
+              for (const item of page.data) assert.ok((item.quality_score as number) >= floor, `item below min_quality${describeExchange(s, res)}`);
+            }
+            const types = r.path === '/v1/knowledge' ? singleDecoded(r.params, 'types') : undefined;
+            if (typeof types === 'string') {
+              const wanted = new Set(types.split(',').map((x) => x.trim()).filter(Boolean));
+              if (wanted.size > 0) for (const item of page.data) assert.ok(wanted.has(item.type as string), `item of a type not asked for${describeExchange(s, res)}`);
+            }
+          }
+          if (r.path === '/v1/skills') {
+            for (const item of page.data) {
+              const visible = item.visibility === 'public' || r.caller === 'admin' || (r.caller === 'writer' && item.agent_id === 'writer');
+              assert.ok(visible, `a private skill leaked to ${r.caller}${describeExchange(s, res)}`);
+            }
+          }
+        }),
+        fcParams(),
+      );
+    } finally {
+      t.diagnostic(`statuses: ${histogram()}`);
+      await w.t.close();
+    }
+  });
+});
+
+// ---- property 3: path ids -------------------------------------------------------------------------
+
+function resolveId(w: World, r: A.IdRecipe): { raw: string; decoded: string | null } {
+  if (r.kind === 'literal') return { raw: r.raw, decoded: r.decoded };
+  const id = {
+    unit: w.unit,
+    foreignUnit: w.foreignUnit,
+    deletedUnit: w.deletedUnits[0]!,
+    skill: w.skill,
+    privateSkill: w.privateSkill,
+    agent: 'writer',
+    admin: 'admin',
+    unknownAgent: 'nobody-here',
+  }[r.pool];
+  const enc = (x: string) => A.pctEncode(x);
+  switch (r.mutation) {
+    case 'none':
+      return { raw: enc(id), decoded: id };
+    case 'upper':
+      return { raw: enc(id.toUpperCase()), decoded: id.toUpperCase() };
+    case 'suffix':
+      return { raw: enc(`${id}x`), decoded: `${id}x` };
+    case 'prefix':
+      return { raw: enc(`x${id}`), decoded: `x${id}` };
+    case 'truncate':
+      return { raw: enc(id.slice(0, -1)), decoded: id.slice(0, -1) };
+    case 'trailingSlash':
+      return { raw: `${enc(id)}/`, decoded: null };
+    case 'encodedSlash':
+      return { raw: `${enc(id)}%2F`, decoded: `${id}/` };
+    case 'dotdot':
+      return { raw: `${enc(id)}/..`, decoded: null };
+    case 'doubleEncoded':
+      return { raw: enc(enc(id)), decoded: enc(id) };
+    case 'nul':
+      return { raw: `${enc(id)}%00`, decoded: `${id}\u0000` };
+  }
+}
+
+const ROUTE_METHODS: Record<A.PathTemplate, A.Method[]> = {
+  unit: ['GET', 'HEAD', 'DELETE'],
+  skill: ['GET', 'HEAD'],
+  validate: ['POST'],
+  reputation: ['GET', 'HEAD'],
+  export: ['GET', 'HEAD'],
+};
+
+describe('fuzz: path ids, methods and credentials', () => {
+  it('never 500, always the envelope, and ids find exactly what they name', async (t) => {
+    announce(t);
+    const w = await buildWorld();
+    try {
+      await fc.assert(
+        fc.asyncProperty(A.pathRecipe, async (r) => {
+          const { raw, decoded } = resolveId(w, r.id);
+          const path = {
+            unit: `/v1/knowledge/${raw}`,
+            skill: `/v1/skills/${raw}`,
+            validate: `/v1/knowledge/${raw}/validate`,
+            reputation: `/v1/reputation/${raw}`,
+            export: `/v1/export/${raw}`,
+          }[r.template];
+          const callers: Record<A.Caller, { key: string | null; agent: string | null }> = {
+            none: { key: null, agent: null },
+            reader: { key: w.reader.key, agent: 'reader' },
+            writer: { key: w.writer.key, agent: 'writer' },
+            admin: { key: w.admin.key, agent: 'admin' },
+            other: { key: w.other.key, agent: 'other' },
+            bogus: { key: 'reg_' + 'Z'.repeat(40), agent: null },
+            revoked: { key: w.revokedKey, agent: null },
+          };
+          const caller = callers[r.caller];
+          const headers: Record<string, string> = caller.key ? bearer(caller.key) : {};
+          let payload: string | undefined;
+          if (r.body !== 'none' && r.method !== 'GET' && r.method !== 'HEAD') {
+            headers['content-type'] = 'application/json';
+            payload = r.body === 'verdict' ? '{"valid":true,"feedback":"fuzz"}' : '{"valid":"yes","__proto__":{"admin":true}}';
+          }
+          const s: Sent = { method: r.method, url: path + r.tail, headers, ...(payload !== undefined ? { payload } : {}) };
+          const unitBefore = w.unit;
+          const res = await guarded(w, s);
+          const status = res.statusCode;
+
+          const served = ROUTE_METHODS[r.template].includes(r.method);
+          const exact = (r.tail === '' || r.tail === '?x=1') && decoded !== null;
+          if (r.tail === '' && !served && status < 400) {
+            throw new Error(`${r.method} is not served on this path, yet answered ${status}${describeExchange(s, res)}`);
+          }
+          if (exact && served) {
+            const authenticated = caller.agent !== null;
+            const unitOwner = w.liveUnits.get(decoded);
+            switch (r.template) {
+              case 'unit':
+                if (r.method === 'DELETE') {
+                  // A body that is not JSON is refused while parsing, before credentials are looked at.
+                  if (!authenticated) expectStatus(s, res, r.body === 'junk' ? [400, 401] : [401], 'DELETE without a working credential');
+                  else if (unitOwner === undefined) expectStatus(s, res, [400, 404], 'DELETE of no live unit');
+                  else if (caller.agent === 'admin' || (caller.agent === unitOwner && caller.agent !== 'reader')) expectStatus(s, res, [200], 'DELETE by owner or admin');
+                  else expectStatus(s, res, [403], 'DELETE of a unit the caller does not own');
+                } else if (unitOwner !== undefined) expectStatus(s, res, [200], 'GET of a live unit');
+                else expectStatus(s, res, [400, 404], 'GET of no live unit');
+                break;
+              case 'skill': {
+                const visible = decoded === w.skill || (decoded === w.privateSkill && (caller.agent === 'writer' || caller.agent === 'admin'));
+                expectStatus(s, res, visible ? [200] : [400, 404], visible ? 'a skill the caller may see' : 'no skill the caller may see');
+                break;
+              }
+              case 'validate':
+                if (!authenticated) expectStatus(s, res, r.body === 'junk' ? [400, 401] : [401], 'validate without a working credential');
+                else if (r.body !== 'verdict') expectStatus(s, res, [400, 404, 415], 'validate without a valid verdict');
+                else if (unitOwner === undefined) expectStatus(s, res, [400, 404], 'validate of no live unit');
+                else if (unitOwner === caller.agent) expectStatus(s, res, [403], 'validate of an own unit');
+                else expectStatus(s, res, [200], 'validate of a live unit of another agent');
+                break;
+              case 'reputation':
+                expectStatus(s, res, w.agents.has(decoded) ? [200] : [400, 404], 'reputation of an agent id');
+                break;
+              case 'export':
+                if (!authenticated) expectStatus(s, res, [401], 'export without a working credential');
+                else if (caller.agent === decoded) expectStatus(s, res, [200], 'export of own data');
+                else if (caller.agent === 'admin') expectStatus(s, res, w.agents.has(decoded) ? [200] : [400, 404], 'admin export');
+                else expectStatus(s, res, [400, 403], 'export of another agent');
+                break;
+            }
+          }
+          if (r.template === 'export' && status === 200 && r.method === 'GET') {
+            const who = (res.json() as { data: { agent_id: string } }).data.agent_id;
+            if (caller.agent !== 'admin' && who !== caller.agent) throw new Error(`exported ${who} to ${caller.agent}${describeExchange(s, res)}`);
+          }
+          // Keep the pools alive: a fuzzed DELETE that removed a known unit gets a replacement.
+          if (r.method === 'DELETE' && status === 200 && decoded !== null && w.liveUnits.has(decoded)) {
+            const owner = w.liveUnits.get(decoded)!;
+            w.liveUnits.delete(decoded);
+            w.deletedUnits.unshift(decoded);
+            const ownerKey = owner === 'writer' ? w.writer.key : w.other.key;
+            const replacement = await newUnit(w.app, ownerKey, `Replacement unit of ${owner}`);
+            w.liveUnits.set(replacement, owner);
+            if (decoded === unitBefore) w.unit = replacement;
+            if (decoded === w.foreignUnit) w.foreignUnit = replacement;
+            w.fingerprint = await takeFingerprint(w);
+          }
+        }),
+        fcParams(),
+      );
+    } finally {
+      t.diagnostic(`statuses: ${histogram()}`);
+      await w.t.close();
+    }
+  });
+});
+
+// ---- property 4: Authorization headers ----------------------------------------------------------
+
+describe('fuzz: Authorization headers', () => {
+  it('a credential that does not authenticate is anonymous, says invalid_token, and changes nothing', async (t) => {
+    announce(t);
+    const w = await buildWorld();
+    try {
+      const anonymousSkills = (await send(w.app, { method: 'GET', url: '/v1/skills?limit=100', headers: {} })).json().total as number;
+      await fc.assert(
+        fc.asyncProperty(A.authRecipe, A.authTarget, async (a, target) => {
+          const authorization =
+            a.kind === 'literal' ? a.value : a.kind === 'revoked' ? `Bearer ${w.revokedKey}` : A.mangleKey(a.who === 'writer' ? w.writer.key : w.admin.key, a.how);
+          const body = (value: unknown) => ({ headers: { authorization, ...json }, payload: JSON.stringify(value) });
+          const requests: Record<A.AuthTarget, { method: A.Method; url: string; headers?: Record<string, string>; payload?: string; expect: number[] }> = {
+            listUnits: { method: 'GET', url: '/v1/knowledge?limit=1', expect: [200] },
+            listSkills: { method: 'GET', url: '/v1/skills?limit=100', expect: [200] },
+            getUnit: { method: 'GET', url: `/v1/knowledge/${w.unit}`, expect: [200] },
+            getPrivateSkill: { method: 'GET', url: `/v1/skills/${w.privateSkill}`, expect: [404] },
+            reputation: { method: 'GET', url: '/v1/reputation/writer', expect: [200] },
+            postUnit: { method: 'POST', url: '/v1/knowledge', ...body(unitBody()), expect: [401] },
+            postSkill: { method: 'POST', url: '/v1/skills', ...body({ skill_md_content: skillMd(), visibility: 'public' }), expect: [401] },
+            validate: { method: 'POST', url: `/v1/knowledge/${w.foreignUnit}/validate`, ...body({ valid: false }), expect: [401] },
+            delete: { method: 'DELETE', url: `/v1/knowledge/${w.unit}`, expect: [401] },
+            export: { method: 'GET', url: '/v1/export/writer', expect: [401] },
+            revoke: { method: 'POST', url: '/v1/auth/revoke', ...body({ key_prefix: w.writer.prefix }), expect: [401] },
+            registerExisting: { method: 'POST', url: '/v1/auth/register', ...body({ agent_id: 'writer', scopes: ['read'], tier: 'free' }), expect: [409] },
+            registerAdmin: { method: 'POST', url: '/v1/auth/register', ...body({ agent_id: 'admin', scopes: ['admin'], tier: 'enterprise' }), expect: [409] },
+          };
+          const q = requests[target];
+          const s: Sent = { method: q.method, url: q.url, headers: q.headers ?? { authorization }, ...(q.payload !== undefined ? { payload: q.payload } : {}) };
+          const res = await guarded(w, s);
+          expectStatus(s, res, q.expect, `${target} as an anonymous caller`);
+          const challenge = String(res.headers['www-authenticate'] ?? '');
+          if (!challenge.includes('error="invalid_token"')) {
+            throw new Error(`a refused credential without WWW-Authenticate: Bearer error="invalid_token" (got ${JSON.stringify(challenge)})${describeExchange(s, res)}`);
+          }
+          if (target === 'listSkills') {
+            const page = res.json() as PageBody;
+            assert.equal(page.total, anonymousSkills, `a refused credential saw a different skill list${describeExchange(s, res)}`);
+            for (const item of page.data) assert.equal(item.visibility, 'public', `private skill shown${describeExchange(s, res)}`);
+          }
+        }),
+        fcParams(),
+      );
+    } finally {
+      t.diagnostic(`statuses: ${histogram()}`);
+      await w.t.close();
+    }
+  });
+});
+
+// ---- property 5: valid operations against a model ---------------------------------------------------
+
+interface ModelKey {
+  key: string;
+  prefix: string;
+  scopes: string[];
+  revoked: boolean;
+}
+
+interface ModelAgent {
+  id: string;
+  admin: boolean;
+  keys: ModelKey[];
+  millis: number;
+  contributions: number;
+  firstVerdicts: number;
+  events: number;
+}
+
+interface ModelUnit {
+  id: string;
+  owner: string;
+  live: boolean;
+  verdicts: Map<string, boolean>;
+}
+
+interface Model {
+  t: TestApp;
+  app: FastifyInstance;
+  agents: ModelAgent[];
+  units: ModelUnit[];
+  skills: Array<{ id: string; owner: string; visibility: 'public' | 'private' }>;
+}
+
+const WRITERS = ['alice', 'bob', 'carol', 'root'];
+
+async function buildModel(): Promise<Model> {
+  // The event-loop guard is off here: valid operations must succeed, never be shed as 503 on a busy machine.
+  const t = await testApp(new SqliteStore('sqlite::memory:'), {
+    config: testConfig({ openAdminRegistration: true }),
+    limits: { maxEventLoopDelayMs: 0 },
+  });
+  const agents: ModelAgent[] = [];
+  for (const [id, scopes] of [
+    ['alice', ['read', 'write']],
+    ['bob', ['read', 'write']],
+    ['carol', ['read', 'write']],
+    ['dave', ['read']],
+    ['root', ['read', 'write', 'admin']],
+  ] as const) {
+    const key = await register(t.app, id, [...scopes]);
+    agents.push({ id, admin: id === 'root', keys: [{ key, prefix: key.slice(0, 8), scopes: [...scopes], revoked: false }], millis: 0, contributions: 0, firstVerdicts: 0, events: 0 });
+  }
+  return { t, app: t.app, agents, units: [], skills: [] };
+}
+
+const byId = (m: Model, id: string) => m.agents.find((a) => a.id === id)!;
+const activeKeys = (a: ModelAgent) => a.keys.filter((k) => !k.revoked);
+
+async function expectOk(m: Model, s: Sent, allowed: number[], why: string): Promise<Res> {
+  const res = await send(m.app, s);
+  seen.set(res.statusCode, (seen.get(res.statusCode) ?? 0) + 1);
+  checkResponse(s, res);
+  expectStatus(s, res, allowed, why);
+  return res;
+}
+
+async function runOp(m: Model, o: A.Op, touched: Set<ModelUnit>): Promise<void> {
+  switch (o.t) {
+    case 'unit': {
+      const a = byId(m, WRITERS[o.agent % WRITERS.length]!);
+      const keys = activeKeys(a);
+      const k = keys[o.key % keys.length]!;
+      const examples = Array.from({ length: o.examples }, (_, i) => `example ${i} of ${o.title}`);
+      const payload = JSON.stringify(unitBody({ title: o.title, type: o.type, tags: o.tags, content: { description: `How to ${o.title}.`, examples }, metadata: { source: 'https://example.org', confidence: o.confidence } }));
+      const canWrite = k.scopes.includes('write');
+      const s: Sent = { method: 'POST', url: '/v1/knowledge', headers: { ...bearer(k.key), ...json }, payload };
+      const res = await expectOk(m, s, canWrite ? [201] : [403], canWrite ? 'contribute with a write key' : 'contribute with a read-only key');
+      if (res.statusCode === 201) {
+        const unit: ModelUnit = { id: res.json().data.id as string, owner: a.id, live: true, verdicts: new Map() };
+        m.units.push(unit);
+        touched.add(unit);
+        a.millis += 200;
+        a.contributions += 1;
+        a.events += 1;
+      }
+      return;
+    }
+    case 'skill': {
+      const a = byId(m, WRITERS[o.agent % WRITERS.length]!);
+      const keys = activeKeys(a);
+      const k = keys[o.key % keys.length]!;
+      const canWrite = k.scopes.includes('write');
+      const s: Sent = { method: 'POST', url: '/v1/skills', headers: { ...bearer(k.key), ...json }, payload: JSON.stringify({ skill_md_content: skillMd({ name: o.name }), visibility: o.visibility }) };
+      const res = await expectOk(m, s, canWrite ? [201] : [403], canWrite ? 'contribute a skill with a write key' : 'contribute a skill with a read-only key');
+      if (res.statusCode === 201) {
+        m.skills.push({ id: res.json().data.id as string, owner: a.id, visibility: o.visibility });
+        a.millis += 100;
+        a.contributions += 1;
+        a.events += 1;
+      }
+      return;
+    }
+    case 'validate': {
+      const unit = m.units[o.unit % Math.max(m.units.length, 1)];
+      if (!unit) return;
+      const a = m.agents[o.agent % m.agents.length]!;
+      const keys = activeKeys(a);
+      const k = keys[o.key % keys.length]!;
+      const verdict: Record<string, unknown> = { valid: o.valid };
+      if (o.feedback !== null) verdict.feedback = o.feedback;
+      const s: Sent = { method: 'POST', url: `/v1/knowledge/${unit.id}/validate`, headers: { ...bearer(k.key), ...json }, payload: JSON.stringify(verdict) };
+      const expected = !unit.live ? 404 : unit.owner === a.id ? 403 : 200;
+      const res = await expectOk(m, s, [expected], 'validate');
+      touched.add(unit);
+      if (res.statusCode === 200) {
+        const data = res.json().data as { id: string; validated: boolean; feedback: string };
+        assert.deepEqual(data, { id: unit.id, validated: o.valid, feedback: o.feedback ?? '' }, `verdict echo${describeExchange(s, res)}`);
+        if (!unit.verdicts.has(a.id)) {
+          a.millis += 50;
+          a.firstVerdicts += 1;
+          a.events += 1;
+        }
+        unit.verdicts.set(a.id, o.valid);
+      }
+      return;
+    }
+    case 'delete': {
+      const a = m.agents[o.agent % m.agents.length]!;
+      const pool = o.own ? m.units.filter((u) => u.owner === a.id) : m.units;
+      const unit = pool[o.unit % Math.max(pool.length, 1)];
+      if (!unit) return;
+      const keys = activeKeys(a);
+      const k = keys[o.key % keys.length]!;
+      const s: Sent = { method: 'DELETE', url: `/v1/knowledge/${unit.id}`, headers: bearer(k.key) };
+      const allowed = k.scopes.includes('admin') || (unit.owner === a.id && k.scopes.includes('write'));
+      const expected = !unit.live ? 404 : allowed ? 200 : 403;
+      const res = await expectOk(m, s, [expected], 'delete');
+      touched.add(unit);
+      if (res.statusCode === 200) unit.live = false;
+      return;
+    }
+    case 'addKey': {
+      const a = m.agents[o.agent % m.agents.length]!;
+      if (a.keys.length >= 6) return;
+      const primary = a.keys[0]!;
+      const s: Sent = { method: 'POST', url: '/v1/auth/register', headers: { ...bearer(primary.key), ...json }, payload: JSON.stringify({ agent_id: a.id, scopes: o.scopes, tier: 'pro' }) };
+      const allowed = o.scopes.every((x) => primary.scopes.includes(x));
+      const res = await expectOk(m, s, [allowed ? 201 : 403], 'a further key for the own agent');
+      if (res.statusCode === 201) {
+        const key = res.json().data.api_key as string;
+        a.keys.push({ key, prefix: key.slice(0, 8), scopes: [...o.scopes], revoked: false });
+      }
+      return;
+    }
+    case 'revokeKey': {
+      const a = m.agents[o.agent % m.agents.length]!;
+      const primary = a.keys[0]!;
+      const secondary = a.keys.slice(1).filter((k) => !k.revoked);
+      const victim = secondary[o.key % Math.max(secondary.length, 1)];
+      if (!victim) {
+        // Nothing of its own to revoke: another agent's key must be reported as not found, and keep working.
+        const stranger = m.agents[(o.agent + 1) % m.agents.length]!;
+        if (a.admin) return;
+        const s: Sent = { method: 'POST', url: '/v1/auth/revoke', headers: { ...bearer(primary.key), ...json }, payload: JSON.stringify({ key_prefix: stranger.keys[0]!.prefix }) };
+        await expectOk(m, s, [404], "revoke another agent's key");
+        const probe: Sent = { method: 'GET', url: `/v1/export/${stranger.id}`, headers: bearer(stranger.keys[0]!.key) };
+        await expectOk(m, probe, [200], 'the other agent key still works');
+        return;
+      }
+      const s: Sent = { method: 'POST', url: '/v1/auth/revoke', headers: { ...bearer(primary.key), ...json }, payload: JSON.stringify({ key_prefix: victim.prefix }) };
+      const res = await expectOk(m, s, [200], 'revoke an own secondary key');
+      assert.deepEqual(res.json().data, { revoked: true, key_prefix: victim.prefix });
+      victim.revoked = true;
+      const probe: Sent = { method: 'GET', url: `/v1/export/${a.id}`, headers: bearer(victim.key) };
+      await expectOk(m, probe, [401], 'a revoked key is refused at once');
+      return;
+    }
+    case 'look': {
+      const unit = m.units[o.unit % Math.max(m.units.length, 1)];
+      if (unit) touched.add(unit);
+      return;
+    }
+  }
+}
+
+async function checkInvariants(m: Model, touched: Set<ModelUnit>, exportAgent: number): Promise<void> {
+  for (const a of m.agents) {
+    const s: Sent = { method: 'GET', url: `/v1/reputation/${a.id}`, headers: {} };
+    const res = await expectOk(m, s, [200], 'reputation of a registered agent');
+    const p = res.json().data as { score: number; contributions: number; validations: number };
+    const expected = a.millis / 1000;
+    assert.equal(p.score, expected, `score of ${a.id} must be 0.1·skills + 0.2·units + 0.05·first verdicts = ${expected}${describeExchange(s, res)}`);
+    assert.equal(Number(p.score.toFixed(3)), p.score, `score of ${a.id} not exact to the thousandth${describeExchange(s, res)}`);
+    assert.equal(p.contributions, a.contributions, `contributions of ${a.id}${describeExchange(s, res)}`);
+    assert.equal(p.validations, a.firstVerdicts, `validations of ${a.id}${describeExchange(s, res)}`);
+  }
+
+  const live = m.units.filter((u) => u.live).length;
+  const units: Sent = { method: 'GET', url: '/v1/knowledge?limit=1', headers: {} };
+  const unitsRes = await expectOk(m, units, [200], 'list units');
+  assert.equal(unitsRes.json().total, live, `list total must equal the ${live} live public units${describeExchange(units, unitsRes)}`);
+
+  const views: Array<[string | null, number]> = [
+    [null, m.skills.filter((x) => x.visibility === 'public').length],
+    ['root', m.skills.length],
+    ['alice', m.skills.filter((x) => x.visibility === 'public' || x.owner === 'alice').length],
+  ];
+  for (const [viewer, count] of views) {
+    const headers = viewer ? bearer(byId(m, viewer).keys[0]!.key) : {};
+    const s: Sent = { method: 'GET', url: '/v1/skills?limit=1', headers };
+    const res = await expectOk(m, s, [200], 'list skills');
+    assert.equal(res.json().total, count, `skill total seen by ${viewer ?? 'anonymous'}${describeExchange(s, res)}`);
+  }
+
+  for (const unit of touched) {
+    const s: Sent = { method: 'GET', url: `/v1/knowledge/${unit.id}`, headers: {} };
+    const res = await expectOk(m, s, [unit.live ? 200 : 404], unit.live ? 'a live unit' : 'a deleted unit is gone');
+    if (unit.live) {
+      const data = res.json().data as { agent_id: string; validations: { valid: number; invalid: number } };
+      const verdicts = [...unit.verdicts.values()];
+      assert.equal(data.agent_id, unit.owner, `unit owner${describeExchange(s, res)}`);
+      assert.deepEqual(
+        data.validations,
+        { valid: verdicts.filter(Boolean).length, invalid: verdicts.filter((v) => !v).length },
+        `verdict counts (one per agent, the latest)${describeExchange(s, res)}`,
+      );
+    }
+  }
+
+  const a = m.agents[exportAgent % m.agents.length]!;
+  const s: Sent = { method: 'GET', url: `/v1/export/${a.id}`, headers: bearer(a.keys[0]!.key) };
+  const res = await expectOk(m, s, [200], 'export of own data');
+  const doc = res.json().data as {
+    agent_id: string;
+    keys: Array<{ key_prefix: string; revoked_at: string | null }>;
+    knowledge_units: Array<{ id: string }>;
+    skills: Array<{ id: string }>;
+    validations: Array<{ unit_id: string; valid: boolean }>;
+    reputation: { score: number; history: unknown[] };
+  };
+  const sorted = (xs: string[]) => [...xs].sort();
+  assert.equal(doc.agent_id, a.id);
+  assert.deepEqual(sorted(doc.knowledge_units.map((u) => u.id)), sorted(m.units.filter((u) => u.live && u.owner === a.id).map((u) => u.id)), `exported units of ${a.id}`);
+  assert.deepEqual(sorted(doc.skills.map((x) => x.id)), sorted(m.skills.filter((x) => x.owner === a.id).map((x) => x.id)), `exported skills of ${a.id}`);
+  assert.deepEqual(
+    sorted(doc.keys.map((k) => `${k.key_prefix}:${k.revoked_at === null ? 'active' : 'revoked'}`)),
+    sorted(a.keys.map((k) => `${k.prefix}:${k.revoked ? 'revoked' : 'active'}`)),
+    `exported keys of ${a.id}`,
+  );
+  const given = m.units.filter((u) => u.live && u.verdicts.has(a.id)).map((u) => `${u.id}:${u.verdicts.get(a.id)}`);
+  assert.deepEqual(sorted(doc.validations.map((v) => `${v.unit_id}:${v.valid}`)), sorted(given), `exported verdicts of ${a.id}`);
+  assert.equal(doc.reputation.score, a.millis / 1000, `exported score of ${a.id}`);
+  assert.equal(doc.reputation.history.length, a.events, `exported history of ${a.id} (one item per reward)`);
+  assert.ok(!res.body.includes(a.keys[0]!.key), 'the export must not contain a raw key');
+}
+
+describe('fuzz: valid operations keep the invariants', () => {
+  it('reputation, list totals, verdict counts, deletions and exports follow a model', async (t) => {
+    announce(t);
+    t.diagnostic(`the model app starts over every ${MODEL_RESET_EVERY} runs (REG_FUZZ_RESET_EVERY)`);
+    let m = await buildModel();
+    let runs = 0;
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.array(A.op, { minLength: 1, maxLength: 10 }), fc.nat(), async (ops, exportAgent) => {
+          if (runs > 0 && runs % MODEL_RESET_EVERY === 0) {
+            await m.t.close();
+            m = await buildModel();
+          }
+          runs++;
+          const touched = new Set<ModelUnit>();
+          for (const o of ops) await runOp(m, o, touched);
+          await checkInvariants(m, touched, exportAgent);
+        }),
+        fcParams(),
+      );
+    } finally {
+      t.diagnostic(`statuses: ${histogram()}`);
+      await m.t.close();
+    }
+  });
+});
