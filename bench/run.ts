@@ -119,8 +119,21 @@ async function benchOne(args: Args, target: Target, ceiling: Measurement, log: (
       const matches = scenario.samplePaths ? await medianMatches(service.url, scenario.samplePaths) : undefined;
       const m = await measureLoad(service.url, scenario.requests, { ...options, warmup: scenario.read ? args.warmup : 0 });
       const ratio = m.rps / ceiling.rps;
-      scenarioResults.push({ name: scenario.name, label: scenario.label, ratio, ...m, ...(matches === undefined ? {} : { matches }) });
-      log(`  ${scenario.name}: ${Math.round(m.rps)} req/s, p99 ${m.p99.toFixed(2)} ms${m.non2xx + m.errors ? ` (${m.non2xx} non-2xx, ${m.errors} errors)` : ''}`);
+      // Reads again from one client alone: the latency an agent sees when it is not queued behind others.
+      const alone = scenario.read ? await measureLoad(service.url, scenario.requests, { ...options, connections: 1, warmup: 0 }) : undefined;
+      const single = alone ? { rps: alone.rps, p50: alone.p50, p99: alone.p99 } : undefined;
+      scenarioResults.push({
+        name: scenario.name,
+        label: scenario.label,
+        ratio,
+        ...m,
+        ...(matches === undefined ? {} : { matches }),
+        ...(single ? { single } : {}),
+      });
+      log(
+        `  ${scenario.name}: ${Math.round(m.rps)} req/s, p99 ${m.p99.toFixed(2)} ms` +
+          `${single ? `; one client p99 ${single.p99.toFixed(2)} ms` : ''}${m.non2xx + m.errors ? ` (${m.non2xx} non-2xx, ${m.errors} errors)` : ''}`,
+      );
     }
     const peakBeforeExport = readMemory(service.pid).hwmMb;
     const key = await exporterKey(c, service.url);

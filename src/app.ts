@@ -14,6 +14,7 @@ import type { Deps } from './http/deps.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorEnvelope } from './http/error-envelope.js';
 import { DEFAULT_LIMITS, installLimits, SERVER_TIMEOUTS, type Limits } from './http/limits.js';
 import { idempotencyPlugin } from './http/idempotency.js';
+import { openapiOptions } from './http/openapi.js';
 import { badRequest } from './http/errors.js';
 import { installRateLimits, type RateLimitOptions } from './http/rate-limit.js';
 import { authRoutes } from './http/routes/auth.js';
@@ -77,7 +78,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     connectionTimeout: SERVER_TIMEOUTS.connectionTimeout,
     keepAliveTimeout: SERVER_TIMEOUTS.keepAliveTimeout,
     http: { maxHeaderSize: SERVER_TIMEOUTS.maxHeaderSize, headersTimeout: SERVER_TIMEOUTS.headersTimeout },
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
+    // Path segments as long as the header limit allows, so an overlong id meets the same auth checks and
+    // the same schema (400 naming the parameter) as any other bad id, not a router error.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: SERVER_TIMEOUTS.maxHeaderSize },
     clientErrorHandler,
     frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -91,17 +94,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Knowledge Registry',
-        version: '1.0.0',
-        description: 'Agents register for API keys, contribute skills and knowledge units, search, validate, and export.',
-      },
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
-    },
-  });
+  await app.register(swagger, openapiOptions);
   await app.register(authPlugin, { apiKeys: apiKeyVerifier(store), jwt: options.jwt });
   await installRateLimits(app, { limits: config.rateLimits, shared: options.sharedCounters, callers: limits.rateLimitCallers });
   installErrorEnvelope(app, app.rateLimit());

@@ -30,22 +30,17 @@ import {
 } from '../store.js';
 import { migrations } from './migrations.js';
 import * as rows from './rows.js';
+import { DEFAULT_TUNING, ftsMatch, listUnits, type UnitListTuning } from './unit-lists.js';
 
 const EXPORT_BATCH = 500;
 
-// bm25 column weights: a match in a title or name counts most, then tags and domain, then description, then body.
-const UNIT_RANK = 'bm25(knowledge_fts, 10.0, 4.0, 2.0, 3.0, 5.0)';
+// bm25 column weights: name, description, tags, body (units: see unit-lists.ts).
 const SKILL_RANK = 'bm25(skills_fts, 10.0, 5.0, 5.0, 1.0)';
 
 /** `sqlite:<path>` or `sqlite::memory:` → the file name better-sqlite3 takes. */
 export function sqliteFilename(url: string): string {
   const rest = url.replace(/^sqlite:/, '');
   return rest === ':memory:' || rest === '' ? ':memory:' : rest;
-}
-
-/** Terms are letters and digits only (domain/search.ts); quoting each makes FTS5 read it as a plain word. */
-function ftsMatch(terms: string[]): string {
-  return terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(' ');
 }
 
 function isUniqueViolation(error: unknown, index: string): boolean {
@@ -60,8 +55,12 @@ export class SqliteStore implements Store {
   readonly backend = 'sqlite' as const;
   private readonly db: Db;
   private readonly cache = new Map<string, Statement>();
+  private queue: { work: () => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void }[] = [];
 
-  constructor(url: string) {
+  constructor(
+    url: string,
+    private readonly tuning: UnitListTuning = DEFAULT_TUNING,
+  ) {
     const filename = sqliteFilename(url);
     if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
     this.db = new Database(filename);
@@ -104,12 +103,54 @@ export class SqliteStore implements Store {
     return statement;
   }
 
+  /**
+   * Group commit: writes that arrive while the event loop is busy are applied together, each in a
+   * savepoint of its own, under one transaction, so one fsync serves them all. Each caller hears its
+   * own outcome (its value, or its error with its savepoint rolled back) only once the commit is on disk.
+   */
+  private write<T>(work: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const queued = this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      if (queued === 1) setImmediate(() => this.commitQueued());
+    });
+  }
+
+  private commitQueued(): void {
+    const batch = this.queue;
+    this.queue = [];
+    if (batch.length === 0) return;
+    const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    try {
+      this.db
+        .transaction(() => {
+          for (const op of batch) {
+            try {
+              outcomes.push({ ok: true, value: this.db.transaction(op.work)() });
+            } catch (error) {
+              outcomes.push({ ok: false, error });
+            }
+          }
+        })
+        .immediate();
+    } catch (error) {
+      for (const op of batch) op.reject(error);
+      return;
+    }
+    batch.forEach((op, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) op.resolve(outcome.value);
+      else op.reject(outcome.error);
+    });
+  }
+
   async ping(): Promise<void> {
     this.stmt('SELECT 1').get();
   }
 
   async close(): Promise<void> {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    this.commitQueued();
+    this.db.close();
   }
 
   // ---- agents and keys -------------------------------------------------------------------------
@@ -136,16 +177,18 @@ export class SqliteStore implements Store {
   }
 
   async claimOidcAgent(agentId: string, at: string): Promise<AgentOrigin> {
-    this.stmt(`INSERT INTO agents (agent_id, origin, created_at, updated_at) VALUES (?, 'oidc', ?, ?) ON CONFLICT DO NOTHING`).run(
-      agentId,
-      at,
-      at,
+    await this.write(() =>
+      this.stmt(`INSERT INTO agents (agent_id, origin, created_at, updated_at) VALUES (?, 'oidc', ?, ?) ON CONFLICT DO NOTHING`).run(
+        agentId,
+        at,
+        at,
+      ),
     );
     return (await this.agentOrigin(agentId))!;
   }
 
   async createAgentWithKey(key: NewKey, response?: IdempotentResponse): Promise<void> {
-    this.db.transaction(() => {
+    return this.write(() => {
       try {
         this.stmt('INSERT INTO agents (agent_id, created_at, updated_at) VALUES (?, ?, ?)').run(
           key.agentId,
@@ -158,14 +201,14 @@ export class SqliteStore implements Store {
       }
       this.insertKey(key);
       this.saveResponse(response);
-    })();
+    });
   }
 
   async addKey(key: NewKey, response?: IdempotentResponse): Promise<void> {
-    this.db.transaction(() => {
+    return this.write(() => {
       this.insertKey(key);
       this.saveResponse(response);
-    })();
+    });
   }
 
   private insertKey(key: NewKey): void {
@@ -180,12 +223,12 @@ export class SqliteStore implements Store {
   }
 
   async revokeKey(keyId: number, at: string, response?: IdempotentResponse): Promise<boolean> {
-    return this.db.transaction(() => {
+    return this.write(() => {
       const result = this.stmt('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, keyId);
       if (result.changes !== 1) return false;
       this.saveResponse(response);
       return true;
-    })();
+    });
   }
 
   // ---- idempotency -----------------------------------------------------------------------------
@@ -198,7 +241,7 @@ export class SqliteStore implements Store {
   }
 
   async purgeIdempotentResponses(before: string): Promise<number> {
-    return this.stmt('DELETE FROM idempotency_keys WHERE created_at < ?').run(before).changes;
+    return this.write(() => this.stmt('DELETE FROM idempotency_keys WHERE created_at < ?').run(before).changes);
   }
 
   /** Inside the caller's transaction: keeps the response, or fails the whole write if a live one exists. */
@@ -216,7 +259,7 @@ export class SqliteStore implements Store {
   // ---- skills ----------------------------------------------------------------------------------
 
   async contributeSkill(skill: Skill, body: string, rewardMillis: number, response?: IdempotentResponse): Promise<void> {
-    this.db.transaction(() => {
+    return this.write(() => {
       const { lastInsertRowid: seq } = this.stmt(
         `INSERT INTO skills (id, agent_id, name, description, domain, tags, license, visibility, quality_score,
            skill_md_content, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -245,7 +288,7 @@ export class SqliteStore implements Store {
       );
       this.reward(skill.agent_id, 'contribute_skill', rewardMillis, skill.id, skill.created_at, true);
       this.saveResponse(response);
-    })();
+    });
   }
 
   async getSkill(id: string): Promise<Skill | null> {
@@ -299,7 +342,7 @@ export class SqliteStore implements Store {
     rewardMillis: number,
     response?: IdempotentResponse,
   ): Promise<void> {
-    this.db.transaction(() => {
+    return this.write(() => {
       const { lastInsertRowid: seq } = this.stmt(
         `INSERT INTO knowledge_units (id, agent_id, title, type, domain, description, examples, source, confidence,
            tags, base_quality, quality_score, created_at, updated_at)
@@ -332,7 +375,7 @@ export class SqliteStore implements Store {
       );
       this.reward(unit.agent_id, 'contribute_knowledge', rewardMillis, unit.id, unit.created_at, true);
       this.saveResponse(response);
-    })();
+    });
   }
 
   async getUnit(id: string): Promise<KnowledgeUnit | null> {
@@ -343,42 +386,21 @@ export class SqliteStore implements Store {
   }
 
   async listUnits(query: UnitQuery): Promise<Page<KnowledgeUnit>> {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (query.types.length > 0) {
-      where.push(`ku.type IN (${query.types.map(() => '?').join(', ')})`);
-      params.push(...query.types);
-    }
-    if (query.domain !== undefined) {
-      where.push('ku.domain = ?');
-      params.push(query.domain);
-    }
-    if (query.minQuality !== undefined) {
-      where.push('ku.quality_score >= ?');
-      params.push(query.minQuality);
-    }
-    return this.page<rows.UnitRow, KnowledgeUnit>(
-      { table: 'knowledge_units ku', fts: 'knowledge_fts', rank: UNIT_RANK, columns: rows.UNIT_COLUMNS },
-      query.terms,
-      where,
-      params,
-      query,
-      rows.toUnit,
-    );
+    return listUnits((sql) => this.stmt(sql), query, this.tuning);
   }
 
   async deleteUnit(id: string): Promise<boolean> {
-    return this.db.transaction(() => {
+    return this.write(() => {
       const seq = this.stmt('SELECT seq FROM knowledge_units WHERE id = ?').pluck().get(id) as number | undefined;
       if (seq === undefined) return false;
       this.stmt('DELETE FROM knowledge_fts WHERE rowid = ?').run(seq);
       this.stmt('DELETE FROM knowledge_units WHERE seq = ?').run(seq); // verdicts go by ON DELETE CASCADE
       return true;
-    })();
+    });
   }
 
   async recordVerdict(v: NewVerdict, response?: IdempotentResponse): Promise<VerdictOutcome> {
-    return this.db.transaction((): VerdictOutcome => {
+    return this.write((): VerdictOutcome => {
       const unit = this.stmt(
         'SELECT seq, base_quality, valid_count, invalid_count FROM knowledge_units WHERE id = ?',
       ).get(v.unitId) as { seq: number; base_quality: number; valid_count: number; invalid_count: number } | undefined;
@@ -411,7 +433,7 @@ export class SqliteStore implements Store {
       ).run(valid, invalid, v.rescore(unit.base_quality, valid, invalid), v.at, unit.seq);
       this.saveResponse(response);
       return { recorded: true, first: previous === undefined };
-    })();
+    });
   }
 
   /** Adds a history item and moves the agent's running totals, inside the caller's transaction. */

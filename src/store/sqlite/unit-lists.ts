@@ -1,0 +1,159 @@
+// Knowledge-unit lists on SQLite: exact totals and deterministic pages whose cost follows the page and
+// the matches, not the table. The README's Performance section explains each path and what it costs.
+import type { Statement } from 'better-sqlite3';
+import type { KnowledgeUnit } from '../../domain/model.js';
+import type { Page, UnitQuery } from '../store.js';
+import * as rows from './rows.js';
+
+type Prepare = (sql: string) => Statement;
+
+/** bm25 column weights: title, description, examples, domain, tags. */
+export const UNIT_RANK = 'bm25(knowledge_fts, 10.0, 4.0, 2.0, 3.0, 5.0)';
+const ORDER = 'ku.quality_score DESC, ku.created_at DESC, ku.id DESC';
+
+/** Where the list paths switch; tests move the switches to reach every path with little data. */
+export interface UnitListTuning {
+  /** Up to this many matches, bm25 over all of them is cheap and always decides the order. */
+  broadMinMatches: number;
+  /** Rows ranked beyond the page, so that rows tied with the page's last one are seen and ordered too. */
+  tieSlack: number;
+}
+
+export const DEFAULT_TUNING: UnitListTuning = { broadMinMatches: 10_000, tieSlack: 64 };
+
+/** Terms are letters and digits only (domain/search.ts); quoting each makes FTS5 read it as a plain word. */
+export function ftsMatch(terms: string[]): string {
+  return terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(' ');
+}
+
+interface Filter {
+  sql: string[];
+  params: unknown[];
+}
+
+/** The query's filters as conditions on `alias` (`ku` for knowledge_units, `c` for unit_counts). */
+function filters(query: UnitQuery, alias: string, withQuality: boolean): Filter {
+  const sql: string[] = [];
+  const params: unknown[] = [];
+  if (query.types.length > 0) {
+    sql.push(`${alias}.type IN (${query.types.map(() => '?').join(', ')})`);
+    params.push(...query.types);
+  }
+  if (query.domain !== undefined) {
+    sql.push(`${alias}.domain = ?`);
+    params.push(query.domain);
+  }
+  if (withQuality && query.minQuality !== undefined) {
+    sql.push(`${alias}.quality_score >= ?`);
+    params.push(query.minQuality);
+  }
+  return { sql, params };
+}
+
+const where = (conditions: string[]) => (conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '');
+const and = (conditions: string[]) => conditions.map((c) => ` AND ${c}`).join('');
+
+export function listUnits(prepare: Prepare, query: UnitQuery, tuning = DEFAULT_TUNING): Page<KnowledgeUnit> {
+  return query.terms.length === 0 ? browse(prepare, query) : search(prepare, query, tuning);
+}
+
+/** Without `q`: the total from unit_counts, the page straight off the index that ends in the list order. */
+function browse(prepare: Prepare, query: UnitQuery): Page<KnowledgeUnit> {
+  const total = countByFilters(prepare, query);
+  if (total <= query.offset) return { items: [], total };
+  const f = filters(query, 'ku', true);
+  const items = prepare(
+    `SELECT ${rows.UNIT_COLUMNS} FROM knowledge_units ku ${where(f.sql)} ORDER BY ${ORDER} LIMIT ? OFFSET ?`,
+  ).all(...f.params, query.limit, query.offset) as rows.UnitRow[];
+  return { items: items.map(rows.toUnit), total };
+}
+
+/**
+ * The exact number of units the filters admit. Whole quality buckets come from unit_counts; only the
+ * bucket that min_quality cuts through is counted row by row, over a short index range. A unit is in
+ * bucket floor(q × 100) as SQLite computes it, and the same expression places min_quality, so every
+ * unit of a higher bucket passes the floor and every unit of a lower one fails it.
+ */
+function countByFilters(prepare: Prepare, query: UnitQuery): number {
+  const c = filters(query, 'c', false);
+  if (query.minQuality === undefined) {
+    return prepare(`SELECT coalesce(sum(c.n), 0) FROM unit_counts c ${where(c.sql)}`).pluck().get(...c.params) as number;
+  }
+  const floor = query.minQuality;
+  const whole = prepare(
+    `SELECT coalesce(sum(c.n), 0) FROM unit_counts c WHERE c.bucket > CAST(? * 100 AS INTEGER)${and(c.sql)}`,
+  )
+    .pluck()
+    .get(floor, ...c.params) as number;
+  const ku = filters(query, 'ku', false);
+  // The upper bound only narrows the index range; the CAST condition decides membership exactly.
+  const edge = prepare(
+    `SELECT count(*) FROM knowledge_units ku
+     WHERE ku.quality_score >= ? AND ku.quality_score < (CAST(? * 100 AS INTEGER) + 2) / 100.0
+       AND CAST(ku.quality_score * 100 AS INTEGER) = CAST(? * 100 AS INTEGER)${and(ku.sql)}`,
+  )
+    .pluck()
+    .get(floor, floor, floor, ...ku.params) as number;
+  return whole + edge;
+}
+
+/**
+ * With `q`: relevance (bm25) first, then the list order. Three ways to the same order, by cost:
+ * - no filters: rank inside the full-text index, join only the page's rows (and rows tied with its last);
+ * - filters: rank the matches that pass them;
+ * - a broad query, matching more than half of all units (and more than broadMinMatches): every word of
+ *   it is then in most units, where bm25's IDF is zero (FTS5 clamps it to 1e-6), so relevance ties and
+ *   the list order decides (the README documents this); the page walks the list-order index and asks the full-text index per row.
+ */
+function search(prepare: Prepare, query: UnitQuery, tuning: UnitListTuning): Page<KnowledgeUnit> {
+  const match = ftsMatch(query.terms);
+  const matches = prepare('SELECT count(*) FROM knowledge_fts WHERE knowledge_fts MATCH ?').pluck().get(match) as number;
+  if (matches === 0) return { items: [], total: 0 };
+  const f = filters(query, 'ku', true);
+  const filtered = f.sql.length > 0;
+  const total = filtered
+    ? (prepare(
+        `SELECT count(*) FROM knowledge_fts JOIN knowledge_units ku ON ku.seq = knowledge_fts.rowid
+         WHERE knowledge_fts MATCH ?${and(f.sql)}`,
+      )
+        .pluck()
+        .get(match, ...f.params) as number)
+    : matches;
+  if (total <= query.offset) return { items: [], total };
+
+  let items: rows.UnitRow[] | null;
+  if (matches > tuning.broadMinMatches && matches * 2 > unitCount(prepare)) {
+    items = prepare(
+      `SELECT ${rows.UNIT_COLUMNS} FROM knowledge_units ku
+       WHERE EXISTS (SELECT 1 FROM knowledge_fts WHERE knowledge_fts MATCH ? AND knowledge_fts.rowid = ku.seq)${and(f.sql)}
+       ORDER BY ${ORDER} LIMIT ? OFFSET ?`,
+    ).all(match, ...f.params, query.limit, query.offset) as rows.UnitRow[];
+  } else {
+    items = filtered ? null : rankedInIndex(prepare, match, query, tuning.tieSlack);
+    items ??= prepare(
+      `SELECT ${rows.UNIT_COLUMNS} FROM knowledge_fts JOIN knowledge_units ku ON ku.seq = knowledge_fts.rowid
+       WHERE knowledge_fts MATCH ?${and(f.sql)} ORDER BY ${UNIT_RANK}, ${ORDER} LIMIT ? OFFSET ?`,
+    ).all(match, ...f.params, query.limit, query.offset) as rows.UnitRow[];
+  }
+  return { items: items.map(rows.toUnit), total };
+}
+
+/**
+ * The page's rows ranked inside the full-text index, `slack` rows past the page. Every row ranked
+ * at or above the page's last row is among them (the rows after it rank strictly lower), so sorting
+ * them by rank and list order gives the exact page. null when more than `slack` rows tie at the edge.
+ */
+function rankedInIndex(prepare: Prepare, match: string, query: UnitQuery, slack: number): rows.UnitRow[] | null {
+  const end = query.offset + query.limit;
+  const fetched = prepare(
+    `WITH top AS (SELECT rowid AS seq, ${UNIT_RANK} AS rank FROM knowledge_fts WHERE knowledge_fts MATCH ? ORDER BY rank LIMIT ?)
+     SELECT top.rank AS rank, ${rows.UNIT_COLUMNS} FROM top JOIN knowledge_units ku ON ku.seq = top.seq
+     ORDER BY top.rank, ${ORDER}`,
+  ).all(match, end + slack) as (rows.UnitRow & { rank: number })[];
+  if (fetched.length === end + slack && fetched[end - 1]!.rank === fetched[fetched.length - 1]!.rank) return null;
+  return fetched.slice(query.offset, end);
+}
+
+function unitCount(prepare: Prepare): number {
+  return prepare('SELECT coalesce(sum(n), 0) FROM unit_counts').pluck().get() as number;
+}

@@ -1,0 +1,190 @@
+// The SQLite unit lists take shortcuts (totals from bucket counts, ranking inside the full-text index,
+// the broad-query path); each must give exactly what the plain query gives. The switches are moved so
+// that a few hundred units reach every path, and the plain queries are run beside them on the same file.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import type { KnowledgeUnit, UnitType } from '../../src/domain/model.js';
+import { unitQuality } from '../../src/domain/quality.js';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { UNIT_RANK, ftsMatch, type UnitListTuning } from '../../src/store/sqlite/unit-lists.js';
+import type { UnitQuery } from '../../src/store/store.js';
+
+// Scores on both sides of bucket edges, including ones whose × 100 is not exact in binary (0.29, 0.57).
+const QUALITIES = [0, 0.1, 0.29, 0.2999, 0.3, 0.4999, 0.5, 0.5001, 0.57, 0.58, 0.7, 0.99, 1];
+const DOMAINS = ['web', 'data', 'ops'];
+const TYPES: UnitType[] = ['pattern', 'fact', 'pitfall'];
+const QUERIES = [['alpha'], ['alpha', 'beta'], ['gamma'], ['gamma', 'alpha'], ['delta'], ['beta', 'delta'], ['nothing']];
+const FLOORS = [undefined, 0, 0.29, 0.2999, 0.3, 0.5, 0.5001, 0.57, 0.58, 0.999, 1, 0.123];
+
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+const TUNINGS: [string, UnitListTuning][] = [
+  ['every search broad, one row of slack', { broadMinMatches: 0, tieSlack: 1 }],
+  ['every search broad, wide slack', { broadMinMatches: 0, tieSlack: 64 }],
+  ['never broad, one row of slack', { broadMinMatches: 1_000_000, tieSlack: 1 }],
+];
+
+describe('SQLite unit lists: every shortcut gives what the plain query gives', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'unit-lists-'));
+  const file = join(dir, 'lists.db');
+  const stores: SqliteStore[] = [];
+  let plain: Database.Database;
+
+  before(async () => {
+    const writer = new SqliteStore(`sqlite:${file}`);
+    stores.push(writer);
+    const at = (n: number) => new Date(Date.UTC(2026, 10, 22, 10, 0, 0, 0) + n * 1000).toISOString();
+    for (const agent of ['writer', 'judge']) {
+      await writer.createAgentWithKey({
+        agentId: agent,
+        keyHash: agent.padEnd(64, '0'),
+        keyPrefix: `reg_${agent.slice(0, 4)}`,
+        scopes: ['read', 'write'],
+        tier: 'free',
+        createdAt: at(0),
+      });
+    }
+    const random = rng(7);
+    const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
+    for (let i = 0; i < 240; i++) {
+      // Words in most units (alpha, beta), in some (gamma), in few (delta); repeated texts tie in bm25.
+      const words = ['alpha', 'beta', 'gamma', 'delta'].filter((_, w) => random() < [0.85, 0.7, 0.3, 0.05][w]!);
+      const text = i % 7 === 0 ? 'alpha beta repeated text' : `${words.join(' ')} unit ${i % 23}`;
+      const quality = pick(QUALITIES);
+      // Several units share a timestamp, so ids break the ties of quality and time.
+      const unit: KnowledgeUnit = {
+        id: `ku_${(i * 7919) % 1000}_${i}`,
+        agent_id: 'writer',
+        title: i % 5 === 0 ? `alpha ${text}` : `Unit ${i % 11}`,
+        type: pick(TYPES),
+        domain: pick(DOMAINS),
+        content: { description: text, examples: i % 3 === 0 ? ['gamma example'] : [] },
+        metadata: { source: 'test', confidence: 0.5 },
+        tags: [],
+        quality_score: quality,
+        validations: { valid: 0, invalid: 0 },
+        created_at: at(Math.floor(i / 3)),
+        updated_at: at(Math.floor(i / 3)),
+      };
+      await writer.contributeUnit(unit, quality, 200);
+      // Verdicts move scores across buckets, deletions take units out: the counts must follow.
+      if (i % 9 === 0) {
+        await writer.recordVerdict({
+          unitId: unit.id,
+          agentId: 'judge',
+          valid: i % 2 === 0,
+          feedback: '',
+          at: at(i),
+          rewardMillis: 50,
+          rescore: unitQuality,
+        });
+      }
+      if (i % 13 === 0) await writer.deleteUnit(unit.id);
+    }
+    for (const [, tuning] of TUNINGS) stores.push(new SqliteStore(`sqlite:${file}`, tuning));
+    plain = new Database(file, { readonly: true });
+  });
+
+  after(async () => {
+    plain.close();
+    for (const store of stores) await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The plain query: count and order over every match, no shortcut. */
+  function expected(query: UnitQuery, broad: boolean): { ids: string[]; total: number } {
+    const conditions: string[] = [];
+    const params: unknown[] = [];
+    let from = 'knowledge_units ku';
+    let order = 'ku.quality_score DESC, ku.created_at DESC, ku.id DESC';
+    if (query.terms.length > 0) {
+      from = 'knowledge_fts JOIN knowledge_units ku ON ku.seq = knowledge_fts.rowid';
+      conditions.push('knowledge_fts MATCH ?');
+      params.push(ftsMatch(query.terms));
+      if (!broad) order = `${UNIT_RANK}, ${order}`;
+    }
+    if (query.types.length > 0) {
+      conditions.push(`ku.type IN (${query.types.map(() => '?').join(', ')})`);
+      params.push(...query.types);
+    }
+    if (query.domain !== undefined) {
+      conditions.push('ku.domain = ?');
+      params.push(query.domain);
+    }
+    if (query.minQuality !== undefined) {
+      conditions.push('ku.quality_score >= ?');
+      params.push(query.minQuality);
+    }
+    const whereSql = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
+    const total = plain.prepare(`SELECT count(*) FROM ${from} ${whereSql}`).pluck().get(...params) as number;
+    const ids = plain
+      .prepare(`SELECT ku.id FROM ${from} ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`)
+      .pluck()
+      .all(...params, query.limit, query.offset) as string[];
+    return { ids, total };
+  }
+
+  /** Whether the store takes the broad path for these terms under this tuning. */
+  function isBroad(terms: string[], tuning: UnitListTuning): boolean {
+    if (terms.length === 0) return false;
+    const matches = plain.prepare('SELECT count(*) FROM knowledge_fts WHERE knowledge_fts MATCH ?').pluck().get(ftsMatch(terms)) as number;
+    const units = plain.prepare('SELECT count(*) FROM knowledge_units').pluck().get() as number;
+    return matches > tuning.broadMinMatches && matches * 2 > units;
+  }
+
+  it('the bucket counts agree with the units after inserts, verdicts and deletions', () => {
+    const counted = plain.prepare('SELECT coalesce(sum(n), 0) FROM unit_counts').pluck().get();
+    const units = plain.prepare('SELECT count(*) FROM knowledge_units').pluck().get();
+    assert.equal(counted, units);
+    const drift = plain
+      .prepare(
+        `SELECT c.domain, c.type, c.bucket, c.n, (SELECT count(*) FROM knowledge_units ku WHERE ku.domain = c.domain
+           AND ku.type = c.type AND CAST(ku.quality_score * 100 AS INTEGER) = c.bucket) AS actual
+         FROM unit_counts c WHERE n != actual`,
+      )
+      .all();
+    assert.deepEqual(drift, []);
+  });
+
+  for (const [name, tuning] of TUNINGS) {
+    it(`${name}: same totals and pages as the plain query`, async () => {
+      const store = stores[TUNINGS.findIndex(([n]) => n === name) + 1]!;
+      const random = rng(name.length);
+      const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
+      let broadSeen = 0;
+      for (let round = 0; round < 400; round++) {
+        const query: UnitQuery = {
+          terms: random() < 0.25 ? [] : pick(QUERIES),
+          types: random() < 0.3 ? TYPES.filter(() => random() < 0.5) : [],
+          limit: 1 + Math.floor(random() * 25),
+          offset: random() < 0.3 ? 0 : Math.floor(random() * 220),
+        };
+        if (random() < 0.4) query.domain = pick(DOMAINS);
+        const floor = random() < 0.5 ? pick(FLOORS) : undefined;
+        if (floor !== undefined) query.minQuality = floor;
+        const broad = isBroad(query.terms, tuning);
+        if (broad) broadSeen++;
+        const want = expected(query, broad);
+        const got = await store.listUnits(query);
+        assert.deepEqual(
+          { total: got.total, ids: got.items.map((u) => u.id) },
+          want,
+          `query ${JSON.stringify(query)} (broad: ${broad})`,
+        );
+      }
+      if (tuning.broadMinMatches === 0) assert.ok(broadSeen > 20, `the broad path was taken ${broadSeen} times`);
+    });
+  }
+});
