@@ -19,6 +19,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
+  /** PostgreSQL connections per instance (REG_DATABASE_POOL_MAX); instances × this must stay below max_connections. */
+  databasePoolMax: number;
   redisUrl: string | null;
   redisKeyPrefix: string;
   trustProxy: boolean | string;
@@ -73,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: integer(env, 'REG_PORT', 3000, 0, 65535),
     host: env.REG_HOST?.trim() || '127.0.0.1',
     databaseUrl,
+    databasePoolMax: integer(env, 'REG_DATABASE_POOL_MAX', 10, 1, 1000),
     redisUrl: env.REG_REDIS_URL?.trim() || null,
     redisKeyPrefix: env.REG_REDIS_KEY_PREFIX?.trim() || 'registry:',
     trustProxy: trustProxy(env.REG_TRUST_PROXY),

@@ -12,8 +12,17 @@ const PURGE_EVERY_MS = 15 * 60 * 1000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const store = await openStore(config.databaseUrl);
   let log: FastifyBaseLogger | undefined;
+  // The store opens (and may wait for another instance's migrations) before the app and its logger exist;
+  // until then its warnings are written as the same JSON lines, straight to stderr.
+  const warnBeforeApp = !['fatal', 'error', 'silent'].includes(config.logLevel);
+  const storeLog = {
+    warn: (details: Record<string, unknown>, message: string) => {
+      if (log) log.warn(details, message);
+      else if (warnBeforeApp) process.stderr.write(`${JSON.stringify({ level: 40, time: Date.now(), ...details, msg: message })}\n`);
+    },
+  };
+  const store = await openStore(config.databaseUrl, { poolMax: config.databasePoolMax, log: storeLog });
   // Fail open: without Redis the registry keeps serving, unlimited, and says so in the log.
   const sharedCounters = config.redisUrl
     ? connectSharedCounters(config.redisUrl, config.redisKeyPrefix, (error) =>

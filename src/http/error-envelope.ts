@@ -3,8 +3,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { UnstorableTextError } from '../store/store.js';
-import { ApiError, CODE_FOR_STATUS, badRequest, methodNotAllowed, notFound } from './errors.js';
+import { StoreUnavailableError, UnstorableTextError } from '../store/store.js';
+import { ApiError, CODE_FOR_STATUS, badRequest, methodNotAllowed, notFound, unavailable } from './errors.js';
 
 interface AjvIssue {
   instancePath: string;
@@ -60,6 +60,12 @@ function toApiError(error: FastifyError & { validation?: AjvIssue[] }, request: 
   // The store's last line of defence against text it cannot keep (NUL, invalid Unicode): the client's fault.
   if (error instanceof UnstorableTextError) {
     return badRequest(error.message || 'text contains characters that cannot be stored (NUL or invalid Unicode)');
+  }
+  // The database is down or did not answer in time, so the client may retry. An outage is an
+  // operating condition, not a bug: a warning with the reason, without a stack.
+  if (error instanceof StoreUnavailableError) {
+    request.log.warn({ reason: error.message }, 'database unavailable');
+    return unavailable('the database is unavailable; retry shortly');
   }
   if (error.validation && error.validation.length > 0) {
     return new ApiError(400, 'VALIDATION_ERROR', validationMessage(error.validation[0]!, error.validationContext));

@@ -1,11 +1,19 @@
 // Chooses the store for REG_DATABASE_URL.
 import type { Store } from './store.js';
+import type { StoreLog } from './postgres/db.js';
 import { PostgresStore } from './postgres/postgres-store.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
 
-export async function openStore(databaseUrl: string): Promise<Store> {
+export interface OpenOptions {
+  /** PostgreSQL connections per instance. */
+  poolMax?: number;
+  /** Where a PostgreSQL store reports broken idle connections and waits for the migration lock. */
+  log?: StoreLog;
+}
+
+export async function openStore(databaseUrl: string, options: OpenOptions = {}): Promise<Store> {
   if (databaseUrl.startsWith('sqlite:')) return new SqliteStore(databaseUrl);
   // Opens the pool and applies pending migrations (under an advisory lock) before answering.
-  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return PostgresStore.open(databaseUrl);
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return PostgresStore.open(databaseUrl, { max: options.poolMax, log: options.log });
   throw new Error('REG_DATABASE_URL must start with sqlite:, postgres:// or postgresql://');
 }

@@ -109,6 +109,14 @@ export class IdempotencyKeyTakenError extends Error {
 /** Raised for text a backend cannot store; routes answer it with 400. */
 export class UnstorableTextError extends Error {}
 
+/**
+ * Raised when the database cannot be reached or did not answer in time (refused or lost connection, a
+ * full server, a statement timeout). The same request may succeed on retry; only a connection lost
+ * during COMMIT leaves a write's outcome unknown, which an Idempotency-Key makes safe to retry.
+ * The HTTP layer answers it with 503.
+ */
+export class StoreUnavailableError extends Error {}
+
 export interface Store {
   readonly backend: 'sqlite' | 'postgres';
   ping(): Promise<void>;

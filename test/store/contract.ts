@@ -5,7 +5,15 @@ import type { KnowledgeUnit, Skill } from '../../src/domain/model.js';
 import { unitQuality } from '../../src/domain/quality.js';
 import { migrations as postgresMigrations } from '../../src/store/postgres/migrations.js';
 import { migrations as sqliteMigrations } from '../../src/store/sqlite/migrations.js';
-import { AgentExistsError, PrefixTakenError, UnstorableTextError, type NewKey, type Store } from '../../src/store/store.js';
+import {
+  AgentExistsError,
+  IdempotencyKeyTakenError,
+  PrefixTakenError,
+  UnstorableTextError,
+  type IdempotentResponse,
+  type NewKey,
+  type Store,
+} from '../../src/store/store.js';
 import type { Backend } from '../helpers/backends.js';
 
 let counter = 0;
@@ -245,6 +253,55 @@ export function storeContract(backend: Backend): void {
         const profile = await store.reputation(agentId, 5);
         assert.deepEqual([profile?.score, profile?.validations, profile?.history.length], [0.05, 1, 1], agentId);
       }
+    });
+
+    it('lets exactly one of 10 simultaneous registrations of one agent id claim it', async () => {
+      const keys = Array.from({ length: 10 }, () => newKey('contested'));
+      const outcomes = await Promise.allSettled(keys.map((key) => store.createAgentWithKey(key)));
+      const won = outcomes.flatMap((o, i) => (o.status === 'fulfilled' ? [keys[i]!] : []));
+      assert.equal(won.length, 1);
+      for (const o of outcomes) if (o.status === 'rejected') assert.ok(o.reason instanceof AgentExistsError, String(o.reason));
+      const exported = await collect(store.exportKeys('contested'));
+      assert.deepEqual(exported.map((k) => k.key_prefix), [won[0]!.keyPrefix], 'only the winner has a key');
+      for (const key of keys) assert.equal((await store.findKeyByHash(key.keyHash)) !== null, key === won[0]);
+    });
+
+    it('counts and rewards once when one agent sends 10 verdicts on one unit at the same moment', async () => {
+      await store.createAgentWithKey(newKey('eager-author'));
+      await store.createAgentWithKey(newKey('eager-critic'));
+      const u = unit('eager-author');
+      await store.contributeUnit(u, 0.5, 200);
+      const outcomes = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          store.recordVerdict({
+            unitId: u.id, agentId: 'eager-critic', valid: true, feedback: `try ${i}`, at: at(2_000 + i), rewardMillis: 50, rescore: unitQuality,
+          }),
+        ),
+      );
+      assert.equal(outcomes.filter((o) => o.recorded && o.first).length, 1, 'exactly one is the first verdict');
+      assert.equal(outcomes.filter((o) => o.recorded && !o.first).length, 9, 'the others replace it');
+      const judged = await store.getUnit(u.id);
+      assert.deepEqual(judged?.validations, { valid: 1, invalid: 0 });
+      assert.equal(judged?.quality_score, unitQuality(0.5, 1, 0));
+      const critic = await store.reputation('eager-critic', 20);
+      assert.deepEqual([critic?.score, critic?.validations, critic?.history.length], [0.05, 1, 1]);
+      assert.equal((await collect(store.exportVerdicts('eager-critic'))).length, 1);
+    });
+
+    it('writes once when 5 requests with one idempotency key arrive at the same moment', async () => {
+      await store.createAgentWithKey(newKey('retrier'));
+      const response = (n: number): IdempotentResponse => ({
+        scope: 'retrier', keyHash: 'k'.repeat(64), requestHash: 'r'.repeat(64), status: 201, body: `sealed ${n}`,
+        createdAt: at(3_000), expiredBefore: at(0),
+      });
+      const units = Array.from({ length: 5 }, () => unit('retrier'));
+      const outcomes = await Promise.allSettled(units.map((u, i) => store.contributeUnit(u, 0.5, 200, response(i))));
+      const won = outcomes.flatMap((o, i) => (o.status === 'fulfilled' ? [i] : []));
+      assert.equal(won.length, 1);
+      for (const o of outcomes) if (o.status === 'rejected') assert.ok(o.reason instanceof IdempotencyKeyTakenError, String(o.reason));
+      assert.deepEqual((await collect(store.exportUnits('retrier'))).map((u) => u.id), [units[won[0]!]!.id]);
+      assert.equal((await store.reputation('retrier', 10))?.score, 0.2, 'rewarded once');
+      assert.equal((await store.findIdempotentResponse('retrier', 'k'.repeat(64), at(0)))?.body, `sealed ${won[0]}`);
     });
 
     it(

@@ -37,7 +37,7 @@ FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text
 ORDER BY t.ord
 RETURNING id, seq`;
 
-const INSERT_SKILL_TAGS = 'INSERT INTO skill_tags (tag, skill_seq) SELECT * FROM unnest($1::text[], $2::bigint[])';
+const INSERT_SKILL_TAGS = 'INSERT INTO skill_tags (tag, skill_seq) SELECT t.tag, t.seq FROM unnest($1::text[], $2::bigint[]) AS t(tag, seq)';
 
 const INSERT_EVENTS = `
 INSERT INTO reputation_events (agent_id, action, delta_millis, target_id, created_at)

@@ -31,11 +31,12 @@ export async function saveResponse(db: Queryable, response: IdempotentResponse |
 
 export async function findResponse(db: Queryable, scope: string, keyHash: string, notBefore: string): Promise<SavedResponse | null> {
   const [row] = (
-    await run<Row>(db, 'SELECT * FROM idempotency_keys WHERE scope = $1 AND key_hash = $2 AND created_at >= $3', [
-      scope,
-      keyHash,
-      notBefore,
-    ])
+    await run<Row>(
+      db,
+      `SELECT scope, key_hash, request_hash, status, body, created_at FROM idempotency_keys
+       WHERE scope = $1 AND key_hash = $2 AND created_at >= $3`,
+      [scope, keyHash, notBefore],
+    )
   ).rows;
   if (!row) return null;
   return {

@@ -1,13 +1,19 @@
 // Lists and search for the PostgreSQL store: filters as parameterised SQL, search through the weighted
 // tsvector columns and their GIN indexes, exact totals, and the contract order.
-import type { QueryResultRow } from 'pg';
+import type { Pool, QueryResultRow } from 'pg';
 import type { KnowledgeUnit, Skill } from '../../domain/model.js';
 import type { Page, SkillQuery, UnitQuery } from '../store.js';
-import { runAdHoc, type Queryable } from './db.js';
+import { inTransaction, READ_ONE_SNAPSHOT, runAdHoc } from './db.js';
 import * as rows from './rows.js';
 
-// ts_rank_cd weights for D, C, B, A, the labels migrations.ts gives the columns.
-const RANK_WEIGHTS = `'{0.1, 0.2, 0.4, 1.0}'`;
+// ts_rank_cd weights for the labels D, C, B, A that migration 3 gives the columns, scaled from SQLite's bm25
+// weights (title 10, tags 5, description 4, domain 3, examples 2; name 10, description 5, tags 5, body 1).
+// Domain shares C with description, so it counts 4 here where SQLite counts 3; skills leave C unused.
+const UNIT_RANK_WEIGHTS = `'{0.2, 0.4, 0.5, 1.0}'`;
+const SKILL_RANK_WEIGHTS = `'{0.1, 0.1, 0.5, 1.0}'`;
+// ts_rank_cd normalization 1: the rank is divided by 1 + log(document length), so a long body does not
+// outrank a short, focused one merely by repeating a word (bm25 normalises for length too).
+const RANK_NORMALIZATION = 1;
 
 /** The values of a statement built per request, handing out their placeholders in order. */
 class Params {
@@ -18,7 +24,7 @@ class Params {
   }
 }
 
-export function listSkills(db: Queryable, query: SkillQuery): Promise<Page<Skill>> {
+export function listSkills(pool: Pool, query: SkillQuery): Promise<Page<Skill>> {
   const params = new Params();
   const where: string[] = [];
   if (!query.viewer.everything) {
@@ -35,25 +41,29 @@ export function listSkills(db: Queryable, query: SkillQuery): Promise<Page<Skill
          GROUP BY skill_seq HAVING count(*) = ${params.add(tags.length)})`,
     );
   }
-  return page(db, { table: 'skills', alias: 's', columns: rows.SKILL_COLUMNS }, query, where, params, rows.toSkill);
+  const source = { table: 'skills', alias: 's', columns: rows.SKILL_COLUMNS, weights: SKILL_RANK_WEIGHTS };
+  return page(pool, source, query, where, params, rows.toSkill);
 }
 
-export function listUnits(db: Queryable, query: UnitQuery): Promise<Page<KnowledgeUnit>> {
+export function listUnits(pool: Pool, query: UnitQuery): Promise<Page<KnowledgeUnit>> {
   const params = new Params();
   const where: string[] = [];
   if (query.types.length > 0) where.push(`ku.type = ANY(${params.add(query.types)}::text[])`);
   if (query.domain !== undefined) where.push(`ku.domain = ${params.add(query.domain)}`);
   if (query.minQuality !== undefined) where.push(`ku.quality_score >= ${params.add(query.minQuality)}`);
-  return page(db, { table: 'knowledge_units', alias: 'ku', columns: rows.UNIT_COLUMNS }, query, where, params, rows.toUnit);
+  const source = { table: 'knowledge_units', alias: 'ku', columns: rows.UNIT_COLUMNS, weights: UNIT_RANK_WEIGHTS };
+  return page(pool, source, query, where, params, rows.toUnit);
 }
 
 /**
  * One page of a list and its exact total. With search terms the GIN index finds the rows matching
  * every term, ranked by weighted cover density; the list order then breaks ties (quality, newest, id).
+ * Count and page run in one read-only REPEATABLE READ transaction: both see one snapshot, so the total
+ * always agrees with the items even while other instances write.
  */
 async function page<R extends QueryResultRow, T>(
-  db: Queryable,
-  source: { table: string; alias: string; columns: string },
+  pool: Pool,
+  source: { table: string; alias: string; columns: string; weights: string },
   query: { terms: string[]; limit: number; offset: number },
   where: string[],
   params: Params,
@@ -64,17 +74,24 @@ async function page<R extends QueryResultRow, T>(
   let orderBy = `${a}.quality_score DESC, ${a}.created_at DESC, ${a}.id DESC`;
   const conditions = [...where];
   if (query.terms.length > 0) {
-    // Terms are letters and digits only (domain/search.ts); plainto_tsquery reads them as plain words
-    // joined by AND, never as operators.
-    const tsquery = `plainto_tsquery('english', ${params.add(query.terms.join(' '))})`;
+    // Terms are letters, digits and marks only (domain/search.ts); plainto_tsquery reads them as plain
+    // words joined by AND, never as operators, through the same configuration and punctuation rule as
+    // the indexed text (migration 3).
+    const tsquery = `plainto_tsquery('reg_search', reg_search_text(${params.add(query.terms.join(' '))}::text))`;
     conditions.unshift(`${a}.search @@ ${tsquery}`);
-    orderBy = `ts_rank_cd(${RANK_WEIGHTS}, ${a}.search, ${tsquery}) DESC, ${orderBy}`;
+    orderBy = `ts_rank_cd(${source.weights}, ${a}.search, ${tsquery}, ${RANK_NORMALIZATION}) DESC, ${orderBy}`;
   }
   const from = `FROM ${source.table} ${a} ${conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : ''}`;
-  const counted = await runAdHoc<{ total: string }>(db, `SELECT count(*) AS total ${from}`, [...params.values]);
-  const total = Number(counted.rows[0]!.total);
-  if (total <= query.offset) return { items: [], total };
-  const window = `LIMIT ${params.add(query.limit)} OFFSET ${params.add(query.offset)}`;
-  const list = await runAdHoc<R>(db, `SELECT ${source.columns} ${from} ORDER BY ${orderBy} ${window}`, params.values);
-  return { items: list.rows.map(map), total };
+  return inTransaction(
+    pool,
+    async (client) => {
+      const counted = await runAdHoc<{ total: string }>(client, `SELECT count(*) AS total ${from}`, [...params.values]);
+      const total = Number(counted.rows[0]!.total);
+      if (total <= query.offset) return { items: [], total };
+      const window = `LIMIT ${params.add(query.limit)} OFFSET ${params.add(query.offset)}`;
+      const list = await runAdHoc<R>(client, `SELECT ${source.columns} ${from} ORDER BY ${orderBy} ${window}`, params.values);
+      return { items: list.rows.map(map), total };
+    },
+    READ_ONE_SNAPSHOT,
+  );
 }

@@ -48,14 +48,8 @@ export class PostgresStore implements Store {
 
   /** Opens the pool and brings the schema up to date before the store answers anything. */
   static async open(url: string, options: PoolOptions = {}): Promise<PostgresStore> {
-    const pool = createPool(url, options);
-    try {
-      await migrate(pool);
-    } catch (error) {
-      await pool.end();
-      throw error;
-    }
-    return new PostgresStore(pool);
+    await migrate(url, options);
+    return new PostgresStore(createPool(url, options));
   }
 
   /** The migration versions recorded in the database. */
