@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { backends, type Backend } from '../helpers/backends.js';
 import type { Store } from '../../src/store/store.js';
 import { call, errorCode, register, testApp, testConfig } from '../helpers/app.js';
 
 /** A store whose list calls wait until the test opens the gate. */
-function gatedStore(): { store: Store; open: () => void; waiting: () => number } {
-  const inner = new SqliteStore('sqlite::memory:');
+async function gatedStore(backend: Backend): Promise<{ store: Store; open: () => void; waiting: () => number }> {
+  const inner = await backend.open();
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   let waiting = 0;
@@ -26,9 +26,9 @@ function gatedStore(): { store: Store; open: () => void; waiting: () => number }
   return { store, open: release, waiting: () => waiting };
 }
 
-describe('resource limits', () => {
+for (const backend of backends()) describe(`resource limits [${backend.name}]`, () => {
   it('caps the work in flight, answering 503 with Retry-After beyond it', async () => {
-    const gated = gatedStore();
+    const gated = await gatedStore(backend);
     const t = await testApp(gated.store, { limits: { maxInFlight: 2, maxEventLoopDelayMs: 0 } });
     try {
       const held = [call(t.app, 'GET', '/v1/knowledge'), call(t.app, 'GET', '/v1/knowledge')];
@@ -47,7 +47,7 @@ describe('resource limits', () => {
 
   it('forgets the least recently seen rate-limit callers beyond its bound', async () => {
     const limits = { anonymous: 2, free: 2, pro: 2, enterprise: 2 };
-    const t = await testApp(new SqliteStore('sqlite::memory:'), {
+    const t = await testApp(await backend.open(), {
       config: testConfig({ rateLimits: limits }),
       limits: { rateLimitCallers: 5 },
     });
@@ -62,7 +62,7 @@ describe('resource limits', () => {
   });
 
   it('limits registrations per address per hour only when REG_REGISTER_LIMIT is set', async () => {
-    const t = await testApp(new SqliteStore('sqlite::memory:'), { config: testConfig({ registerLimitPerHour: 2 }) });
+    const t = await testApp(await backend.open(), { config: testConfig({ registerLimitPerHour: 2 }) });
     try {
       await register(t.app, 'reg-one');
       await register(t.app, 'reg-two');

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { backends } from '../helpers/backends.js';
 import { call, contributeUnit, register, testApp, testConfig, unitBody, skillMd, type TestApp } from '../helpers/app.js';
 
-describe('the served OpenAPI document', () => {
+for (const backend of backends()) describe(`the served OpenAPI document [${backend.name}]`, () => {
   it('is OpenAPI 3.1 and lists exactly the routes the app serves', async () => {
-    const t = await testApp(new SqliteStore('sqlite::memory:'));
+    const t = await testApp(await backend.open());
     try {
       const served: string[] = [];
       const res = await call(t.app, 'GET', '/v1/openapi.json');

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { loggerOptions } from '../../src/app.js';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { backends } from '../helpers/backends.js';
 import { call, register, testApp } from '../helpers/app.js';
 
-describe('operations', () => {
+for (const backend of backends()) describe(`operations [${backend.name}]`, () => {
   it('answers health and readiness without credentials', async () => {
-    const t = await testApp(new SqliteStore('sqlite::memory:'));
+    const t = await testApp(await backend.open());
     try {
       assert.deepEqual((await call(t.app, 'GET', '/healthz')).json(), { status: 'ok' });
       assert.deepEqual((await call(t.app, 'GET', '/readyz')).json(), { status: 'ready' });
@@ -17,7 +17,7 @@ describe('operations', () => {
   });
 
   it('gives every response a request id, keeping a plain one the caller sent', async () => {
-    const t = await testApp(new SqliteStore('sqlite::memory:'));
+    const t = await testApp(await backend.open());
     try {
       const mine = await call(t.app, 'GET', '/healthz', { headers: { 'x-request-id': 'trace-123' } });
       assert.equal(mine.headers['x-request-id'], 'trace-123');
@@ -37,7 +37,7 @@ describe('operations', () => {
       },
     });
     const logger = { ...(loggerOptions('info') as object), stream };
-    const t = await testApp(new SqliteStore('sqlite::memory:'), { logger: logger as never });
+    const t = await testApp(await backend.open(), { logger: logger as never });
     try {
       const key = await register(t.app, 'logged');
       await call(t.app, 'GET', '/v1/export/logged', { key, headers: { 'x-request-id': 'req-42' } });

@@ -1,15 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { backends } from '../helpers/backends.js';
 import { call, errorCode, register, testApp, testConfig } from '../helpers/app.js';
 
 const limits = { anonymous: 3, free: 5, pro: 7, enterprise: 9 };
 
-async function limitedApp() {
-  return testApp(new SqliteStore('sqlite::memory:'), { config: testConfig({ rateLimits: limits }) });
-}
+for (const backend of backends()) describe(`rate limits [${backend.name}]`, () => {
+  const limitedApp = async () => testApp(await backend.open(), { config: testConfig({ rateLimits: limits }) });
 
-describe('rate limits', () => {
   it('limits anonymous callers per address, with headers and a 429 envelope', async () => {
     const t = await limitedApp();
     try {
@@ -71,7 +69,7 @@ describe('rate limits', () => {
   });
 
   it('counts a client behind a trusted proxy by its X-Forwarded-For address', async () => {
-    const t = await testApp(new SqliteStore('sqlite::memory:'), {
+    const t = await testApp(await backend.open(), {
       config: testConfig({ rateLimits: limits, trustProxy: true }),
     });
     try {
