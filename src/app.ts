@@ -12,7 +12,7 @@ import { findUnstorableText } from './domain/text.js';
 import { apiKeyVerifier, authPlugin, type BearerVerifier } from './http/auth.js';
 import type { Deps } from './http/deps.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorEnvelope } from './http/error-envelope.js';
-import { DEFAULT_LIMITS, installLimits, SERVER_TIMEOUTS, type Limits } from './http/limits.js';
+import { DEFAULT_LIMITS, installLimits, SERVER_TIMEOUTS, type Limits, type ServerTimeouts } from './http/limits.js';
 import { idempotencyPlugin } from './http/idempotency.js';
 import { openapiOptions } from './http/openapi.js';
 import { badRequest } from './http/errors.js';
@@ -38,6 +38,8 @@ export interface AppOptions {
   sharedCounters?: RateLimitOptions['shared'];
   logger?: FastifyServerOptions['logger'];
   limits?: Partial<Limits>;
+  /** The HTTP server's guards against slow clients; tests shorten them. */
+  timeouts?: Partial<ServerTimeouts>;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -67,6 +69,7 @@ function installValidators(app: FastifyInstance): void {
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, store } = options;
+  const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
   const deps: Deps = { store, config, clock: options.clock ?? (() => new Date()), ids: options.ids ?? randomIds };
 
   const app = Fastify({
@@ -74,13 +77,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: requestId,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
-    requestTimeout: SERVER_TIMEOUTS.requestTimeout,
-    connectionTimeout: SERVER_TIMEOUTS.connectionTimeout,
-    keepAliveTimeout: SERVER_TIMEOUTS.keepAliveTimeout,
-    http: { maxHeaderSize: SERVER_TIMEOUTS.maxHeaderSize, headersTimeout: SERVER_TIMEOUTS.headersTimeout },
+    requestTimeout: timeouts.requestTimeout,
+    connectionTimeout: timeouts.connectionTimeout,
+    keepAliveTimeout: timeouts.keepAliveTimeout,
+    http: {
+      maxHeaderSize: timeouts.maxHeaderSize,
+      headersTimeout: timeouts.headersTimeout,
+      connectionsCheckingInterval: timeouts.connectionsCheckingInterval,
+    },
     // Path segments as long as the header limit allows, so an overlong id meets the same auth checks and
     // the same schema (400 naming the parameter) as any other bad id, not a router error.
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: SERVER_TIMEOUTS.maxHeaderSize },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: timeouts.maxHeaderSize },
     clientErrorHandler,
     frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();

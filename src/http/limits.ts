@@ -27,7 +27,11 @@ export const SERVER_TIMEOUTS = {
   maxHeaderSize: 16 * 1024,
   /** Headers must arrive within this (slowloris). */
   headersTimeout: 15_000,
-} as const;
+  /** How often Node looks for requests past those timeouts (its default, 30 s, would let them linger). */
+  connectionsCheckingInterval: 1_000,
+};
+
+export type ServerTimeouts = typeof SERVER_TIMEOUTS;
 
 const RETRY_AFTER_SECONDS = 2;
 
