@@ -13,6 +13,8 @@ export interface OidcConfig {
   issuer: string;
   audience: string;
   jwksUrl: string;
+  /** REG_OIDC_AGENT_PREFIX: token agent ids become `<prefix><claim>`, and key registration refuses ids with it. */
+  agentPrefix?: string;
 }
 
 export interface Config {
@@ -61,13 +63,33 @@ function trustProxy(raw: string | undefined): boolean | string {
   return value;
 }
 
+const OIDC_VARIABLES = ['REG_OIDC_ISSUER', 'REG_OIDC_AUDIENCE', 'REG_OIDC_JWKS_URL'] as const;
+const AGENT_PREFIX = /^[^\s\p{Cc}\p{Cf}]{1,64}$/u;
+
+// Goes further than SPEC.md ("if any is missing it is disabled"): a half-set configuration is a typo
+// that would silently turn identity-provider logins off, so it stops the start instead.
+function oidcConfig(env: NodeJS.ProcessEnv): OidcConfig | null {
+  const [issuer, audience, jwksUrl] = OIDC_VARIABLES.map((name) => env[name]?.trim() || '') as [string, string, string];
+  const agentPrefix = env.REG_OIDC_AGENT_PREFIX ?? '';
+  const missing = OIDC_VARIABLES.filter((name) => !env[name]?.trim());
+  if (missing.length === OIDC_VARIABLES.length && agentPrefix === '') return null;
+  if (missing.length > 0) {
+    const why = missing.length === OIDC_VARIABLES.length ? 'REG_OIDC_AGENT_PREFIX is set' : 'OIDC is only partly configured';
+    throw new ConfigError(`${why}: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing (set all three, or none)`);
+  }
+  if (agentPrefix === '') return { issuer, audience, jwksUrl };
+  if (!AGENT_PREFIX.test(agentPrefix)) {
+    throw new ConfigError('REG_OIDC_AGENT_PREFIX must be 1 to 64 characters without whitespace, control or format characters');
+  }
+  return { issuer, audience, jwksUrl, agentPrefix };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.REG_DATABASE_URL?.trim() || 'sqlite:./data/registry.db';
   if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) {
     throw new ConfigError('REG_DATABASE_URL must start with sqlite: or postgres://');
   }
-  const oidcParts = [env.REG_OIDC_ISSUER, env.REG_OIDC_AUDIENCE, env.REG_OIDC_JWKS_URL].map((v) => v?.trim() || '');
-  const [issuer, audience, jwksUrl] = oidcParts as [string, string, string];
+  const oidc = oidcConfig(env);
   const logLevel = env.REG_LOG_LEVEL?.trim() || 'info';
   if (!LOG_LEVELS.has(logLevel)) throw new ConfigError(`REG_LOG_LEVEL must be one of ${[...LOG_LEVELS].join(', ')}`);
 
@@ -87,7 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     openAdminRegistration: flag(env.REG_OPEN_ADMIN_REGISTRATION),
     registerLimitPerHour: env.REG_REGISTER_LIMIT?.trim() ? integer(env, 'REG_REGISTER_LIMIT', 0, 1, 10_000_000) : null,
-    oidc: issuer && audience && jwksUrl ? { issuer, audience, jwksUrl } : null,
+    oidc,
     logLevel,
   };
 }

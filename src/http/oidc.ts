@@ -8,8 +8,10 @@ import {
   errors,
   jwtVerify,
   type FetchImplementation,
+  type JWTHeaderParameters,
   type JWTPayload,
   type JWTVerifyOptions,
+  type JWTVerifyResult,
 } from 'jose';
 import { ConfigError, type OidcConfig } from '../config.js';
 import { KEY_TIERS, SCOPES, type KeyTier, type Scope } from '../domain/model.js';
@@ -20,10 +22,20 @@ import type { AuthContext } from './auth.js';
 /** Asymmetric algorithms only: `none` and every HMAC algorithm are refused, so a public key can never act as a secret. */
 export const JWT_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'] as const;
 
+/** A key-set fetch is abandoned after this long, so a dead endpoint never holds a request longer. */
+export const DEFAULT_JWKS_TIMEOUT_MS = 2_500;
+const DEFAULT_CLOCK_TOLERANCE_SEC = 30;
+
 const DEFAULT_TIER: KeyTier = 'pro';
 const DEFAULT_SCOPES: Scope[] = ['read', 'write'];
 const MAX_AGENT_ID_LENGTH = 256;
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
+// Control, format (zero-width, bidi overrides) and line-separator characters make ids that look like others.
+const INVISIBLE_CHARACTERS = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+const EDGE_WHITESPACE = /^\s|\s$/u;
+// "." and ".." would be dot segments in /v1/reputation/:agent_id and /v1/export/:agent_id.
+const DOT_SEGMENTS = new Set(['.', '..']);
+// An ID token, an access token (RFC 9068) or no type; anything else (logout+jwt…) is meant for another use.
+const ACCEPTED_TYPES = new Set(['jwt', 'at+jwt']);
 // Agent origins never change once claimed, so they can be remembered without expiry (bounded).
 const ORIGIN_CACHE_SIZE = 10_000;
 
@@ -37,7 +49,7 @@ export interface JwtVerifierOptions {
   cooldownMs?: number;
   /** After a failed fetch, no new fetch is tried for this long; JWTs needing one are refused (default 5 s). */
   failureBackoffMs?: number;
-  /** A key-set fetch is abandoned after this long, so a dead endpoint never hangs a request (default 2.5 s). */
+  /** A key-set fetch is abandoned after this long (default DEFAULT_JWKS_TIMEOUT_MS). */
   timeoutMs?: number;
   /** Cached keys are refetched after this long (default 10 min). */
   cacheMaxAgeMs?: number;
@@ -95,19 +107,23 @@ function describeFailure(error: unknown): string {
 
 type Identity = { agentId: string; tier: KeyTier; scopes: Scope[] };
 
-function agentIdOf(payload: JWTPayload): string | { problem: string } {
+function agentIdOf(payload: JWTPayload, agentPrefix: string): string | { problem: string } {
   // agent_id wins over sub when present at all; a present but unusable agent_id refuses the token
   // rather than silently falling back to another identity.
   const claim = payload.agent_id !== undefined ? 'agent_id' : 'sub';
   const value = payload[claim];
   if (value === undefined) return { problem: 'neither agent_id nor sub is present' };
-  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_AGENT_ID_LENGTH) {
-    return { problem: `${claim} must be a string of 1 to ${MAX_AGENT_ID_LENGTH} characters` };
+  const maxLength = MAX_AGENT_ID_LENGTH - agentPrefix.length;
+  if (typeof value !== 'string' || value.length === 0 || value.length > maxLength) {
+    return { problem: `${claim} must be a string of 1 to ${maxLength} characters` };
   }
-  if (CONTROL_CHARACTERS.test(value) || !isStorableText(value)) {
-    return { problem: `${claim} contains control characters or is not well-formed text` };
+  if (INVISIBLE_CHARACTERS.test(value) || !isStorableText(value)) {
+    return { problem: `${claim} contains control, format or line-separator characters, or is not well-formed text` };
   }
-  return value;
+  if (EDGE_WHITESPACE.test(value)) return { problem: `${claim} has leading or trailing whitespace` };
+  const agentId = agentPrefix + value;
+  if (DOT_SEGMENTS.has(agentId)) return { problem: `${claim} may not be "." or ".."` };
+  return agentId;
 }
 
 function scopesOf(claim: unknown): Scope[] | { problem: string } {
@@ -120,8 +136,8 @@ function scopesOf(claim: unknown): Scope[] | { problem: string } {
 }
 
 /** SPEC.md's claim mapping, strict: anything outside the known values refuses the whole token. */
-export function identityFromClaims(payload: JWTPayload): Identity | { problem: string } {
-  const agentId = agentIdOf(payload);
+export function identityFromClaims(payload: JWTPayload, agentPrefix = ''): Identity | { problem: string } {
+  const agentId = agentIdOf(payload, agentPrefix);
   if (typeof agentId !== 'string') return agentId;
   const tier = payload.reg_tier === undefined ? DEFAULT_TIER : payload.reg_tier;
   if (!KEY_TIERS.includes(tier as KeyTier)) return { problem: `reg_tier must be one of ${KEY_TIERS.join(', ')}` };
@@ -130,9 +146,22 @@ export function identityFromClaims(payload: JWTPayload): Identity | { problem: s
   return { agentId, tier: tier as KeyTier, scopes };
 }
 
+/** What jose leaves to us: the token's declared type, and an `iat` that lies in the future. */
+export function tokenUseProblem(header: JWTHeaderParameters, payload: JWTPayload, nowSec: number, toleranceSec: number): string | null {
+  if (header.typ !== undefined) {
+    const typ = typeof header.typ === 'string' ? header.typ.toLowerCase().replace(/^application\//, '') : null;
+    if (typ === null || !ACCEPTED_TYPES.has(typ)) return `typ ${JSON.stringify(header.typ)} is not JWT or at+jwt`;
+  }
+  // jose checks iat only against a maximum age; a token issued "later" is a broken or forged clock.
+  if (typeof payload.iat === 'number' && payload.iat > nowSec + toleranceSec) return 'iat is in the future';
+  return null;
+}
+
 export function createJwtVerifier(oidc: OidcConfig, store: Store, options: JwtVerifierOptions = {}): JwtVerifier {
   const url = jwksUrlOf(oidc.jwksUrl);
   const now = options.now ?? (() => new Date());
+  const agentPrefix = oidc.agentPrefix ?? '';
+  const clockToleranceSec = options.clockToleranceSec ?? DEFAULT_CLOCK_TOLERANCE_SEC;
   const failureBackoffMs = options.failureBackoffMs ?? 5_000;
   let log = options.log ?? silent;
   let closed = false;
@@ -168,7 +197,7 @@ export function createJwtVerifier(oidc: OidcConfig, store: Store, options: JwtVe
   const keySet = createRemoteJWKSet(url, {
     cooldownDuration: options.cooldownMs ?? 30_000,
     cacheMaxAge: options.cacheMaxAgeMs ?? 600_000,
-    timeoutDuration: options.timeoutMs ?? 2_500,
+    timeoutDuration: options.timeoutMs ?? DEFAULT_JWKS_TIMEOUT_MS,
     [customFetch]: fetchKeySet,
   });
 
@@ -176,21 +205,21 @@ export function createJwtVerifier(oidc: OidcConfig, store: Store, options: JwtVe
     issuer: oidc.issuer,
     audience: oidc.audience,
     algorithms: [...JWT_ALGORITHMS],
-    clockTolerance: options.clockToleranceSec ?? 30,
+    clockTolerance: clockToleranceSec,
     requiredClaims: ['exp'],
     currentDate: now(),
   });
 
-  async function verifySignature(token: string): Promise<JWTPayload> {
+  async function verifySignature(token: string): Promise<JWTVerifyResult> {
     const verifyOpts = verifyOptions();
     try {
-      return (await jwtVerify(token, keySet, verifyOpts)).payload;
+      return await jwtVerify(token, keySet, verifyOpts);
     } catch (error) {
       // A token without `kid` while the set holds several keys of its type: try each candidate.
       if (!(error instanceof errors.JWKSMultipleMatchingKeys)) throw error;
       for await (const candidate of error) {
         try {
-          return (await jwtVerify(token, candidate, verifyOpts)).payload;
+          return await jwtVerify(token, candidate, verifyOpts);
         } catch (inner) {
           if (!(inner instanceof errors.JWSSignatureVerificationFailed)) throw inner;
         }
@@ -207,26 +236,24 @@ export function createJwtVerifier(oidc: OidcConfig, store: Store, options: JwtVe
     const origin = (await store.agentOrigin(agentId)) ?? (await store.claimOidcAgent(agentId, now().toISOString()));
     if (origins.size >= ORIGIN_CACHE_SIZE) origins.delete(origins.keys().next().value!);
     origins.set(agentId, origin);
+    // Once per id while it is remembered: a client retrying in a loop must not flood the log.
+    if (origin !== 'oidc') {
+      log.warn({ reason: 'agent_id_owned_by_api_key', agentId }, 'bearer JWTs for this agent id are refused: it was registered with an API key');
+    }
     return origin;
   }
 
-  const verifier = (async (token: string): Promise<AuthContext | null> => {
-    if (closed) return null;
+  /** The token's identity, or null when the token does not verify; never touches the store. */
+  async function verifiedIdentity(token: string): Promise<Identity | null> {
     try {
-      const identity = identityFromClaims(await verifySignature(token));
+      const { payload, protectedHeader } = await verifySignature(token);
+      const problem = tokenUseProblem(protectedHeader, payload, Math.floor(now().getTime() / 1000), clockToleranceSec);
+      const identity = problem === null ? identityFromClaims(payload, agentPrefix) : { problem };
       if ('problem' in identity) {
         log.debug({ reason: 'claims', detail: identity.problem }, 'bearer JWT refused');
         return null;
       }
-      // The identity rule: the first kind of credential to use an agent id owns it.
-      if ((await originOf(identity.agentId)) !== 'oidc') {
-        log.warn(
-          { reason: 'agent_id_owned_by_api_key', agentId: identity.agentId },
-          'bearer JWT refused: its agent id was registered with an API key',
-        );
-        return null;
-      }
-      return { authenticated: true, apiKey: null, keyId: null, method: 'oidc', ...identity };
+      return identity;
     } catch (error) {
       if (error instanceof JwksUnavailableError) {
         log.debug({ reason: 'jwks_unavailable', detail: error.message }, 'bearer JWT refused');
@@ -237,6 +264,19 @@ export function createJwtVerifier(oidc: OidcConfig, store: Store, options: JwtVe
       }
       return null;
     }
+  }
+
+  const verifier = (async (token: string): Promise<AuthContext | null> => {
+    if (closed) return null;
+    const identity = await verifiedIdentity(token);
+    if (!identity) return null;
+    // The identity rule: the first kind of credential to use an agent id owns it. Outside the catch
+    // above on purpose: a database outage is a 503 for the client to retry, not a bad token.
+    if ((await originOf(identity.agentId)) !== 'oidc') {
+      log.debug({ reason: 'agent_id_owned_by_api_key', agentId: identity.agentId }, 'bearer JWT refused');
+      return null;
+    }
+    return { authenticated: true, apiKey: null, keyId: null, method: 'oidc', ...identity };
   }) as JwtVerifier;
 
   verifier.useLogger = (next) => {

@@ -6,9 +6,15 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
-import type { OidcConfig } from '../../src/config.js';
-import { createJwtVerifier, type JwtVerifier, type JwtVerifierOptions } from '../../src/http/oidc.js';
-import type { Store } from '../../src/store/store.js';
+import { ConfigError, loadConfig, type OidcConfig } from '../../src/config.js';
+import {
+  createJwtVerifier,
+  DEFAULT_JWKS_TIMEOUT_MS,
+  type JwtVerifier,
+  type JwtVerifierOptions,
+} from '../../src/http/oidc.js';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { StoreUnavailableError, type Store } from '../../src/store/store.js';
 import { backends } from '../helpers/backends.js';
 import {
   call,
@@ -104,16 +110,19 @@ interface OidcApp extends TestApp {
   logs: string[];
 }
 
-async function oidcApp(store: Store, jwksUrl: string, options: JwtVerifierOptions = {}): Promise<OidcApp> {
-  const oidc: OidcConfig = { issuer: ISSUER, audience: AUDIENCE, jwksUrl };
+async function oidcApp(store: Store, jwksUrl: string, options: JwtVerifierOptions = {}, agentPrefix?: string): Promise<OidcApp> {
+  const oidc: OidcConfig = { issuer: ISSUER, audience: AUDIENCE, jwksUrl, ...(agentPrefix === undefined ? {} : { agentPrefix }) };
   const logs: string[] = [];
-  const record = (...args: unknown[]) => void logs.push(JSON.stringify(args));
+  const record =
+    (level: string) =>
+    (...args: unknown[]) =>
+      void logs.push(JSON.stringify([level, ...args]));
   // No cooldown or back-off unless a test asks: each test then sees the endpoint as it is now.
   const verifier = createJwtVerifier(oidc, store, {
     cooldownMs: 0,
     failureBackoffMs: 0,
     timeoutMs: 300,
-    log: { debug: record, warn: record },
+    log: { debug: record('debug'), warn: record('warn') },
     ...options,
   });
   let calls = 0;
@@ -172,8 +181,8 @@ for (const backend of backends()) {
     });
     after(async () => jwks.close());
 
-    async function withApp(body: (t: OidcApp) => Promise<void>, options: JwtVerifierOptions = {}, url?: string) {
-      const t = await oidcApp(await backend.open(), url ?? jwks.url, options);
+    async function withApp(body: (t: OidcApp) => Promise<void>, options: JwtVerifierOptions = {}, url?: string, agentPrefix?: string) {
+      const t = await oidcApp(await backend.open(), url ?? jwks.url, options, agentPrefix);
       try {
         await body(t);
       } finally {
@@ -276,8 +285,24 @@ for (const backend of backends()) {
           ['empty sub', await sign(rs, { sub: '' }), /sub must be a string/],
           ['agent_id present but empty (no fallback to sub)', await sign(rs, { agent_id: '' }), /agent_id must be/],
           ['agent_id not a string', await sign(rs, { agent_id: 42 }), /agent_id must be a string/],
-          ['agent_id with a control character', await sign(rs, { agent_id: 'bad\nid' }), /control characters/],
+          ['agent_id with a control character', await sign(rs, { agent_id: 'bad\nid' }), /agent_id contains control/],
           ['agent_id over 256 characters', await sign(rs, { agent_id: 'a'.repeat(257) }), /agent_id must be/],
+          ['sub with a zero-width space', await sign(rs, { sub: 'alice\u200b' }), /sub contains control, format/],
+          ['sub with a bidi override', await sign(rs, { sub: 'ali\u202ece' }), /sub contains control, format/],
+          ['sub with a byte-order mark', await sign(rs, { sub: '\ufeffalice' }), /sub contains control, format/],
+          ['sub with a line separator', await sign(rs, { sub: 'a\u2028b' }), /sub contains control, format/],
+          ['sub with a C1 control', await sign(rs, { sub: 'a\u0085b' }), /sub contains control, format/],
+          ['sub with a leading space', await sign(rs, { sub: ' alice' }), /leading or trailing whitespace/],
+          ['sub with a trailing no-break space', await sign(rs, { sub: 'alice\u00a0' }), /leading or trailing whitespace/],
+          ['agent_id with a trailing tab', await sign(rs, { agent_id: 'alice\t' }), /agent_id contains control/],
+          ['sub "."', await sign(rs, { sub: '.' }), /sub may not be/],
+          ['sub ".."', await sign(rs, { sub: '..' }), /sub may not be/],
+          ['typ logout+jwt (a logout token)', await sign(rs, {}, { typ: 'logout+jwt' }), /typ \\"logout\+jwt\\" is not JWT or at\+jwt/],
+          ['typ application/logout+jwt', await sign(rs, {}, { typ: 'application/logout+jwt' }), /is not JWT or at\+jwt/],
+          ['typ secevent+jwt', await sign(rs, {}, { typ: 'secevent+jwt' }), /is not JWT or at\+jwt/],
+          ['typ JOSE', await sign(rs, {}, { typ: 'JOSE' }), /is not JWT or at\+jwt/],
+          ['iat an hour in the future', await sign(rs, { iat: nowSec() + 3600 }), /iat is in the future/],
+          ['iat just past the clock tolerance', await sign(rs, { iat: nowSec() + 35 }), /iat is in the future/],
           ['unknown reg_tier', await sign(rs, { reg_tier: 'platinum' }), /reg_tier must be one of/],
           ['anonymous reg_tier', await sign(rs, { reg_tier: 'anonymous' }), /reg_tier/],
           ['null reg_tier', await sign(rs, { reg_tier: null }), /reg_tier/],
@@ -289,6 +314,27 @@ for (const backend of backends()) {
         ]);
         // The boundary that must pass: 256 characters.
         assert.equal((await postUnit(t, await sign(rs, { agent_id: 'a'.repeat(256) }))).statusCode, 201);
+      }));
+
+    it('accepts an absent typ, JWT or at+jwt in any case, and an iat within the clock tolerance', () =>
+      withApp(async (t) => {
+        const headers = [{}, { typ: 'JWT' }, { typ: 'jwt' }, { typ: 'at+jwt' }, { typ: 'AT+JWT' }, { typ: 'application/at+jwt' }];
+        for (const header of headers) {
+          const created = await postUnit(t, await sign(rs, { sub: 'typed' }, header));
+          assert.equal(created.statusCode, 201, `${JSON.stringify(header)}: ${created.body}`);
+        }
+        assert.equal((await postUnit(t, await sign(rs, { sub: 'skewed', iat: nowSec() + 20 }))).statusCode, 201);
+      }));
+
+    it('takes agent ids of almost any text as given: pipes, slashes, accents, dots inside', () =>
+      withApp(async (t) => {
+        for (const id of ['auth0|123', 'google-oauth2/1234', 'é'.repeat(200), '...', 'a b', 'Ω:x']) {
+          const created = await postUnit(t, await sign(rs, { sub: id }));
+          assert.equal(created.statusCode, 201, `${JSON.stringify(id)}: ${created.body}`);
+          assert.equal(created.json().data.agent_id, id);
+          const profile = await call(t.app, 'GET', `/v1/reputation/${encodeURIComponent(id)}`);
+          assert.equal(profile.json().data.agent_id, id, `${JSON.stringify(id)} is reachable by its URL`);
+        }
       }));
 
     it('accepts the other allowed algorithms: PS256 and EdDSA', () =>
@@ -361,6 +407,35 @@ for (const backend of backends()) {
             await assertTokenRefused(t, await sign(rs, { sub: 'rotating' }), 'retired key');
           },
           {},
+          server.url,
+        );
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('picks up a rotated key under a real cooldown: refused right after a fetch, accepted once it has passed', async () => {
+      const cooldownMs = 300;
+      const server = await keyServer([rs.jwk]);
+      const next = await signingKey('ES256', 'es-rotated');
+      try {
+        await withApp(
+          async (t) => {
+            assert.equal((await postUnit(t, await sign(rs, { sub: 'rotating' }))).statusCode, 201);
+            assert.equal(server.hits, 1);
+            server.keys = [rs.jwk, next.jwk];
+            const fetchedAt = Date.now();
+            await assertTokenRefused(t, await sign(next, { sub: 'rotating' }), 'a new kid within the cooldown');
+            assert.ok(Date.now() - fetchedAt < cooldownMs, 'the refusal was inside the cooldown');
+            assert.equal(server.hits, 1, 'no refetch within the cooldown');
+
+            await new Promise((resolve) => setTimeout(resolve, cooldownMs + 50));
+            const created = await postUnit(t, await sign(next, { sub: 'rotating' }));
+            assert.equal(created.statusCode, 201, `the new key once the cooldown has passed: ${created.body}`);
+            assert.equal(server.hits, 2, 'exactly one refetch');
+            assert.equal((await postUnit(t, await sign(rs, { sub: 'rotating' }))).statusCode, 201, 'the old key, still published');
+          },
+          { cooldownMs },
           server.url,
         );
       } finally {
@@ -492,7 +567,10 @@ for (const backend of backends()) {
           assertRefused(await call(t.app, 'DELETE', `/v1/knowledge/${unit.id}`, { key: impostor }), 401, 'delete');
           assertRefused(await call(t.app, 'GET', '/v1/export/shared-name', { key: impostor }), 401, 'export');
           assert.equal((await postUnit(t, key)).statusCode, 201, 'the key still works');
-          assert.ok(t.logs.some((line) => line.includes('agent_id_owned_by_api_key')));
+          for (let i = 0; i < 5; i++) await assertTokenRefused(t, impostor, `retry ${i}`);
+          const warnings = t.logs.filter((line) => line.startsWith('["warn"') && line.includes('agent_id_owned_by_api_key'));
+          assert.equal(warnings.length, 1, 'one warning per id, not one per request');
+          assert.match(warnings[0]!, /"agentId":"shared-name"/);
         }));
 
       it('an id claimed through the IdP cannot be registered for a key by anyone else', () =>
@@ -503,20 +581,105 @@ for (const backend of backends()) {
           assert.equal(profile.statusCode, 200, 'first use claims the id: a profile with score 0');
           assert.equal(profile.json().data.score, 0);
 
+          // No API key for an IdP agent, not even for itself or from an admin: no key outlives the
+          // user's standing at the IdP.
           const body = { agent_id: 'idp-only', scopes: ['read', 'write'], tier: 'free' };
-          const stranger = await call(t.app, 'POST', '/v1/auth/register', { body });
-          assert.equal(stranger.statusCode, 409);
-          assert.equal(errorCode(stranger), 'CONFLICT');
-          const otherIdpUser = await call(t.app, 'POST', '/v1/auth/register', { body, key: await sign(rs, { sub: 'x' }) });
-          assert.equal(otherIdpUser.statusCode, 409);
-
-          // The agent itself may mint a key for its own id; the token keeps working alongside it.
-          const own = await call(t.app, 'POST', '/v1/auth/register', { body, key: token });
-          assert.equal(own.statusCode, 201, own.body);
-          const key = own.json().data.api_key as string;
-          assert.equal((await postUnit(t, key)).json().data.agent_id, 'idp-only');
-          assert.equal((await postUnit(t, token)).statusCode, 201);
+          const callers: [string, string | undefined][] = [
+            ['a stranger', undefined],
+            ['another IdP user', await sign(rs, { sub: 'x' })],
+            ['the agent itself', token],
+            ['an IdP admin', await sign(rs, { sub: 'idp-admin', scopes: 'read write admin' })],
+          ];
+          for (const [who, key] of callers) {
+            const refused = await call(t.app, 'POST', '/v1/auth/register', { body, key });
+            assert.equal(refused.statusCode, 403, `${who}: ${refused.body}`);
+            assert.deepEqual(refused.json(), {
+              error: {
+                code: 'FORBIDDEN',
+                message:
+                  'agent_id idp-only is an identity-provider agent: it authenticates with its tokens, and no API key ' +
+                  'is issued for it, so access ends when the identity provider stops issuing them',
+              },
+            });
+          }
+          const exported = await call(t.app, 'GET', '/v1/export/idp-only', { key: token });
+          assert.deepEqual(exported.json().data.keys, [], 'no key was issued');
+          assert.equal((await postUnit(t, token)).statusCode, 201, 'the token keeps working');
         }));
+
+      it('without REG_OIDC_AGENT_PREFIX, a key can pre-claim an IdP user\'s id, which locks that user out', () =>
+        withApp(async (t) => {
+          const squatter = await register(t.app, 'carol@corp.example');
+          await assertTokenRefused(t, await sign(rs, { sub: 'carol@corp.example' }), 'the real user after the pre-claim');
+          assert.equal((await postUnit(t, squatter)).json().data.agent_id, 'carol@corp.example');
+        }));
+
+      it('with REG_OIDC_AGENT_PREFIX, token ids carry the prefix and no key can be registered under it', () =>
+        withApp(
+          async (t) => {
+            const unprefixed = await register(t.app, 'carol@corp.example');
+            const token = await sign(rs, { sub: 'carol@corp.example' });
+            const created = await postUnit(t, token);
+            assert.equal(created.statusCode, 201, `a same-named key agent does not lock the user out: ${created.body}`);
+            assert.equal(created.json().data.agent_id, 'idp:carol@corp.example');
+            assert.equal((await postUnit(t, unprefixed)).json().data.agent_id, 'carol@corp.example', 'two distinct agents');
+
+            const admin = await sign(rs, { sub: 'ops', scopes: 'read write admin' });
+            for (const [agentId, key] of [
+              ['idp:dave@corp.example', undefined],
+              ['IDP:dave@corp.example', undefined],
+              ['iDp:x', undefined],
+              ['idp:', undefined],
+              ['idp:carol@corp.example', token],
+              ['idp:erin', admin],
+            ] as const) {
+              const refused = await call(t.app, 'POST', '/v1/auth/register', {
+                body: { agent_id: agentId, scopes: ['read'], tier: 'free' },
+                key,
+              });
+              assert.equal(refused.statusCode, 400, `${agentId}: ${refused.body}`);
+              assert.deepEqual(refused.json(), {
+                error: {
+                  code: 'VALIDATION_ERROR',
+                  message: 'agent_id must not start with "idp:": that prefix is reserved for identity-provider agents',
+                },
+              });
+            }
+            assert.equal((await call(t.app, 'GET', '/v1/reputation/idp:dave@corp.example')).statusCode, 404, 'nothing claimed');
+            assert.equal((await register(t.app, 'idpx:dave')).startsWith('reg_'), true, 'only the exact prefix is reserved');
+
+            // The whole id, prefix included, stays within 256 characters.
+            assert.equal((await postUnit(t, await sign(rs, { sub: 'a'.repeat(252) }))).statusCode, 201);
+            await assertTokenRefused(t, await sign(rs, { sub: 'a'.repeat(253) }), 'prefix + claim over 256');
+            assert.match(t.logs.at(-1)!, /sub must be a string of 1 to 252 characters/);
+          },
+          {},
+          undefined,
+          'idp:',
+        ));
+    });
+
+    describe('when the database fails during a token check', () => {
+      const outages: [string, (store: Store) => void, number, string][] = [
+        ['agentOrigin is unavailable', (store) => (store.agentOrigin = () => Promise.reject(new StoreUnavailableError('db down'))), 503, 'UNAVAILABLE'],
+        ['claimOidcAgent is unavailable', (store) => (store.claimOidcAgent = () => Promise.reject(new StoreUnavailableError('db down'))), 503, 'UNAVAILABLE'],
+        ['agentOrigin fails unexpectedly', (store) => (store.agentOrigin = () => Promise.reject(new Error('disk I/O error'))), 500, 'INTERNAL_ERROR'],
+      ];
+      for (const [what, breakStore, status, code] of outages) {
+        it(`answers ${status}, not 401 invalid_token, when ${what}`, () =>
+          withApp(async (t) => {
+            breakStore(t.store);
+            for (const res of [
+              await postUnit(t, await sign(rs, { sub: 'during-db-outage' })),
+              await call(t.app, 'GET', '/v1/knowledge', { key: await sign(rs, { sub: 'during-db-outage' }) }),
+            ]) {
+              assert.equal(res.statusCode, status, res.body);
+              assert.equal(errorCode(res), code);
+              assert.equal(res.headers['www-authenticate'], undefined, 'the token was not judged bad');
+              if (status === 503) assert.equal(res.headers['retry-after'], '5');
+            }
+          }));
+      }
     });
 
     it('refuses every token once the verifier is closed', () =>
@@ -528,3 +691,63 @@ for (const backend of backends()) {
       }));
   });
 }
+
+// Once, not per backend: it waits out the real default timeout, and the store plays no part.
+describe('OIDC with the default verifier options', () => {
+  it('answers within the default key-set timeout when the endpoint never answers, then fails fast', { timeout: 20_000 }, async () => {
+    assert.equal(DEFAULT_JWKS_TIMEOUT_MS, 2_500, 'the README promises 2.5 s');
+    const key = await signingKey('RS256', 'rs-default');
+    const server = await keyServer([key.jwk]);
+    server.mode = 'hang';
+    const store = new SqliteStore('sqlite::memory:');
+    const oidc: OidcConfig = { issuer: ISSUER, audience: AUDIENCE, jwksUrl: server.url };
+    const verifier = createJwtVerifier(oidc, store);
+    const t = await testApp(store, { config: testConfig({ oidc }), jwt: verifier });
+    try {
+      const started = performance.now();
+      assertRefused(await postUnit(t, await sign(key, { sub: 'patient' })), 401, 'first request');
+      const waited = performance.now() - started;
+      assert.ok(waited >= DEFAULT_JWKS_TIMEOUT_MS - 50, `waited ${waited} ms: the fetch was given its full timeout`);
+      assert.ok(waited < DEFAULT_JWKS_TIMEOUT_MS + 1_000, `waited ${waited} ms: no longer than the default timeout`);
+
+      const again = performance.now();
+      assertRefused(await postUnit(t, await sign(key, { sub: 'patient' })), 401, 'second request');
+      assert.ok(performance.now() - again < 500, 'the back-off answers at once instead of waiting again');
+      assert.equal(server.hits, 1);
+    } finally {
+      verifier.close();
+      await t.close();
+      await server.close();
+    }
+  });
+});
+
+describe('OIDC configuration', () => {
+  const base = { REG_DATABASE_URL: 'sqlite::memory:' };
+  const full = { REG_OIDC_ISSUER: ISSUER, REG_OIDC_AUDIENCE: AUDIENCE, REG_OIDC_JWKS_URL: 'https://idp.example.test/jwks' };
+
+  it('is off with none of the variables, on with all three, with an optional agent prefix', () => {
+    assert.equal(loadConfig(base).oidc, null);
+    assert.deepEqual(loadConfig({ ...base, ...full }).oidc, { issuer: ISSUER, audience: AUDIENCE, jwksUrl: full.REG_OIDC_JWKS_URL });
+    assert.deepEqual(loadConfig({ ...base, ...full, REG_OIDC_AGENT_PREFIX: 'idp:' }).oidc?.agentPrefix, 'idp:');
+    assert.equal(loadConfig({ ...base, ...full, REG_OIDC_AGENT_PREFIX: '' }).oidc?.agentPrefix, undefined);
+  });
+
+  it('refuses to start when only some of the three are set, naming the missing ones', () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ REG_OIDC_ISSUER: ISSUER, REG_OIDC_AUDIENCE: AUDIENCE }, 'OIDC is only partly configured: REG_OIDC_JWKS_URL is missing (set all three, or none)'],
+      [{ REG_OIDC_JWKS_URL: full.REG_OIDC_JWKS_URL }, 'OIDC is only partly configured: REG_OIDC_ISSUER, REG_OIDC_AUDIENCE are missing (set all three, or none)'],
+      [{ ...full, REG_OIDC_AUDIENCE: '  ' }, 'OIDC is only partly configured: REG_OIDC_AUDIENCE is missing (set all three, or none)'],
+      [{ REG_OIDC_AGENT_PREFIX: 'idp:' }, 'REG_OIDC_AGENT_PREFIX is set: REG_OIDC_ISSUER, REG_OIDC_AUDIENCE, REG_OIDC_JWKS_URL are missing (set all three, or none)'],
+    ];
+    for (const [env, message] of cases) {
+      assert.throws(() => loadConfig({ ...base, ...env }), (error: unknown) => error instanceof ConfigError && error.message === message);
+    }
+  });
+
+  it('refuses an agent prefix with whitespace, invisible characters or over 64 characters', () => {
+    for (const prefix of ['idp: ', ' idp', 'i\u200bdp:', 'a\nb', 'p'.repeat(65)]) {
+      assert.throws(() => loadConfig({ ...base, ...full, REG_OIDC_AGENT_PREFIX: prefix }), /REG_OIDC_AGENT_PREFIX must be 1 to 64 characters/);
+    }
+  });
+});

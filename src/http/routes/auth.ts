@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { keyPrefixOf, hashApiKey } from '../../domain/keys.js';
 import { AgentExistsError, PrefixTakenError, type NewKey } from '../../store/store.js';
 import { isoNow, type Deps } from '../deps.js';
-import { conflict, forbidden, notFound } from '../errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { isAdmin, requireAgent } from '../guards.js';
 import { respondOnce } from '../idempotency.js';
 import { rateLimitKey } from '../rate-limit.js';
@@ -16,6 +16,20 @@ const KEY_ATTEMPTS = 8;
 const FIRST_ADMIN_HINT =
   'the admin scope is granted only to a caller with admin scope (or with REG_OPEN_ADMIN_REGISTRATION set); ' +
   'an operator creates the first admin key on the server host with: npm run admin:create -- --agent-id <id>';
+
+const IDP_AGENT_HINT =
+  'is an identity-provider agent: it authenticates with its tokens, and no API key is issued for it, ' +
+  'so access ends when the identity provider stops issuing them';
+
+/**
+ * With REG_OIDC_AGENT_PREFIX set, ids under it belong to the identity provider, so nobody can pre-claim an IdP user's id.
+ * Compared without regard to case, so no key-registered id can even pass for one of them.
+ */
+function refuseReservedAgentId(agentId: string, agentPrefix: string | undefined): void {
+  if (agentPrefix && agentId.toLowerCase().startsWith(agentPrefix.toLowerCase())) {
+    throw badRequest(`agent_id must not start with "${agentPrefix}": that prefix is reserved for identity-provider agents`);
+  }
+}
 
 /**
  * SPEC.md exempts registration from rate limits; an operator facing abuse of the open door may set
@@ -41,6 +55,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<Deps> = async (app, deps) => 
     async (request, reply) => {
       const { agent_id: agentId, scopes, tier } = request.body;
       const caller = request.auth;
+      refuseReservedAgentId(agentId, deps.config.oidc?.agentPrefix);
       if (scopes.includes('admin') && !isAdmin(caller) && !deps.config.openAdminRegistration) {
         throw forbidden(FIRST_ADMIN_HINT);
       }
@@ -66,6 +81,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<Deps> = async (app, deps) => 
               await deps.store.createAgentWithKey(key, response);
             } catch (error) {
               if (!(error instanceof AgentExistsError)) throw error;
+              // An origin never changes once claimed, so this check cannot race a token's first use.
+              if ((await deps.store.agentOrigin(agentId)) === 'oidc') throw forbidden(`agent_id ${agentId} ${IDP_AGENT_HINT}`);
               if (!actsForAgent) {
                 throw conflict(`agent_id ${agentId} is already registered; only that agent (or an admin) can add keys to it`);
               }
