@@ -98,7 +98,13 @@ export async function openPostgres(
   url = adminUrl,
 ): Promise<PostgresStore & { schema: string }> {
   const schema = await freshSchema(adminUrl);
-  const store = await PostgresStore.open(url, { ...options, schema });
+  let store: PostgresStore;
+  try {
+    store = await PostgresStore.open(url, { ...options, schema });
+  } catch (error) {
+    await dropSchema(adminUrl, schema); // a store that never opened leaves no schema behind
+    throw error;
+  }
   const closeStore = store.close.bind(store);
   store.close = async () => {
     await closeStore();
