@@ -9,11 +9,9 @@ import type { Database } from 'better-sqlite3';
 import pg from 'pg';
 import { hashApiKey, keyPrefixOf } from '../src/domain/keys.js';
 import { REWARD_MILLIS } from '../src/domain/reputation.js';
-import { importSkillsPostgres, importUnitsPostgres } from '../src/store/postgres/bulk.js';
 import { PostgresStore } from '../src/store/postgres/postgres-store.js';
-import { importSkillsSqlite, importUnitsSqlite, type SkillImport, type UnitImport } from '../src/store/sqlite/bulk.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
-import { PrefixTakenError, type Store } from '../src/store/store.js';
+import { PrefixTakenError, type SkillImport, type Store, type UnitImport } from '../src/store/store.js';
 import {
   CORPUS_VERSION,
   EXPORTER_ID,
@@ -54,23 +52,6 @@ interface Manifest {
   seed: number;
   n: number;
   report: LoadReport;
-}
-
-/** The importer behind the store. TODO(lead): replace with store.importUnits / store.importSkills once the
- * Store interface has them; until then the store's private handle is reached by a cast. */
-function bulkImporter(store: Store) {
-  if (store.backend === 'sqlite') {
-    const db = (store as unknown as { db: Database }).db;
-    return {
-      units: async (items: UnitImport[]) => importUnitsSqlite(db, items, REWARD_MILLIS.contribute_knowledge),
-      skills: async (items: SkillImport[]) => importSkillsSqlite(db, items, REWARD_MILLIS.contribute_skill),
-    };
-  }
-  const pool = (store as unknown as { pool: pg.Pool }).pool;
-  return {
-    units: (items: UnitImport[]) => importUnitsPostgres(pool, items, REWARD_MILLIS.contribute_knowledge),
-    skills: (items: SkillImport[]) => importSkillsPostgres(pool, items, REWARD_MILLIS.contribute_skill),
-  };
 }
 
 async function adminQuery(url: string, sql: string): Promise<pg.QueryResultRow[]> {
@@ -184,7 +165,6 @@ export async function loadCorpus(
 
   const store = await openStore(target);
   try {
-    const importer = bulkImporter(store);
     const started = performance.now();
     const agents = await createAgents(store, c, n);
     const skills = Math.floor(n / 10);
@@ -202,7 +182,7 @@ export async function loadCorpus(
     };
     let next = await unitBatch(0);
     for (let from = 0; from < n; from += BATCH) {
-      const importing = importer.units(next);
+      const importing = store.importUnits(next, REWARD_MILLIS.contribute_knowledge);
       const done = from + next.length;
       const generating = done < n ? unitBatch(done) : Promise.resolve([]);
       await importing;
@@ -217,7 +197,7 @@ export async function loadCorpus(
     for (let from = 0; from < skills; from += BATCH) {
       const batch: SkillImport[] = [];
       for (let i = from; i < Math.min(skills, from + BATCH); i++) batch.push(skillItem(c, i, n));
-      await importer.skills(batch);
+      await store.importSkills(batch, REWARD_MILLIS.contribute_skill);
     }
     const skillsDone = performance.now();
     if (target.backend === 'postgres') {

@@ -2,6 +2,7 @@
 // Prints a new admin key once. Run on the server host: whoever can run it can already read the database.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
+import { isReservedForIdentityProvider } from '../domain/agent-ids.js';
 import { randomIds } from '../domain/ids.js';
 import { hashApiKey, keyPrefixOf } from '../domain/keys.js';
 import { AGENT_ID_PATTERN, KEY_TIERS, type KeyTier, type Scope } from '../domain/model.js';
@@ -25,6 +26,10 @@ async function main(): Promise<number> {
     return 2;
   }
   const config = loadConfig();
+  if (isReservedForIdentityProvider(agentId, config.oidc?.agentPrefix)) {
+    console.error(`--agent-id: ids starting with "${config.oidc!.agentPrefix}" are reserved for identity-provider agents`);
+    return 2;
+  }
   const store = await openStore(config.databaseUrl);
   try {
     const scopes: Scope[] = ['read', 'write', 'admin'];
@@ -36,6 +41,11 @@ async function main(): Promise<number> {
           await store.createAgentWithKey(key);
         } catch (error) {
           if (!(error instanceof AgentExistsError)) throw error;
+          // As on POST /v1/auth/register: an identity-provider agent authenticates with its tokens only.
+          if ((await store.agentOrigin(agentId)) === 'oidc') {
+            console.error(`agent ${agentId} was claimed through the identity provider; it gets no API keys (grant admin there)`);
+            return 2;
+          }
           await store.addKey(key);
         }
       } catch (error) {

@@ -117,6 +117,18 @@ export class UnstorableTextError extends Error {}
  */
 export class StoreUnavailableError extends Error {}
 
+/** One unit for the bulk path: the unit as stored, with its score before any verdict. */
+export interface UnitImport {
+  unit: KnowledgeUnit;
+  baseQuality: number;
+}
+
+/** One skill for the bulk path, with the SKILL.md body (after the frontmatter) that the search index keeps. */
+export interface SkillImport {
+  skill: Skill;
+  body: string;
+}
+
 export interface Store {
   readonly backend: 'sqlite' | 'postgres';
   ping(): Promise<void>;
@@ -156,6 +168,13 @@ export interface Store {
   recordVerdict(verdict: NewVerdict, response?: IdempotentResponse): Promise<VerdictOutcome>;
 
   reputation(agentId: string, historyLimit: number): Promise<ReputationProfile | null>;
+
+  /**
+   * The bulk path (benchmark corpora, operator imports): many contributions in one transaction, writing
+   * exactly the rows and rewards that one contribute call per item would. The agents must exist.
+   */
+  importUnits(items: readonly UnitImport[], rewardMillis: number): Promise<void>;
+  importSkills(items: readonly SkillImport[], rewardMillis: number): Promise<void>;
 
   // Everything tied to an agent, read in batches so an export of any size runs in flat memory.
   exportKeys(agentId: string): AsyncIterable<KeyMetadata>;

@@ -6,6 +6,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { ROOT, json, startServer } from './server.js';
 
 const run = promisify(execFile);
@@ -71,6 +72,20 @@ describe('the service as a process', () => {
       run(process.execPath, ['--import', 'tsx', 'src/cli/admin-create.ts', '--agent-id', '-bad'], { cwd: ROOT, env: { ...process.env, ...env } }),
       /agent-id/,
     );
+  });
+
+  it('gives no admin key to an identity-provider agent, nor to an id under the reserved prefix', async () => {
+    const store = new SqliteStore(env.REG_DATABASE_URL);
+    await store.claimOidcAgent('sso-user', new Date().toISOString());
+    await store.close();
+    const cli = (agentId: string, extra: Record<string, string> = {}) =>
+      run(process.execPath, ['--import', 'tsx', 'src/cli/admin-create.ts', '--agent-id', agentId], {
+        cwd: ROOT,
+        env: { ...process.env, ...env, ...extra },
+      });
+    await assert.rejects(cli('sso-user'), /claimed through the identity provider/);
+    const oidc = { REG_OIDC_ISSUER: 'https://idp.example', REG_OIDC_AUDIENCE: 'registry', REG_OIDC_JWKS_URL: 'https://idp.example/jwks', REG_OIDC_AGENT_PREFIX: 'sso:' };
+    await assert.rejects(cli('SSO:mallory', oidc), /reserved for identity-provider agents/);
   });
 
   it('logs at start-up which authentication methods are active', async () => {

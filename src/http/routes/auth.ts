@@ -1,6 +1,7 @@
 // POST /v1/auth/register and POST /v1/auth/revoke.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
+import { isReservedForIdentityProvider } from '../../domain/agent-ids.js';
 import { keyPrefixOf, hashApiKey } from '../../domain/keys.js';
 import { AgentExistsError, PrefixTakenError, type NewKey } from '../../store/store.js';
 import { isoNow, type Deps } from '../deps.js';
@@ -21,12 +22,8 @@ const IDP_AGENT_HINT =
   'is an identity-provider agent: it authenticates with its tokens, and no API key is issued for it, ' +
   'so access ends when the identity provider stops issuing them';
 
-/**
- * With REG_OIDC_AGENT_PREFIX set, ids under it belong to the identity provider, so nobody can pre-claim an IdP user's id.
- * Compared without regard to case, so no key-registered id can even pass for one of them.
- */
 function refuseReservedAgentId(agentId: string, agentPrefix: string | undefined): void {
-  if (agentPrefix && agentId.toLowerCase().startsWith(agentPrefix.toLowerCase())) {
+  if (isReservedForIdentityProvider(agentId, agentPrefix)) {
     throw badRequest(`agent_id must not start with "${agentPrefix}": that prefix is reserved for identity-provider agents`);
   }
 }

@@ -5,10 +5,8 @@
 import type { Pool, PoolClient } from 'pg';
 import type { ReputationAction } from '../../domain/model.js';
 import { inTransaction, refuseUnstorable, run } from './db.js';
-// The item shapes are shared with the SQLite import (types only; they belong in store.ts with the Store methods).
-import type { SkillImport, UnitImport } from '../sqlite/bulk.js';
+import type { SkillImport, UnitImport } from '../store.js';
 
-export type { SkillImport, UnitImport } from '../sqlite/bulk.js';
 
 /** Rows per statement: large enough to amortise round trips, small enough to keep parameters modest. */
 const ROWS_PER_STATEMENT = 1_000;

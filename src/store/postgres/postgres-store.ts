@@ -19,11 +19,14 @@ import {
   type NewVerdict,
   type Page,
   type SavedResponse,
+  type SkillImport,
   type SkillQuery,
   type Store,
+  type UnitImport,
   type UnitQuery,
   type VerdictOutcome,
 } from '../store.js';
+import { importSkillsPostgres, importUnitsPostgres } from './bulk.js';
 import {
   appliedMigrations,
   createPool,
@@ -296,6 +299,14 @@ export class PostgresStore implements Store {
   }
 
   // ---- reputation and export -------------------------------------------------------------------
+
+  importUnits(items: readonly UnitImport[], rewardMillis: number): Promise<void> {
+    return importUnitsPostgres(this.pool, items, rewardMillis);
+  }
+
+  importSkills(items: readonly SkillImport[], rewardMillis: number): Promise<void> {
+    return importSkillsPostgres(this.pool, items, rewardMillis);
+  }
 
   async reputation(agentId: string, historyLimit: number): Promise<ReputationProfile | null> {
     const sql = 'SELECT agent_id, score_millis, contributions, validations, updated_at FROM agents WHERE agent_id = $1';

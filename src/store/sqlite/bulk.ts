@@ -3,18 +3,7 @@
 // totals), with statements prepared once per database and each agent's totals moved once per batch.
 // Used to load benchmark corpora and by operator imports; contributing agents must already exist.
 import type { Database, Statement } from 'better-sqlite3';
-import type { KnowledgeUnit, Skill } from '../../domain/model.js';
-
-export interface UnitImport {
-  unit: KnowledgeUnit;
-  baseQuality: number;
-}
-
-export interface SkillImport {
-  skill: Skill;
-  /** The SKILL.md body (after the frontmatter), which the search index keeps. */
-  body: string;
-}
+import type { SkillImport, UnitImport } from '../store.js';
 
 interface Statements {
   unit: Statement;

@@ -1,20 +1,19 @@
 // Proves the bulk path writes what the one-by-one path writes: the same corpus items go through
 // contributeUnit/contributeSkill into one store and through the bulk import into another, and every table
 // (and the search index, through its per-document sizes and search results) must come out the same.
-// `tsx bench/verify-bulk.ts` (PostgreSQL too when REG_TEST_DATABASE_URL is set).
+// The benchmarks load their corpora this way (PostgreSQL too when REG_TEST_DATABASE_URL is set).
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { describe, it } from 'node:test';
 import type { Database } from 'better-sqlite3';
 import pg from 'pg';
-import { hashApiKey, keyPrefixOf } from '../src/domain/keys.js';
-import { REWARD_MILLIS } from '../src/domain/reputation.js';
-import { importSkillsPostgres, importUnitsPostgres } from '../src/store/postgres/bulk.js';
-import { PostgresStore } from '../src/store/postgres/postgres-store.js';
-import { importSkillsSqlite, importUnitsSqlite } from '../src/store/sqlite/bulk.js';
-import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
-import type { Store } from '../src/store/store.js';
-import { EXPORTER_ID, agentKey, contributorCount, contributorId, corpus, skillItem, typicalQueries, unitItem } from './corpus.js';
-import { searchTerms } from '../src/domain/search.js';
+import { EXPORTER_ID, agentKey, contributorCount, contributorId, corpus, skillItem, typicalQueries, unitItem } from '../../bench/corpus.js';
+import { hashApiKey, keyPrefixOf } from '../../src/domain/keys.js';
+import { REWARD_MILLIS } from '../../src/domain/reputation.js';
+import { searchTerms } from '../../src/domain/search.js';
+import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import type { Store } from '../../src/store/store.js';
 
 const UNITS = 1_200;
 const SKILLS = 150;
@@ -59,6 +58,7 @@ const SQLITE_TABLES = [
   'SELECT * FROM skills ORDER BY seq',
   'SELECT * FROM skill_tags ORDER BY tag, skill_seq',
   'SELECT * FROM reputation_events ORDER BY seq',
+  'SELECT * FROM unit_counts ORDER BY domain, type, bucket',
   // The contentless FTS tables keep each document's token counts per column, keyed by rowid (= seq).
   // (Not `origin`: it numbers the index flush a row was written in, which follows transaction boundaries.)
   'SELECT id, sz FROM knowledge_fts_docsize ORDER BY id',
@@ -70,9 +70,10 @@ async function verifySqlite(): Promise<void> {
   const b = new SqliteStore('sqlite::memory:');
   await oneByOne(a);
   await createAgents(b);
+  for (let i = 0; i < units.length; i += 500) await b.importUnits(units.slice(i, i + 500), REWARD_MILLIS.contribute_knowledge);
+  await b.importSkills(skills, REWARD_MILLIS.contribute_skill);
+  // The rows are compared through the stores' own connections.
   const db = (b as unknown as { db: Database }).db;
-  for (let i = 0; i < units.length; i += 500) importUnitsSqlite(db, units.slice(i, i + 500), REWARD_MILLIS.contribute_knowledge);
-  importSkillsSqlite(db, skills, REWARD_MILLIS.contribute_skill);
   const dbA = (a as unknown as { db: Database }).db;
   for (const sql of SQLITE_TABLES) assert.deepEqual(db.prepare(sql).all(), dbA.prepare(sql).all(), sql);
   await sameReads(a, b);
@@ -86,11 +87,10 @@ async function verifySqlite(): Promise<void> {
   // An unknown agent aborts the whole batch.
   const stranger = { ...units[0]!, unit: { ...units[0]!.unit, id: 'ku_new', agent_id: 'nobody' } };
   const before = db.prepare('SELECT count(*) FROM knowledge_units').pluck().get();
-  assert.throws(() => importUnitsSqlite(db, [{ ...units[1]!, unit: { ...units[1]!.unit, id: 'ku_new2' } }, stranger], 200));
+  await assert.rejects(b.importUnits([{ ...units[1]!, unit: { ...units[1]!.unit, id: 'ku_new2' } }, stranger], 200));
   assert.equal(db.prepare('SELECT count(*) FROM knowledge_units').pluck().get(), before);
   await a.close();
   await b.close();
-  console.log(`sqlite: bulk import of ${UNITS} units and ${SKILLS} skills matches contributeUnit/contributeSkill`);
 }
 
 async function verifyPostgres(url: string): Promise<void> {
@@ -103,25 +103,28 @@ async function verifyPostgres(url: string): Promise<void> {
     const b = await PostgresStore.open(url, { schema: schemas[1]! });
     await oneByOne(a);
     await createAgents(b);
-    const pool = (b as unknown as { pool: pg.Pool }).pool;
-    for (let i = 0; i < units.length; i += 500) await importUnitsPostgres(pool, units.slice(i, i + 500), REWARD_MILLIS.contribute_knowledge);
-    await importSkillsPostgres(pool, skills, REWARD_MILLIS.contribute_skill);
+    for (let i = 0; i < units.length; i += 500) await b.importUnits(units.slice(i, i + 500), REWARD_MILLIS.contribute_knowledge);
+    await b.importSkills(skills, REWARD_MILLIS.contribute_skill);
     for (const table of ['agents ORDER BY agent_id', 'knowledge_units ORDER BY seq', 'skills ORDER BY seq', 'skill_tags ORDER BY tag, skill_seq', 'reputation_events ORDER BY seq']) {
       const [ra, rb] = await Promise.all(schemas.map((s) => admin.query(`SELECT * FROM ${s}.${table}`)));
       assert.deepEqual(rb!.rows, ra!.rows, table);
     }
     await sameReads(a, b);
-    await assert.rejects(importUnitsPostgres(pool, [{ ...units[0]!, unit: { ...units[0]!.unit, id: 'ku_new', agent_id: 'nobody' } }], 200));
+    await assert.rejects(b.importUnits([{ ...units[0]!, unit: { ...units[0]!.unit, id: 'ku_new', agent_id: 'nobody' } }], 200));
     await a.close();
     await b.close();
-    console.log(`postgres: bulk import of ${UNITS} units and ${SKILLS} skills matches contributeUnit/contributeSkill`);
   } finally {
     for (const s of schemas) await admin.query(`DROP SCHEMA IF EXISTS ${s} CASCADE`);
     await admin.end();
   }
 }
 
-await verifySqlite();
-const url = process.env.REG_TEST_DATABASE_URL?.trim();
-if (url) await verifyPostgres(url);
-else console.log('postgres skipped: REG_TEST_DATABASE_URL is not set');
+describe('the bulk import writes what one contribution at a time writes', () => {
+  it(`on SQLite: ${UNITS} units and ${SKILLS} skills, every table, search, lists and reputation`, verifySqlite);
+  const url = process.env.REG_TEST_DATABASE_URL?.trim();
+  it(
+    `on PostgreSQL: ${UNITS} units and ${SKILLS} skills`,
+    { skip: url ? false : 'REG_TEST_DATABASE_URL is not set: the PostgreSQL bulk import is not checked' },
+    () => verifyPostgres(url!),
+  );
+});
