@@ -112,14 +112,16 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
 
 /**
  * Errors the router raises before any route or hook runs: a path whose percent-encoding does not
- * decode (FST_ERR_BAD_URL). Fastify answers these with its own body unless told otherwise.
+ * decode (FST_ERR_BAD_URL), or a path segment over maxParamLength. Fastify answers these with its own
+ * body unless told otherwise.
  */
 export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  const apiError =
+  // The message never echoes the path: it may be kilobytes long.
+  const message =
     error.code === 'FST_ERR_BAD_URL'
-      ? badRequest('the URL path is not valid: it has a malformed percent-encoding')
-      : badRequest(error.message);
-  void send(reply, apiError);
+      ? 'the URL path is not valid: it has a malformed percent-encoding'
+      : 'the URL path is not valid';
+  void send(reply, badRequest(message));
 }
 
 /** Builds a path matcher per route pattern, so an unknown method on a known path answers 405. */
