@@ -9,327 +9,42 @@
 //
 // Properties 1-4 check that the service never answers 500, that every error body is exactly the error
 // envelope of CONTRACT.md with the code its status calls for, and that a refused request changes no stored
-// data. Runs per property: REG_FUZZ_RUNS (default 150); seed: REG_FUZZ_SEED (default below, printed);
-// REG_FUZZ_PATH replays one counterexample (with --test-name-pattern picking its property).
+// data (every table, read through the store's own connection, plus what the API shows). Every property
+// runs on SQLite in memory, and on PostgreSQL (a fresh schema each) when REG_TEST_DATABASE_URL is set.
+// Runs per property: REG_FUZZ_RUNS (default 150) on SQLite; on PostgreSQL REG_FUZZ_PG_RUNS, else
+// REG_FUZZ_RUNS when set, else 50. Seed: REG_FUZZ_SEED (printed); REG_FUZZ_PATH replays one
+// counterexample (with --test-name-pattern picking its property). Shared checks live in harness.ts.
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import { describe, it, type TestContext } from 'node:test';
+import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import type { FastifyInstance } from 'fastify';
 import { register, skillMd, testApp, testConfig, unitBody, type TestApp } from '../helpers/app.js';
 import * as A from './arbitraries.js';
-
-function envInt(name: string, fallback: number): number {
-  const raw = process.env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value)) throw new Error(`${name} must be an integer, got ${raw}`);
-  return value;
-}
-
-const RUNS = Math.max(1, envInt('REG_FUZZ_RUNS', 150));
-const SEED = envInt('REG_FUZZ_SEED', 20_261_122);
-const REPLAY_PATH = process.env.REG_FUZZ_PATH?.trim() || undefined;
-/** Property 5 starts over with a fresh app after this many runs, so long fuzz runs stay small. */
-const MODEL_RESET_EVERY = Math.max(1, envInt('REG_FUZZ_RESET_EVERY', 250));
-
-function fcParams<T>(): fc.Parameters<T> {
-  return { numRuns: RUNS, seed: SEED, includeErrorInReport: true, ...(REPLAY_PATH ? { path: REPLAY_PATH } : {}) };
-}
-
-function announce(t: TestContext): void {
-  t.diagnostic(
-    `fast-check seed=${SEED} runs=${RUNS}` +
-      (REPLAY_PATH ? ` path=${REPLAY_PATH}` : '') +
-      ' (reproduce with REG_FUZZ_SEED, REG_FUZZ_RUNS, REG_FUZZ_PATH)',
-  );
-}
-
-// ---- what CONTRACT.md says an error looks like ---------------------------------------------------
-
-const CONTRACT_CODES: Readonly<Record<number, string>> = {
-  400: 'VALIDATION_ERROR',
-  401: 'UNAUTHORIZED',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  405: 'METHOD_NOT_ALLOWED',
-  409: 'CONFLICT',
-  413: 'PAYLOAD_TOO_LARGE',
-  415: 'UNSUPPORTED_MEDIA_TYPE',
-  429: 'RATE_LIMITED',
-  500: 'INTERNAL_ERROR',
-  503: 'UNAVAILABLE',
-};
-
-type Res = LightMyRequestResponse;
-
-interface Sent {
-  method: A.Method;
-  url: string;
-  headers: Record<string, string>;
-  payload?: string | Buffer;
-}
-
-function clip(text: string, max = 300): string {
-  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} chars)`;
-}
-
-function describeRequest(s: Sent): string {
-  const headers = Object.fromEntries(Object.entries(s.headers).map(([k, v]) => [k, clip(v, 120)]));
-  const body =
-    s.payload === undefined
-      ? ''
-      : ` body=${Buffer.isBuffer(s.payload) ? `<${s.payload.length} bytes: ${clip(s.payload.toString('hex'), 200)}>` : JSON.stringify(clip(s.payload))}`;
-  return `${s.method} ${clip(s.url, 300)} headers=${JSON.stringify(headers)}${body}`;
-}
-
-function describeExchange(s: Sent, res: Res): string {
-  return `\n  request:  ${describeRequest(s)}\n  response: ${res.statusCode} ${clip(res.body, 400)}`;
-}
-
-/** How often each status was answered to fuzzed requests, per property (printed as a diagnostic). */
-const seen = new Map<number, number>();
-
-function histogram(): string {
-  const text = [...seen.entries()].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(' ');
-  seen.clear();
-  return text;
-}
-
-function send(app: FastifyInstance, s: Sent): Promise<Res> {
-  return app.inject({ method: s.method, url: s.url, headers: s.headers, ...(s.payload !== undefined ? { payload: s.payload } : {}) });
-}
-
-/** Never a 500; every error is exactly `{ error: { code, message } }` with the code CONTRACT.md gives its status. */
-function checkResponse(s: Sent, res: Res): void {
-  const status = res.statusCode;
-  if (status >= 500 && status !== 503) throw new Error(`server error ${status}${describeExchange(s, res)}`);
-  if (status < 400) return;
-  const expected = CONTRACT_CODES[status];
-  if (expected === undefined) throw new Error(`status ${status} is not in CONTRACT.md's error table${describeExchange(s, res)}`);
-  if (s.method === 'HEAD') return; // no body to check
-  const type = String(res.headers['content-type'] ?? '');
-  if (!type.startsWith('application/json')) throw new Error(`error with content-type ${JSON.stringify(type)}${describeExchange(s, res)}`);
-  let body: unknown;
-  try {
-    body = JSON.parse(res.body);
-  } catch {
-    throw new Error(`error body is not JSON${describeExchange(s, res)}`);
-  }
-  const envelope = body as { error?: { code?: unknown; message?: unknown } };
-  const ok =
-    body !== null &&
-    typeof body === 'object' &&
-    !Array.isArray(body) &&
-    Object.keys(body).length === 1 &&
-    envelope.error !== null &&
-    typeof envelope.error === 'object' &&
-    Object.keys(envelope.error).sort().join(',') === 'code,message' &&
-    typeof envelope.error.code === 'string' &&
-    typeof envelope.error.message === 'string' &&
-    envelope.error.message.length > 0;
-  if (!ok) throw new Error(`error body is not the envelope { error: { code, message } }${describeExchange(s, res)}`);
-  if (envelope.error!.code !== expected) {
-    throw new Error(`status ${status} carries code ${String(envelope.error!.code)}, CONTRACT.md says ${expected}${describeExchange(s, res)}`);
-  }
-  if (status === 401 && res.headers['www-authenticate'] === undefined) {
-    throw new Error(`401 without WWW-Authenticate${describeExchange(s, res)}`);
-  }
-}
-
-function expectStatus(s: Sent, res: Res, allowed: readonly number[], why: string): void {
-  if (!allowed.includes(res.statusCode)) {
-    throw new Error(`expected ${allowed.join(' or ')} (${why}), got ${res.statusCode}${describeExchange(s, res)}`);
-  }
-}
-
-const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
-const json = { 'content-type': 'application/json' };
-
-// ---- the app under test and a fingerprint of its data ----------------------------------------------
-
-interface Agent {
-  id: string;
-  key: string;
-  prefix: string;
-}
-
-interface World {
-  t: TestApp;
-  app: FastifyInstance;
-  writer: Agent;
-  reader: Agent;
-  admin: Agent;
-  other: Agent;
-  revoker: Agent;
-  revokedKey: string;
-  /** Live unit of `writer`; replaced when a fuzzed DELETE removes it. */
-  unit: string;
-  /** Live unit of `other`. */
-  foreignUnit: string;
-  deletedUnits: string[];
-  liveUnits: Map<string, string>; // id -> owner
-  skill: string;
-  privateSkill: string;
-  /** Every agent id known to exist. */
-  agents: Set<string>;
-  fingerprint: string;
-}
-
-interface Sqlish {
-  prepare(sql: string): { all(...params: unknown[]): unknown[]; pluck(on?: boolean): { all(...params: unknown[]): unknown[] } };
-}
-
-let warnedNoDb = false;
-
-/** Per-table digests of the SQLite store, read through its (private) connection; null when that is not reachable. */
-function dbDigest(store: unknown): Record<string, string> | null {
-  const db = (store as { db?: unknown }).db as Sqlish | undefined;
-  if (!db || typeof db.prepare !== 'function') {
-    if (!warnedNoDb) {
-      warnedNoDb = true;
-      console.warn('fuzz: SqliteStore has no reachable db handle; the data fingerprint uses the HTTP API only');
-    }
-    return null;
-  }
-  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];
-  const out: Record<string, string> = {};
-  for (const name of tables) {
-    const rows = db.prepare(`SELECT * FROM "${name.replaceAll('"', '""')}"`).all();
-    out[name] = `${rows.length}:${createHash('sha256').update(JSON.stringify(rows)).digest('hex').slice(0, 16)}`;
-  }
-  return out;
-}
-
-/** Everything a refused request must leave alone: every table, list totals, reputation profiles, and which keys work. */
-async function takeFingerprint(w: World): Promise<string> {
-  const http: Record<string, unknown> = {};
-  const units = await send(w.app, { method: 'GET', url: '/v1/knowledge?limit=1', headers: {} });
-  http.units = units.json().total;
-  const skills = await send(w.app, { method: 'GET', url: '/v1/skills?limit=1', headers: bearer(w.admin.key) });
-  http.skills = skills.json().total;
-  for (const a of [w.writer, w.reader, w.admin, w.other, w.revoker]) {
-    const rep = await send(w.app, { method: 'GET', url: `/v1/reputation/${a.id}`, headers: {} });
-    const { history, ...totals } = rep.json().data as { history: unknown[] };
-    http[`rep:${a.id}`] = { ...totals, history: history.length };
-    const probe = await send(w.app, { method: 'GET', url: '/v1/skills?limit=1', headers: bearer(a.key) });
-    http[`key:${a.id}`] = probe.headers['www-authenticate'] === undefined ? 'works' : 'refused';
-  }
-  return JSON.stringify({ db: dbDigest(w.t.store), http });
-}
-
-function fingerprintDiff(before: string, after: string): string {
-  const a = JSON.parse(before) as { db: Record<string, string> | null; http: Record<string, unknown> };
-  const b = JSON.parse(after) as typeof a;
-  const changed: string[] = [];
-  for (const k of new Set([...Object.keys(a.db ?? {}), ...Object.keys(b.db ?? {})])) {
-    if (a.db?.[k] !== b.db?.[k]) changed.push(`table ${k}: ${a.db?.[k]} -> ${b.db?.[k]}`);
-  }
-  for (const k of new Set([...Object.keys(a.http), ...Object.keys(b.http)])) {
-    if (JSON.stringify(a.http[k]) !== JSON.stringify(b.http[k])) changed.push(`${k}: ${JSON.stringify(a.http[k])} -> ${JSON.stringify(b.http[k])}`);
-  }
-  return changed.join('; ');
-}
-
-const PROTOTYPE_KEYS = Object.getOwnPropertyNames(Object.prototype).sort().join(',');
-
-function checkNoPollution(s: Sent): void {
-  const probe = {} as Record<string, unknown>;
-  const names = Object.getOwnPropertyNames(Object.prototype).sort().join(',');
-  if (names !== PROTOTYPE_KEYS || probe.admin !== undefined || probe.polluted !== undefined || probe.scopes !== undefined) {
-    throw new Error(`Object.prototype was polluted\n  request: ${describeRequest(s)}`);
-  }
-}
-
-/**
- * Sends a request and applies the checks every fuzzed request shares: no 500, the error envelope, no
- * prototype pollution, and no data change unless the request succeeded.
- */
-async function guarded(w: World, s: Sent): Promise<Res> {
-  const res = await send(w.app, s);
-  seen.set(res.statusCode, (seen.get(res.statusCode) ?? 0) + 1);
-  checkResponse(s, res);
-  checkNoPollution(s);
-  const after = await takeFingerprint(w);
-  const before = w.fingerprint;
-  w.fingerprint = after; // keep going from the new state, so later runs (and shrinking) stay meaningful
-  if (res.statusCode >= 400 && after !== before) {
-    throw new Error(`a refused request (${res.statusCode}) changed stored data: ${fingerprintDiff(before, after)}${describeExchange(s, res)}`);
-  }
-  return res;
-}
-
-async function agent(app: FastifyInstance, id: string, scopes: string[]): Promise<Agent> {
-  const key = await register(app, id, scopes);
-  return { id, key, prefix: key.slice(0, 8) };
-}
-
-async function newUnit(app: FastifyInstance, key: string, title: string): Promise<string> {
-  const res = await send(app, { method: 'POST', url: '/v1/knowledge', headers: { ...bearer(key), ...json }, payload: JSON.stringify(unitBody({ title })) });
-  assert.equal(res.statusCode, 201, res.body);
-  return res.json().data.id as string;
-}
-
-async function newSkill(app: FastifyInstance, key: string, name: string, visibility: 'public' | 'private'): Promise<string> {
-  const res = await send(app, {
-    method: 'POST',
-    url: '/v1/skills',
-    headers: { ...bearer(key), ...json },
-    payload: JSON.stringify({ skill_md_content: skillMd({ name }), visibility }),
-  });
-  assert.equal(res.statusCode, 201, res.body);
-  return res.json().data.id as string;
-}
-
-async function buildWorld(): Promise<World> {
-  const t = await testApp(new SqliteStore('sqlite::memory:'), { config: testConfig({ openAdminRegistration: true }) });
-  const app = t.app;
-  const writer = await agent(app, 'writer', ['read', 'write']);
-  const reader = await agent(app, 'reader', ['read']);
-  const admin = await agent(app, 'admin', ['read', 'write', 'admin']);
-  const other = await agent(app, 'other', ['read', 'write']);
-  const revoker = await agent(app, 'revoker', ['read', 'write']);
-  const revokedKey = await register(app, 'writer', ['read'], 'free', writer.key);
-  const revoked = await send(app, { method: 'POST', url: '/v1/auth/revoke', headers: { ...bearer(writer.key), ...json }, payload: JSON.stringify({ key_prefix: revokedKey.slice(0, 8) }) });
-  assert.equal(revoked.statusCode, 200, revoked.body);
-
-  const unit = await newUnit(app, writer.key, 'Retry idempotent requests with exponential backoff');
-  const foreignUnit = await newUnit(app, other.key, 'Circuit breakers stop retry storms');
-  const doomed = await newUnit(app, writer.key, 'A unit that is deleted at once');
-  const deleted = await send(app, { method: 'DELETE', url: `/v1/knowledge/${doomed}`, headers: bearer(writer.key) });
-  assert.equal(deleted.statusCode, 200, deleted.body);
-  const skill = await newSkill(app, writer.key, 'pdf-tools', 'public');
-  const privateSkill = await newSkill(app, writer.key, 'secret-tools', 'private');
-  await newSkill(app, other.key, 'csv-tools', 'public');
-  // A verdict from the reader, so validations exist to be (wrongly) touched.
-  const verdict = await send(app, { method: 'POST', url: `/v1/knowledge/${foreignUnit}/validate`, headers: { ...bearer(reader.key), ...json }, payload: '{"valid":true}' });
-  assert.equal(verdict.statusCode, 200, verdict.body);
-
-  const w: World = {
-    t,
-    app,
-    writer,
-    reader,
-    admin,
-    other,
-    revoker,
-    revokedKey,
-    unit,
-    foreignUnit,
-    deletedUnits: [doomed],
-    liveUnits: new Map([
-      [unit, 'writer'],
-      [foreignUnit, 'other'],
-    ]),
-    skill,
-    privateSkill,
-    agents: new Set(['writer', 'reader', 'admin', 'other', 'revoker']),
-    fingerprint: '',
-  };
-  w.fingerprint = await takeFingerprint(w);
-  return w;
-}
+import {
+  aimedRequest,
+  announce,
+  bearer,
+  buildWorld,
+  checkResponse,
+  checkTreatedAsAnonymous,
+  describeExchange,
+  expectStatus,
+  fcParams,
+  fuzzBackends,
+  guarded,
+  histogram,
+  json,
+  MODEL_RESET_EVERY,
+  newUnit,
+  seen,
+  send,
+  takeFingerprint,
+  type FuzzBackend,
+  type PageBody,
+  type Res,
+  type Sent,
+  type World,
+} from './harness.js';
 
 // ---- property 1: bodies -------------------------------------------------------------------------------
 
@@ -393,83 +108,78 @@ const idempotencyHeader = fc.option(
   { nil: null, freq: 4 },
 );
 
-describe('fuzz: bodies of every POST route', () => {
-  it('never 500, always the error envelope, refused bodies change nothing', async (t) => {
-    announce(t);
-    const w = await buildWorld();
-    try {
-      const seeds: A.BodySeeds = {
-        foreignPrefixes: [w.writer.prefix, w.reader.prefix, w.admin.prefix, w.other.prefix, w.revokedKey.slice(0, 8)],
-        agentIds: [...w.agents],
-      };
-      const recipe = fc
-        .constantFrom(...A.POST_ROUTES)
-        .chain((route) =>
-          fc.record({
-            route: fc.constant(route),
-            body: A.bodyRecipe(route, seeds),
-            caller: fc.constantFrom<BodyCaller>('proper', 'proper', 'proper', 'proper', 'none', 'wrong'),
-            idempotencyKey: idempotencyHeader,
+for (const b of fuzzBackends()) {
+  describe(`fuzz: bodies of every POST route [${b.name}]`, { skip: b.skip }, () => {
+    it('never 500, always the error envelope, refused bodies change nothing', async (t) => {
+      announce(t, b.runs);
+      const w = await buildWorld(await b.open());
+      try {
+        const seeds: A.BodySeeds = {
+          foreignPrefixes: [w.writer.prefix, w.reader.prefix, w.admin.prefix, w.other.prefix, w.revokedKey.slice(0, 8)],
+          agentIds: [...w.agents],
+        };
+        const recipe = fc
+          .constantFrom(...A.POST_ROUTES)
+          .chain((route) =>
+            fc.record({
+              route: fc.constant(route),
+              body: A.bodyRecipe(route, seeds),
+              caller: fc.constantFrom<BodyCaller>('proper', 'proper', 'proper', 'proper', 'none', 'wrong'),
+              idempotencyKey: idempotencyHeader,
+            }),
+          );
+        await fc.assert(
+          fc.asyncProperty(recipe, async ({ route, body, caller, idempotencyKey }) => {
+            const built = buildBody(body);
+            const headers: Record<string, string> = {};
+            if (built.contentType !== null) headers['content-type'] = built.contentType;
+            if (idempotencyKey !== null) headers['idempotency-key'] = idempotencyKey;
+            const keys: Record<A.PostRoute, { url: string; proper: string | null; wrong: string }> = {
+              register: { url: '/v1/auth/register', proper: null, wrong: w.reader.key },
+              revoke: { url: '/v1/auth/revoke', proper: w.revoker.key, wrong: 'reg_' + 'A'.repeat(40) },
+              skills: { url: '/v1/skills', proper: w.writer.key, wrong: w.reader.key },
+              knowledge: { url: '/v1/knowledge', proper: w.writer.key, wrong: w.reader.key },
+              validate: { url: `/v1/knowledge/${w.foreignUnit}/validate`, proper: w.writer.key, wrong: 'reg_' + 'A'.repeat(40) },
+            };
+            const target = keys[route];
+            const key = caller === 'proper' ? target.proper : caller === 'wrong' ? target.wrong : null;
+            if (key !== null) Object.assign(headers, bearer(key));
+            const s: Sent = { method: 'POST', url: target.url, headers, ...(built.payload !== undefined ? { payload: built.payload } : {}) };
+
+            const agentsBefore = new Set(w.agents);
+            const res = await guarded(w, s);
+
+            const bytes = byteLength(built.payload);
+            if (bytes > A.MIB) expectStatus(s, res, [413], `a ${bytes}-byte body is over 1 MiB`);
+            else if (res.statusCode === 413) throw new Error(`413 for a ${bytes}-byte body, not over 1 MiB${describeExchange(s, res)}`);
+
+            if (res.statusCode < 300) {
+              const sentBody = typeof built.payload === 'string' ? (JSON.parse(built.payload) as Record<string, unknown>) : {};
+              if (route === 'register') {
+                const id = String(sentBody.agent_id);
+                // CONTRACT.md: an existing agent gets further keys only through its own key or an admin's.
+                if (agentsBefore.has(id) && key === null) throw new Error(`anonymous registration took over existing agent ${id}${describeExchange(s, res)}`);
+                w.agents.add(id);
+              }
+              if (route === 'revoke') throw new Error(`revoked a key the caller does not own${describeExchange(s, res)}`);
+              if (route === 'knowledge' || route === 'skills') {
+                const data = res.json().data as { agent_id: string; quality_score: number };
+                assert.equal(data.agent_id, 'writer', `contribution credited to the wrong agent${describeExchange(s, res)}`);
+                assert.ok(data.quality_score >= 0 && data.quality_score <= 1, `quality_score out of [0, 1]${describeExchange(s, res)}`);
+              }
+            }
           }),
+          fcParams(b.runs),
         );
-      await fc.assert(
-        fc.asyncProperty(recipe, async ({ route, body, caller, idempotencyKey }) => {
-          const built = buildBody(body);
-          const headers: Record<string, string> = {};
-          if (built.contentType !== null) headers['content-type'] = built.contentType;
-          if (idempotencyKey !== null) headers['idempotency-key'] = idempotencyKey;
-          const keys: Record<A.PostRoute, { url: string; proper: string | null; wrong: string }> = {
-            register: { url: '/v1/auth/register', proper: null, wrong: w.reader.key },
-            revoke: { url: '/v1/auth/revoke', proper: w.revoker.key, wrong: 'reg_' + 'A'.repeat(40) },
-            skills: { url: '/v1/skills', proper: w.writer.key, wrong: w.reader.key },
-            knowledge: { url: '/v1/knowledge', proper: w.writer.key, wrong: w.reader.key },
-            validate: { url: `/v1/knowledge/${w.foreignUnit}/validate`, proper: w.writer.key, wrong: 'reg_' + 'A'.repeat(40) },
-          };
-          const target = keys[route];
-          const key = caller === 'proper' ? target.proper : caller === 'wrong' ? target.wrong : null;
-          if (key !== null) Object.assign(headers, bearer(key));
-          const s: Sent = { method: 'POST', url: target.url, headers, ...(built.payload !== undefined ? { payload: built.payload } : {}) };
-
-          const agentsBefore = new Set(w.agents);
-          const res = await guarded(w, s);
-
-          const bytes = byteLength(built.payload);
-          if (bytes > A.MIB) expectStatus(s, res, [413], `a ${bytes}-byte body is over 1 MiB`);
-          else if (res.statusCode === 413) throw new Error(`413 for a ${bytes}-byte body, not over 1 MiB${describeExchange(s, res)}`);
-
-          if (res.statusCode < 300) {
-            const sentBody = typeof built.payload === 'string' ? (JSON.parse(built.payload) as Record<string, unknown>) : {};
-            if (route === 'register') {
-              const id = String(sentBody.agent_id);
-              // CONTRACT.md: an existing agent gets further keys only through its own key or an admin's.
-              if (agentsBefore.has(id) && key === null) throw new Error(`anonymous registration took over existing agent ${id}${describeExchange(s, res)}`);
-              w.agents.add(id);
-            }
-            if (route === 'revoke') throw new Error(`revoked a key the caller does not own${describeExchange(s, res)}`);
-            if (route === 'knowledge' || route === 'skills') {
-              const data = res.json().data as { agent_id: string; quality_score: number };
-              assert.equal(data.agent_id, 'writer', `contribution credited to the wrong agent${describeExchange(s, res)}`);
-              assert.ok(data.quality_score >= 0 && data.quality_score <= 1, `quality_score out of [0, 1]${describeExchange(s, res)}`);
-            }
-          }
-        }),
-        fcParams(),
-      );
-    } finally {
-      t.diagnostic(`statuses: ${histogram()}`);
-      await w.t.close();
-    }
+      } finally {
+        t.diagnostic(`statuses: ${histogram()}`);
+        await w.t.close();
+      }
+    });
   });
-});
+}
 
 // ---- property 2: list query strings --------------------------------------------------------------
-
-interface PageBody {
-  data: Array<Record<string, unknown>>;
-  total: number;
-  offset: number;
-  limit: number;
-}
 
 /** The one value a parameter was given, decoded as the server must decode it; undefined when absent, repeated or raw. */
 function singleDecoded(params: A.QueryParam[], name: string): string | null | undefined {
@@ -480,72 +190,74 @@ function singleDecoded(params: A.QueryParam[], name: string): string | null | un
   return only.value;
 }
 
-describe('fuzz: list query strings', () => {
-  it('never 500, always the envelope, pages that add up, filters that hold', async (t) => {
-    announce(t);
-    const w = await buildWorld();
-    try {
-      await fc.assert(
-        fc.asyncProperty(A.queryRecipe, async (r) => {
-          const parts = r.params.map(A.writeParam);
-          if (r.junk !== null) parts.push(r.junk);
-          const url = `${r.path}${r.trailingSlash ? '/' : ''}${parts.length ? `?${parts.join('&')}` : ''}`;
-          const keyOf = { anonymous: null, reader: w.reader.key, writer: w.writer.key, admin: w.admin.key }[r.caller];
-          const s: Sent = { method: 'GET', url, headers: keyOf ? bearer(keyOf) : {} };
-          const res = await guarded(w, s);
-          expectStatus(s, res, [200, 400], 'a list answers 200 or 400');
+for (const b of fuzzBackends()) {
+  describe(`fuzz: list query strings [${b.name}]`, { skip: b.skip }, () => {
+    it('never 500, always the envelope, pages that add up, filters that hold', async (t) => {
+      announce(t, b.runs);
+      const w = await buildWorld(await b.open());
+      try {
+        await fc.assert(
+          fc.asyncProperty(A.queryRecipe, async (r) => {
+            const parts = r.params.map(A.writeParam);
+            if (r.junk !== null) parts.push(r.junk);
+            const url = `${r.path}${r.trailingSlash ? '/' : ''}${parts.length ? `?${parts.join('&')}` : ''}`;
+            const keyOf = { anonymous: null, reader: w.reader.key, writer: w.writer.key, admin: w.admin.key }[r.caller];
+            const s: Sent = { method: 'GET', url, headers: keyOf ? bearer(keyOf) : {} };
+            const res = await guarded(w, s);
+            expectStatus(s, res, [200, 400], 'a list answers 200 or 400');
 
-          const clean = r.junk === null;
-          for (const name of ['limit', 'offset', 'min_quality']) {
-            const value = clean ? singleDecoded(r.params, name) : null;
-            if (typeof value === 'string' && Number.isNaN(Number(value)) && res.statusCode === 200) {
-              throw new Error(`${name}=${JSON.stringify(value)} is not a number, yet the list answered 200${describeExchange(s, res)}`);
+            const clean = r.junk === null;
+            for (const name of ['limit', 'offset', 'min_quality']) {
+              const value = clean ? singleDecoded(r.params, name) : null;
+              if (typeof value === 'string' && Number.isNaN(Number(value)) && res.statusCode === 200) {
+                throw new Error(`${name}=${JSON.stringify(value)} is not a number, yet the list answered 200${describeExchange(s, res)}`);
+              }
             }
-          }
-          if (res.statusCode !== 200) return;
+            if (res.statusCode !== 200) return;
 
-          const page = res.json() as PageBody;
-          const shape = Object.keys(page).sort().join(',');
-          assert.equal(shape, 'data,limit,offset,total', `list body keys${describeExchange(s, res)}`);
-          assert.ok(Array.isArray(page.data), `data is an array${describeExchange(s, res)}`);
-          assert.ok(Number.isInteger(page.limit) && page.limit >= 1 && page.limit <= 100, `limit in 1..100${describeExchange(s, res)}`);
-          assert.ok(Number.isInteger(page.offset) && page.offset >= 0, `offset >= 0${describeExchange(s, res)}`);
-          assert.ok(Number.isInteger(page.total) && page.total >= 0, `total >= 0${describeExchange(s, res)}`);
-          assert.equal(page.data.length, Math.max(0, Math.min(page.limit, page.total - page.offset)), `page size vs total/offset/limit${describeExchange(s, res)}`);
+            const page = res.json() as PageBody;
+            const shape = Object.keys(page).sort().join(',');
+            assert.equal(shape, 'data,limit,offset,total', `list body keys${describeExchange(s, res)}`);
+            assert.ok(Array.isArray(page.data), `data is an array${describeExchange(s, res)}`);
+            assert.ok(Number.isInteger(page.limit) && page.limit >= 1 && page.limit <= 100, `limit in 1..100${describeExchange(s, res)}`);
+            assert.ok(Number.isInteger(page.offset) && page.offset >= 0, `offset >= 0${describeExchange(s, res)}`);
+            assert.ok(Number.isInteger(page.total) && page.total >= 0, `total >= 0${describeExchange(s, res)}`);
+            assert.equal(page.data.length, Math.max(0, Math.min(page.limit, page.total - page.offset)), `page size vs total/offset/limit${describeExchange(s, res)}`);
 
-          if (clean) {
-            const limit = singleDecoded(r.params, 'limit');
-            // == 0 and -0 alike: "offset=-0" may well be echoed as 0.
-            if (typeof limit === 'string') assert.ok(page.limit === Number(limit), `echoed limit${describeExchange(s, res)}`);
-            const offset = singleDecoded(r.params, 'offset');
-            if (typeof offset === 'string') assert.ok(page.offset === Number(offset), `echoed offset${describeExchange(s, res)}`);
-            const minQuality = singleDecoded(r.params, 'min_quality');
-            if (typeof minQuality === 'string') {
-              const floor = Number(minQuality);
-              assert.ok(floor >= 0 && floor <= 1, `min_quality ${minQuality} outside [0, 1] was accepted${describeExchange(s, res)}`);
-              for (const item of page.data) assert.ok((item.quality_score as number) >= floor, `item below min_quality${describeExchange(s, res)}`);
+            if (clean) {
+              const limit = singleDecoded(r.params, 'limit');
+              // == 0 and -0 alike: "offset=-0" may well be echoed as 0.
+              if (typeof limit === 'string') assert.ok(page.limit === Number(limit), `echoed limit${describeExchange(s, res)}`);
+              const offset = singleDecoded(r.params, 'offset');
+              if (typeof offset === 'string') assert.ok(page.offset === Number(offset), `echoed offset${describeExchange(s, res)}`);
+              const minQuality = singleDecoded(r.params, 'min_quality');
+              if (typeof minQuality === 'string') {
+                const floor = Number(minQuality);
+                assert.ok(floor >= 0 && floor <= 1, `min_quality ${minQuality} outside [0, 1] was accepted${describeExchange(s, res)}`);
+                for (const item of page.data) assert.ok((item.quality_score as number) >= floor, `item below min_quality${describeExchange(s, res)}`);
+              }
+              const types = r.path === '/v1/knowledge' ? singleDecoded(r.params, 'types') : undefined;
+              if (typeof types === 'string') {
+                const wanted = new Set(types.split(',').map((x) => x.trim()).filter(Boolean));
+                if (wanted.size > 0) for (const item of page.data) assert.ok(wanted.has(item.type as string), `item of a type not asked for${describeExchange(s, res)}`);
+              }
             }
-            const types = r.path === '/v1/knowledge' ? singleDecoded(r.params, 'types') : undefined;
-            if (typeof types === 'string') {
-              const wanted = new Set(types.split(',').map((x) => x.trim()).filter(Boolean));
-              if (wanted.size > 0) for (const item of page.data) assert.ok(wanted.has(item.type as string), `item of a type not asked for${describeExchange(s, res)}`);
+            if (r.path === '/v1/skills') {
+              for (const item of page.data) {
+                const visible = item.visibility === 'public' || r.caller === 'admin' || (r.caller === 'writer' && item.agent_id === 'writer');
+                assert.ok(visible, `a private skill leaked to ${r.caller}${describeExchange(s, res)}`);
+              }
             }
-          }
-          if (r.path === '/v1/skills') {
-            for (const item of page.data) {
-              const visible = item.visibility === 'public' || r.caller === 'admin' || (r.caller === 'writer' && item.agent_id === 'writer');
-              assert.ok(visible, `a private skill leaked to ${r.caller}${describeExchange(s, res)}`);
-            }
-          }
-        }),
-        fcParams(),
-      );
-    } finally {
-      t.diagnostic(`statuses: ${histogram()}`);
-      await w.t.close();
-    }
+          }),
+          fcParams(b.runs),
+        );
+      } finally {
+        t.diagnostic(`statuses: ${histogram()}`);
+        await w.t.close();
+      }
+    });
   });
-});
+}
 
 // ---- property 3: path ids -------------------------------------------------------------------------
 
@@ -594,160 +306,138 @@ const ROUTE_METHODS: Record<A.PathTemplate, A.Method[]> = {
   export: ['GET', 'HEAD'],
 };
 
-describe('fuzz: path ids, methods and credentials', () => {
-  it('never 500, always the envelope, and ids find exactly what they name', async (t) => {
-    announce(t);
-    const w = await buildWorld();
-    try {
-      await fc.assert(
-        fc.asyncProperty(A.pathRecipe, async (r) => {
-          const { raw, decoded } = resolveId(w, r.id);
-          const path = {
-            unit: `/v1/knowledge/${raw}`,
-            skill: `/v1/skills/${raw}`,
-            validate: `/v1/knowledge/${raw}/validate`,
-            reputation: `/v1/reputation/${raw}`,
-            export: `/v1/export/${raw}`,
-          }[r.template];
-          const callers: Record<A.Caller, { key: string | null; agent: string | null }> = {
-            none: { key: null, agent: null },
-            reader: { key: w.reader.key, agent: 'reader' },
-            writer: { key: w.writer.key, agent: 'writer' },
-            admin: { key: w.admin.key, agent: 'admin' },
-            other: { key: w.other.key, agent: 'other' },
-            bogus: { key: 'reg_' + 'Z'.repeat(40), agent: null },
-            revoked: { key: w.revokedKey, agent: null },
-          };
-          const caller = callers[r.caller];
-          const headers: Record<string, string> = caller.key ? bearer(caller.key) : {};
-          let payload: string | undefined;
-          if (r.body !== 'none' && r.method !== 'GET' && r.method !== 'HEAD') {
-            headers['content-type'] = 'application/json';
-            payload = r.body === 'verdict' ? '{"valid":true,"feedback":"fuzz"}' : '{"valid":"yes","__proto__":{"admin":true}}';
-          }
-          const s: Sent = { method: r.method, url: path + r.tail, headers, ...(payload !== undefined ? { payload } : {}) };
-          const unitBefore = w.unit;
-          const res = await guarded(w, s);
-          const status = res.statusCode;
-
-          const served = ROUTE_METHODS[r.template].includes(r.method);
-          const exact = (r.tail === '' || r.tail === '?x=1') && decoded !== null;
-          if (r.tail === '' && !served && status < 400) {
-            throw new Error(`${r.method} is not served on this path, yet answered ${status}${describeExchange(s, res)}`);
-          }
-          if (exact && served) {
-            const authenticated = caller.agent !== null;
-            const unitOwner = w.liveUnits.get(decoded);
-            switch (r.template) {
-              case 'unit':
-                if (r.method === 'DELETE') {
-                  // A body that is not JSON is refused while parsing, before credentials are looked at.
-                  if (!authenticated) expectStatus(s, res, r.body === 'junk' ? [400, 401] : [401], 'DELETE without a working credential');
-                  else if (unitOwner === undefined) expectStatus(s, res, [400, 404], 'DELETE of no live unit');
-                  else if (caller.agent === 'admin' || (caller.agent === unitOwner && caller.agent !== 'reader')) expectStatus(s, res, [200], 'DELETE by owner or admin');
-                  else expectStatus(s, res, [403], 'DELETE of a unit the caller does not own');
-                } else if (unitOwner !== undefined) expectStatus(s, res, [200], 'GET of a live unit');
-                else expectStatus(s, res, [400, 404], 'GET of no live unit');
-                break;
-              case 'skill': {
-                const visible = decoded === w.skill || (decoded === w.privateSkill && (caller.agent === 'writer' || caller.agent === 'admin'));
-                expectStatus(s, res, visible ? [200] : [400, 404], visible ? 'a skill the caller may see' : 'no skill the caller may see');
-                break;
-              }
-              case 'validate':
-                if (!authenticated) expectStatus(s, res, r.body === 'junk' ? [400, 401] : [401], 'validate without a working credential');
-                else if (r.body !== 'verdict') expectStatus(s, res, [400, 404, 415], 'validate without a valid verdict');
-                else if (unitOwner === undefined) expectStatus(s, res, [400, 404], 'validate of no live unit');
-                else if (unitOwner === caller.agent) expectStatus(s, res, [403], 'validate of an own unit');
-                else expectStatus(s, res, [200], 'validate of a live unit of another agent');
-                break;
-              case 'reputation':
-                expectStatus(s, res, w.agents.has(decoded) ? [200] : [400, 404], 'reputation of an agent id');
-                break;
-              case 'export':
-                if (!authenticated) expectStatus(s, res, [401], 'export without a working credential');
-                else if (caller.agent === decoded) expectStatus(s, res, [200], 'export of own data');
-                else if (caller.agent === 'admin') expectStatus(s, res, w.agents.has(decoded) ? [200] : [400, 404], 'admin export');
-                else expectStatus(s, res, [400, 403], 'export of another agent');
-                break;
+for (const b of fuzzBackends()) {
+  describe(`fuzz: path ids, methods and credentials [${b.name}]`, { skip: b.skip }, () => {
+    it('never 500, always the envelope, and ids find exactly what they name', async (t) => {
+      announce(t, b.runs);
+      const w = await buildWorld(await b.open());
+      try {
+        await fc.assert(
+          fc.asyncProperty(A.pathRecipe, async (r) => {
+            const { raw, decoded } = resolveId(w, r.id);
+            const path = {
+              unit: `/v1/knowledge/${raw}`,
+              skill: `/v1/skills/${raw}`,
+              validate: `/v1/knowledge/${raw}/validate`,
+              reputation: `/v1/reputation/${raw}`,
+              export: `/v1/export/${raw}`,
+            }[r.template];
+            const callers: Record<A.Caller, { key: string | null; agent: string | null }> = {
+              none: { key: null, agent: null },
+              reader: { key: w.reader.key, agent: 'reader' },
+              writer: { key: w.writer.key, agent: 'writer' },
+              admin: { key: w.admin.key, agent: 'admin' },
+              other: { key: w.other.key, agent: 'other' },
+              bogus: { key: 'reg_' + 'Z'.repeat(40), agent: null },
+              revoked: { key: w.revokedKey, agent: null },
+            };
+            const caller = callers[r.caller];
+            const headers: Record<string, string> = caller.key ? bearer(caller.key) : {};
+            let payload: string | undefined;
+            if (r.body !== 'none' && r.method !== 'GET' && r.method !== 'HEAD') {
+              headers['content-type'] = 'application/json';
+              payload = r.body === 'verdict' ? '{"valid":true,"feedback":"fuzz"}' : '{"valid":"yes","__proto__":{"admin":true}}';
             }
-          }
-          if (r.template === 'export' && status === 200 && r.method === 'GET') {
-            const who = (res.json() as { data: { agent_id: string } }).data.agent_id;
-            if (caller.agent !== 'admin' && who !== caller.agent) throw new Error(`exported ${who} to ${caller.agent}${describeExchange(s, res)}`);
-          }
-          // Keep the pools alive: a fuzzed DELETE that removed a known unit gets a replacement.
-          if (r.method === 'DELETE' && status === 200 && decoded !== null && w.liveUnits.has(decoded)) {
-            const owner = w.liveUnits.get(decoded)!;
-            w.liveUnits.delete(decoded);
-            w.deletedUnits.unshift(decoded);
-            const ownerKey = owner === 'writer' ? w.writer.key : w.other.key;
-            const replacement = await newUnit(w.app, ownerKey, `Replacement unit of ${owner}`);
-            w.liveUnits.set(replacement, owner);
-            if (decoded === unitBefore) w.unit = replacement;
-            if (decoded === w.foreignUnit) w.foreignUnit = replacement;
-            w.fingerprint = await takeFingerprint(w);
-          }
-        }),
-        fcParams(),
-      );
-    } finally {
-      t.diagnostic(`statuses: ${histogram()}`);
-      await w.t.close();
-    }
+            const s: Sent = { method: r.method, url: path + r.tail, headers, ...(payload !== undefined ? { payload } : {}) };
+            const unitBefore = w.unit;
+            const res = await guarded(w, s);
+            const status = res.statusCode;
+
+            const served = ROUTE_METHODS[r.template].includes(r.method);
+            const exact = (r.tail === '' || r.tail === '?x=1') && decoded !== null;
+            if (r.tail === '' && !served && status < 400) {
+              throw new Error(`${r.method} is not served on this path, yet answered ${status}${describeExchange(s, res)}`);
+            }
+            if (exact && served) {
+              const authenticated = caller.agent !== null;
+              const unitOwner = w.liveUnits.get(decoded);
+              switch (r.template) {
+                case 'unit':
+                  if (r.method === 'DELETE') {
+                    // A body that is not JSON is refused while parsing, before credentials are looked at.
+                    if (!authenticated) expectStatus(s, res, r.body === 'junk' ? [400, 401] : [401], 'DELETE without a working credential');
+                    else if (unitOwner === undefined) expectStatus(s, res, [400, 404], 'DELETE of no live unit');
+                    else if (caller.agent === 'admin' || (caller.agent === unitOwner && caller.agent !== 'reader')) expectStatus(s, res, [200], 'DELETE by owner or admin');
+                    else expectStatus(s, res, [403], 'DELETE of a unit the caller does not own');
+                  } else if (unitOwner !== undefined) expectStatus(s, res, [200], 'GET of a live unit');
+                  else expectStatus(s, res, [400, 404], 'GET of no live unit');
+                  break;
+                case 'skill': {
+                  const visible = decoded === w.skill || (decoded === w.privateSkill && (caller.agent === 'writer' || caller.agent === 'admin'));
+                  expectStatus(s, res, visible ? [200] : [400, 404], visible ? 'a skill the caller may see' : 'no skill the caller may see');
+                  break;
+                }
+                case 'validate':
+                  if (!authenticated) expectStatus(s, res, r.body === 'junk' ? [400, 401] : [401], 'validate without a working credential');
+                  else if (r.body !== 'verdict') expectStatus(s, res, [400, 404, 415], 'validate without a valid verdict');
+                  else if (unitOwner === undefined) expectStatus(s, res, [400, 404], 'validate of no live unit');
+                  else if (unitOwner === caller.agent) expectStatus(s, res, [403], 'validate of an own unit');
+                  else expectStatus(s, res, [200], 'validate of a live unit of another agent');
+                  break;
+                case 'reputation':
+                  expectStatus(s, res, w.agents.has(decoded) ? [200] : [400, 404], 'reputation of an agent id');
+                  break;
+                case 'export':
+                  if (!authenticated) expectStatus(s, res, [401], 'export without a working credential');
+                  else if (caller.agent === decoded) expectStatus(s, res, [200], 'export of own data');
+                  else if (caller.agent === 'admin') expectStatus(s, res, w.agents.has(decoded) ? [200] : [400, 404], 'admin export');
+                  else expectStatus(s, res, [400, 403], 'export of another agent');
+                  break;
+              }
+            }
+            if (r.template === 'export' && status === 200 && r.method === 'GET') {
+              const who = (res.json() as { data: { agent_id: string } }).data.agent_id;
+              if (caller.agent !== 'admin' && who !== caller.agent) throw new Error(`exported ${who} to ${caller.agent}${describeExchange(s, res)}`);
+            }
+            // Keep the pools alive: a fuzzed DELETE that removed a known unit gets a replacement.
+            if (r.method === 'DELETE' && status === 200 && decoded !== null && w.liveUnits.has(decoded)) {
+              const owner = w.liveUnits.get(decoded)!;
+              w.liveUnits.delete(decoded);
+              w.deletedUnits.unshift(decoded);
+              const ownerKey = owner === 'writer' ? w.writer.key : w.other.key;
+              const replacement = await newUnit(w.app, ownerKey, `Replacement unit of ${owner}`);
+              w.liveUnits.set(replacement, owner);
+              if (decoded === unitBefore) w.unit = replacement;
+              if (decoded === w.foreignUnit) w.foreignUnit = replacement;
+              w.fingerprint = await takeFingerprint(w);
+            }
+          }),
+          fcParams(b.runs),
+        );
+      } finally {
+        t.diagnostic(`statuses: ${histogram()}`);
+        await w.t.close();
+      }
+    });
   });
-});
+}
 
 // ---- property 4: Authorization headers ----------------------------------------------------------
 
-describe('fuzz: Authorization headers', () => {
-  it('a credential that does not authenticate is anonymous, says invalid_token, and changes nothing', async (t) => {
-    announce(t);
-    const w = await buildWorld();
-    try {
-      const anonymousSkills = (await send(w.app, { method: 'GET', url: '/v1/skills?limit=100', headers: {} })).json().total as number;
-      await fc.assert(
-        fc.asyncProperty(A.authRecipe, A.authTarget, async (a, target) => {
-          const authorization =
-            a.kind === 'literal' ? a.value : a.kind === 'revoked' ? `Bearer ${w.revokedKey}` : A.mangleKey(a.who === 'writer' ? w.writer.key : w.admin.key, a.how);
-          const body = (value: unknown) => ({ headers: { authorization, ...json }, payload: JSON.stringify(value) });
-          const requests: Record<A.AuthTarget, { method: A.Method; url: string; headers?: Record<string, string>; payload?: string; expect: number[] }> = {
-            listUnits: { method: 'GET', url: '/v1/knowledge?limit=1', expect: [200] },
-            listSkills: { method: 'GET', url: '/v1/skills?limit=100', expect: [200] },
-            getUnit: { method: 'GET', url: `/v1/knowledge/${w.unit}`, expect: [200] },
-            getPrivateSkill: { method: 'GET', url: `/v1/skills/${w.privateSkill}`, expect: [404] },
-            reputation: { method: 'GET', url: '/v1/reputation/writer', expect: [200] },
-            postUnit: { method: 'POST', url: '/v1/knowledge', ...body(unitBody()), expect: [401] },
-            postSkill: { method: 'POST', url: '/v1/skills', ...body({ skill_md_content: skillMd(), visibility: 'public' }), expect: [401] },
-            validate: { method: 'POST', url: `/v1/knowledge/${w.foreignUnit}/validate`, ...body({ valid: false }), expect: [401] },
-            delete: { method: 'DELETE', url: `/v1/knowledge/${w.unit}`, expect: [401] },
-            export: { method: 'GET', url: '/v1/export/writer', expect: [401] },
-            revoke: { method: 'POST', url: '/v1/auth/revoke', ...body({ key_prefix: w.writer.prefix }), expect: [401] },
-            registerExisting: { method: 'POST', url: '/v1/auth/register', ...body({ agent_id: 'writer', scopes: ['read'], tier: 'free' }), expect: [409] },
-            registerAdmin: { method: 'POST', url: '/v1/auth/register', ...body({ agent_id: 'admin', scopes: ['admin'], tier: 'enterprise' }), expect: [409] },
-          };
-          const q = requests[target];
-          const s: Sent = { method: q.method, url: q.url, headers: q.headers ?? { authorization }, ...(q.payload !== undefined ? { payload: q.payload } : {}) };
-          const res = await guarded(w, s);
-          expectStatus(s, res, q.expect, `${target} as an anonymous caller`);
-          const challenge = String(res.headers['www-authenticate'] ?? '');
-          if (!challenge.includes('error="invalid_token"')) {
-            throw new Error(`a refused credential without WWW-Authenticate: Bearer error="invalid_token" (got ${JSON.stringify(challenge)})${describeExchange(s, res)}`);
-          }
-          if (target === 'listSkills') {
-            const page = res.json() as PageBody;
-            assert.equal(page.total, anonymousSkills, `a refused credential saw a different skill list${describeExchange(s, res)}`);
-            for (const item of page.data) assert.equal(item.visibility, 'public', `private skill shown${describeExchange(s, res)}`);
-          }
-        }),
-        fcParams(),
-      );
-    } finally {
-      t.diagnostic(`statuses: ${histogram()}`);
-      await w.t.close();
-    }
+for (const b of fuzzBackends()) {
+  describe(`fuzz: Authorization headers [${b.name}]`, { skip: b.skip }, () => {
+    it('a credential that does not authenticate is anonymous, says invalid_token, and changes nothing', async (t) => {
+      announce(t, b.runs);
+      const w = await buildWorld(await b.open());
+      try {
+        const anonymousSkills = (await send(w.app, { method: 'GET', url: '/v1/skills?limit=100', headers: {} })).json().total as number;
+        await fc.assert(
+          fc.asyncProperty(A.authRecipe, A.authTarget, async (a, target) => {
+            const authorization =
+              a.kind === 'literal' ? a.value : a.kind === 'revoked' ? `Bearer ${w.revokedKey}` : A.mangleKey(a.who === 'writer' ? w.writer.key : w.admin.key, a.how);
+            const aimed = aimedRequest(w, target, authorization);
+            const res = await guarded(w, aimed.s);
+            checkTreatedAsAnonymous(target, aimed, res, anonymousSkills);
+          }),
+          fcParams(b.runs),
+        );
+      } finally {
+        t.diagnostic(`statuses: ${histogram()}`);
+        await w.t.close();
+      }
+    });
   });
-});
+}
 
 // ---- property 5: valid operations against a model ---------------------------------------------------
 
@@ -785,9 +475,9 @@ interface Model {
 
 const WRITERS = ['alice', 'bob', 'carol', 'root'];
 
-async function buildModel(): Promise<Model> {
+async function buildModel(b: FuzzBackend): Promise<Model> {
   // The event-loop guard is off here: valid operations must succeed, never be shed as 503 on a busy machine.
-  const t = await testApp(new SqliteStore('sqlite::memory:'), {
+  const t = await testApp(await b.open(), {
     config: testConfig({ openAdminRegistration: true }),
     limits: { maxEventLoopDelayMs: 0 },
   });
@@ -1006,29 +696,31 @@ async function checkInvariants(m: Model, touched: Set<ModelUnit>, exportAgent: n
   assert.ok(!res.body.includes(a.keys[0]!.key), 'the export must not contain a raw key');
 }
 
-describe('fuzz: valid operations keep the invariants', () => {
-  it('reputation, list totals, verdict counts, deletions and exports follow a model', async (t) => {
-    announce(t);
-    t.diagnostic(`the model app starts over every ${MODEL_RESET_EVERY} runs (REG_FUZZ_RESET_EVERY)`);
-    let m = await buildModel();
-    let runs = 0;
-    try {
-      await fc.assert(
-        fc.asyncProperty(fc.array(A.op, { minLength: 1, maxLength: 10 }), fc.nat(), async (ops, exportAgent) => {
-          if (runs > 0 && runs % MODEL_RESET_EVERY === 0) {
-            await m.t.close();
-            m = await buildModel();
-          }
-          runs++;
-          const touched = new Set<ModelUnit>();
-          for (const o of ops) await runOp(m, o, touched);
-          await checkInvariants(m, touched, exportAgent);
-        }),
-        fcParams(),
-      );
-    } finally {
-      t.diagnostic(`statuses: ${histogram()}`);
-      await m.t.close();
-    }
+for (const b of fuzzBackends()) {
+  describe(`fuzz: valid operations keep the invariants [${b.name}]`, { skip: b.skip }, () => {
+    it('reputation, list totals, verdict counts, deletions and exports follow a model', async (t) => {
+      announce(t, b.runs);
+      t.diagnostic(`the model app starts over every ${MODEL_RESET_EVERY} runs (REG_FUZZ_RESET_EVERY)`);
+      let m = await buildModel(b);
+      let runs = 0;
+      try {
+        await fc.assert(
+          fc.asyncProperty(fc.array(A.op, { minLength: 1, maxLength: 10 }), fc.nat(), async (ops, exportAgent) => {
+            if (runs > 0 && runs % MODEL_RESET_EVERY === 0) {
+              await m.t.close();
+              m = await buildModel(b);
+            }
+            runs++;
+            const touched = new Set<ModelUnit>();
+            for (const o of ops) await runOp(m, o, touched);
+            await checkInvariants(m, touched, exportAgent);
+          }),
+          fcParams(b.runs),
+        );
+      } finally {
+        t.diagnostic(`statuses: ${histogram()}`);
+        await m.t.close();
+      }
+    });
   });
-});
+}
