@@ -96,8 +96,16 @@ export async function measureExport(url: string, key: string, pid: number, repea
     const rssBeforeMb = readMemory(pid).rssMb;
     const peakReset = resetPeak(pid);
     const sampler = new RssSampler(pid, 20);
-    const started = performance.now();
-    const res = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
+    let started = performance.now();
+    let res = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
+    // Right after the write scenarios the service may still be shedding load (503 with Retry-After):
+    // retry as a well-behaved client would; the export is timed from the attempt that is served.
+    for (let retry = 0; res.status === 503 && retry < 10; retry++) {
+      await res.arrayBuffer();
+      await new Promise((resolve) => setTimeout(resolve, 1000 * Number(res.headers.get('retry-after') ?? 1)));
+      started = performance.now();
+      res = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
+    }
     let firstByteMs = NaN;
     let bytes = 0;
     let units = 0;
