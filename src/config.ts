@@ -23,6 +23,8 @@ export interface Config {
   databaseUrl: string;
   /** PostgreSQL connections per instance (REG_DATABASE_POOL_MAX); instances × this must stay below max_connections. */
   databasePoolMax: number;
+  /** SQLite: worker threads for lists and searches (REG_SQLITE_READ_WORKERS; 0 = on the main thread). */
+  sqliteReadWorkers: number;
   redisUrl: string | null;
   redisKeyPrefix: string;
   trustProxy: boolean | string;
@@ -98,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.REG_HOST?.trim() || '127.0.0.1',
     databaseUrl,
     databasePoolMax: integer(env, 'REG_DATABASE_POOL_MAX', 10, 1, 1000),
+    sqliteReadWorkers: integer(env, 'REG_SQLITE_READ_WORKERS', 2, 0, 64),
     redisUrl: env.REG_REDIS_URL?.trim() || null,
     redisKeyPrefix: env.REG_REDIS_KEY_PREFIX?.trim() || 'registry:',
     trustProxy: trustProxy(env.REG_TRUST_PROXY),

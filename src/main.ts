@@ -22,7 +22,11 @@ async function main(): Promise<void> {
       else if (warnBeforeApp) process.stderr.write(`${JSON.stringify({ level: 40, time: Date.now(), ...details, msg: message })}\n`);
     },
   };
-  const store = await openStore(config.databaseUrl, { poolMax: config.databasePoolMax, log: storeLog });
+  const store = await openStore(config.databaseUrl, {
+    poolMax: config.databasePoolMax,
+    sqliteReadWorkers: config.sqliteReadWorkers,
+    log: storeLog,
+  });
   // Fail open: without Redis the registry keeps serving, unlimited, and says so in the log.
   const sharedCounters = config.redisUrl
     ? connectSharedCounters(config.redisUrl, config.redisKeyPrefix, (error) =>

@@ -15,8 +15,17 @@ export interface Limits {
 
 export const DEFAULT_LIMITS: Limits = { maxInFlight: 256, maxEventLoopDelayMs: 1_000, rateLimitCallers: 20_000 };
 
+export interface ServerTimeouts {
+  requestTimeout: number;
+  connectionTimeout: number;
+  keepAliveTimeout: number;
+  maxHeaderSize: number;
+  headersTimeout: number;
+  connectionsCheckingInterval: number;
+}
+
 // The Node server's own guards against slow or oversized clients, passed to Fastify at construction.
-export const SERVER_TIMEOUTS = {
+export const SERVER_TIMEOUTS: Readonly<ServerTimeouts> = Object.freeze({
   /** A whole request (headers and body) must arrive within this. */
   requestTimeout: 30_000,
   /** A socket with no traffic at all is closed after this. */
@@ -29,9 +38,7 @@ export const SERVER_TIMEOUTS = {
   headersTimeout: 15_000,
   /** How often Node looks for requests past those timeouts (its default, 30 s, would let them linger). */
   connectionsCheckingInterval: 1_000,
-};
-
-export type ServerTimeouts = typeof SERVER_TIMEOUTS;
+});
 
 const RETRY_AFTER_SECONDS = 2;
 

@@ -404,33 +404,36 @@ type Container = Record<string, unknown> | unknown[];
 /** Every (container, key) pair in a JSON value, outermost first. */
 function slots(value: unknown): Array<{ parent: Container; key: string | number }> {
   const found: Array<{ parent: Container; key: string | number }> = [];
-  const walk = (node: unknown) => {
+  // Iterative: the bodies nest deeper than the call stack allows.
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const node = pending.pop();
     if (Array.isArray(node)) {
       node.forEach((child, i) => {
         found.push({ parent: node, key: i });
-        walk(child);
+        pending.push(child);
       });
     } else if (node !== null && typeof node === 'object') {
       for (const [key, child] of Object.entries(node)) {
         found.push({ parent: node as Record<string, unknown>, key });
-        walk(child);
+        pending.push(child);
       }
     }
-  };
-  walk(value);
+  }
   return found;
 }
 
 function objects(value: unknown): Array<Record<string, unknown>> {
   const found: Array<Record<string, unknown>> = [];
-  const walk = (node: unknown) => {
-    if (Array.isArray(node)) node.forEach(walk);
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (Array.isArray(node)) pending.push(...node);
     else if (node !== null && typeof node === 'object') {
       found.push(node as Record<string, unknown>);
-      Object.values(node).forEach(walk);
+      pending.push(...Object.values(node));
     }
-  };
-  walk(value);
+  }
   return found;
 }
 

@@ -30,10 +30,13 @@ function rng(seed: number) {
   };
 }
 
-const TUNINGS: [string, UnitListTuning][] = [
-  ['every search broad, one row of slack', { broadMinMatches: 0, tieSlack: 1 }],
-  ['every search broad, wide slack', { broadMinMatches: 0, tieSlack: 64 }],
-  ['never broad, one row of slack', { broadMinMatches: 1_000_000, tieSlack: 1 }],
+// The last two read through worker threads (read-pool.ts), the others on the calling thread.
+const TUNINGS: [string, UnitListTuning, number][] = [
+  ['every search broad, one row of slack', { broadMinMatches: 0, tieSlack: 1 }, 0],
+  ['every search broad, wide slack', { broadMinMatches: 0, tieSlack: 64 }, 0],
+  ['never broad, one row of slack', { broadMinMatches: 1_000_000, tieSlack: 1 }, 0],
+  ['read workers, every search broad', { broadMinMatches: 0, tieSlack: 1 }, 2],
+  ['read workers, never broad', { broadMinMatches: 1_000_000, tieSlack: 1 }, 2],
 ];
 
 describe('SQLite unit lists: every shortcut gives what the plain query gives', () => {
@@ -93,7 +96,7 @@ describe('SQLite unit lists: every shortcut gives what the plain query gives', (
       }
       if (i % 13 === 0) await writer.deleteUnit(unit.id);
     }
-    for (const [, tuning] of TUNINGS) stores.push(new SqliteStore(`sqlite:${file}`, tuning));
+    for (const [, tuning, readWorkers] of TUNINGS) stores.push(new SqliteStore(`sqlite:${file}`, { tuning, readWorkers }));
     plain = new Database(file, { readonly: true });
   });
 

@@ -95,9 +95,11 @@ export function createPool(url: string, options: PoolOptions = {}): Pool {
 
 const UNSTORABLE_STATES = new Set(['22021', '22P05']); // character_not_in_repertoire, untranslatable_character
 
-// admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections, query_canceled (statement
-// timeout), idle_in_transaction_session_timeout; SQLSTATE class 08 (connection exception) is tested apart.
-const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300', '57014', '25P03']);
+// admin_shutdown, crash_shutdown, cannot_connect_now, query_canceled (statement timeout),
+// idle_in_transaction_session_timeout, serialization_failure and deadlock_detected (nothing was written:
+// a retry may succeed); SQLSTATE classes 08 (connection exception) and 53 (insufficient resources: disk
+// full, out of memory, too many connections) are tested apart.
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '57014', '25P03', '40001', '40P01']);
 const UNAVAILABLE_SYSTEM_CODES = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
 ]);
@@ -109,7 +111,7 @@ function isUnavailable(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 3) return false;
   const e = error as { code?: unknown; message?: unknown; cause?: unknown };
   const code = typeof e.code === 'string' ? e.code : '';
-  if (UNAVAILABLE_STATES.has(code) || UNAVAILABLE_SYSTEM_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return true;
+  if (UNAVAILABLE_STATES.has(code) || UNAVAILABLE_SYSTEM_CODES.has(code) || /^(08|53)[0-9A-Z]{3}$/.test(code)) return true;
   if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) return true;
   return isUnavailable(e.cause, depth + 1);
 }

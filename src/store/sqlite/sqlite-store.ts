@@ -17,6 +17,7 @@ import {
   AgentExistsError,
   IdempotencyKeyTakenError,
   PrefixTakenError,
+  StoreUnavailableError,
   type AgentOrigin,
   type IdempotentResponse,
   type SavedResponse,
@@ -33,17 +34,40 @@ import {
 import { importSkillsSqlite, importUnitsSqlite } from './bulk.js';
 import { migrations } from './migrations.js';
 import * as rows from './rows.js';
-import { DEFAULT_TUNING, ftsMatch, listUnits, type UnitListTuning } from './unit-lists.js';
+import { ReadPool } from './read-pool.js';
+import { listSkills } from './skill-lists.js';
+import { DEFAULT_TUNING, listUnits, type UnitListTuning } from './unit-lists.js';
 
 const EXPORT_BATCH = 500;
+const CACHE_KIB = 32 * 1024;
+const READER_CACHE_KIB = 24 * 1024;
+/** Searches waiting for a read worker at most; more answer 503, while gets and writes go on. */
+const MAX_WAITING_READS = 64;
 
-// bm25 column weights: name, description, tags, body (units: see unit-lists.ts).
-const SKILL_RANK = 'bm25(skills_fts, 10.0, 5.0, 5.0, 1.0)';
+export interface SqliteOptions {
+  /** Where the unit-list paths switch (tests move them). */
+  tuning?: UnitListTuning;
+  /** Worker threads for lists and searches (0: on the main thread; always 0 for `:memory:`). */
+  readWorkers?: number;
+}
+
 
 /** `sqlite:<path>` or `sqlite::memory:` → the file name better-sqlite3 takes. */
 export function sqliteFilename(url: string): string {
   const rest = url.replace(/^sqlite:/, '');
   return rest === ':memory:' || rest === '' ? ':memory:' : rest;
+}
+
+/**
+ * A database that is locked by another process past busy_timeout, full, or failing I/O has kept nothing
+ * of the write: the client may retry (503), it did nothing wrong (not a 500).
+ */
+function unavailableOr(error: unknown): unknown {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && /^SQLITE_(BUSY|LOCKED|FULL|IOERR|NOMEM|CANTOPEN|PROTOCOL)/.test(code)) {
+    return new StoreUnavailableError(`the database cannot take writes now (${code})`);
+  }
+  return error;
 }
 
 function isUniqueViolation(error: unknown, index: string): boolean {
@@ -58,12 +82,11 @@ export class SqliteStore implements Store {
   readonly backend = 'sqlite' as const;
   private readonly db: Db;
   private readonly cache = new Map<string, Statement>();
+  private readonly reads: Pick<ReadPool, 'listUnits' | 'listSkills'>;
+  private readonly pool: ReadPool | null = null;
   private queue: { work: () => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void }[] = [];
 
-  constructor(
-    url: string,
-    private readonly tuning: UnitListTuning = DEFAULT_TUNING,
-  ) {
+  constructor(url: string, options: SqliteOptions = {}) {
     const filename = sqliteFilename(url);
     if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
     this.db = new Database(filename);
@@ -72,10 +95,23 @@ export class SqliteStore implements Store {
     this.db.pragma('synchronous = FULL');
     this.db.pragma('foreign_keys = ON');
     this.db.pragma('busy_timeout = 5000');
-    // 64 MiB of page cache (the default is 2 MiB): ranking reads each match's document size from the
+    // 32 MiB of page cache (the default is 2 MiB): ranking reads each match's document size from the
     // full-text index, and a small cache turns those reads into system calls (seen in a perf profile).
-    this.db.pragma('cache_size = -65536');
+    this.db.pragma(`cache_size = -${CACHE_KIB}`);
     this.migrate();
+    const tuning = options.tuning ?? DEFAULT_TUNING;
+    const workers = options.readWorkers ?? 0;
+    // An in-memory database lives in this thread only; so does every read when no worker is asked for.
+    if (filename === ':memory:' || workers === 0) {
+      const prepare = (sql: string) => this.stmt(sql);
+      this.reads = {
+        listUnits: async (query) => listUnits(prepare, query, tuning),
+        listSkills: async (query) => listSkills(prepare, query),
+      };
+    } else {
+      this.pool = new ReadPool({ filename, tuning, cacheKib: READER_CACHE_KIB }, { workers, maxWaiting: MAX_WAITING_READS });
+      this.reads = this.pool;
+    }
   }
 
   private migrate(): void {
@@ -133,13 +169,17 @@ export class SqliteStore implements Store {
             try {
               outcomes.push({ ok: true, value: this.db.transaction(op.work)() });
             } catch (error) {
-              outcomes.push({ ok: false, error });
+              // Some failures (disk full, I/O error) roll back the whole transaction, not just the op's
+              // savepoint: then the group is abandoned, or later ops would commit on their own.
+              if (!this.db.inTransaction) throw error;
+              outcomes.push({ ok: false, error: unavailableOr(error) });
             }
           }
         })
         .immediate();
     } catch (error) {
-      for (const op of batch) op.reject(error);
+      const failure = unavailableOr(error);
+      for (const op of batch) op.reject(failure);
       return;
     }
     batch.forEach((op, i) => {
@@ -155,6 +195,7 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     if (!this.db.open) return;
+    await this.pool?.close();
     this.commitQueued();
     this.db.close();
   }
@@ -305,39 +346,7 @@ export class SqliteStore implements Store {
   }
 
   async listSkills(query: SkillQuery): Promise<Page<Skill>> {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (!query.viewer.everything) {
-      if (query.viewer.agentId === null) where.push(`s.visibility = 'public'`);
-      else {
-        where.push(`(s.visibility = 'public' OR s.agent_id = ?)`);
-        params.push(query.viewer.agentId);
-      }
-    }
-    if (query.domain !== undefined) {
-      where.push('s.domain = ?');
-      params.push(query.domain);
-    }
-    if (query.minQuality !== undefined) {
-      where.push('s.quality_score >= ?');
-      params.push(query.minQuality);
-    }
-    if (query.tags.length > 0) {
-      const tags = [...new Set(query.tags.map((t) => t.toLowerCase()))];
-      where.push(
-        `s.seq IN (SELECT skill_seq FROM skill_tags WHERE tag IN (${tags.map(() => '?').join(', ')})
-           GROUP BY skill_seq HAVING count(*) = ${tags.length})`,
-      );
-      params.push(...tags);
-    }
-    return this.page<rows.SkillRow, Skill>(
-      { table: 'skills s', fts: 'skills_fts', rank: SKILL_RANK, columns: rows.SKILL_COLUMNS },
-      query.terms,
-      where,
-      params,
-      query,
-      rows.toSkill,
-    );
+    return this.reads.listSkills(query);
   }
 
   // ---- knowledge units -------------------------------------------------------------------------
@@ -392,7 +401,7 @@ export class SqliteStore implements Store {
   }
 
   async listUnits(query: UnitQuery): Promise<Page<KnowledgeUnit>> {
-    return listUnits((sql) => this.stmt(sql), query, this.tuning);
+    return this.reads.listUnits(query);
   }
 
   async deleteUnit(id: string): Promise<boolean> {
@@ -534,38 +543,5 @@ export class SqliteStore implements Store {
       if (batch.length < EXPORT_BATCH) return;
       after = batch[batch.length - 1]!.seq;
     }
-  }
-
-  /**
-   * One page of a list and its exact total. With search terms the FTS index finds the matches and
-   * orders them by bm25 rank; the list order then breaks ties (quality, newest, id).
-   */
-  private page<R, T>(
-    source: { table: string; fts: string; rank: string; columns: string },
-    terms: string[],
-    where: string[],
-    params: unknown[],
-    window: { limit: number; offset: number },
-    map: (row: R) => T,
-  ): Page<T> {
-    const alias = source.table.split(' ')[1]!;
-    const order = `${alias}.quality_score DESC, ${alias}.created_at DESC, ${alias}.id DESC`;
-    let from = source.table;
-    let orderBy = order;
-    const allParams = [...params];
-    const conditions = [...where];
-    if (terms.length > 0) {
-      from = `${source.fts} JOIN ${source.table} ON ${alias}.seq = ${source.fts}.rowid`;
-      conditions.unshift(`${source.fts} MATCH ?`);
-      allParams.unshift(ftsMatch(terms));
-      orderBy = `${source.rank}, ${order}`;
-    }
-    const whereSql = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
-    const total = this.stmt(`SELECT count(*) FROM ${from} ${whereSql}`).pluck().get(...allParams) as number;
-    if (total <= window.offset) return { items: [], total };
-    const list = this.stmt(
-      `SELECT ${source.columns} FROM ${from} ${whereSql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
-    ).all(...allParams, window.limit, window.offset) as R[];
-    return { items: list.map(map), total };
   }
 }

@@ -98,12 +98,13 @@ function countByFilters(prepare: Prepare, query: UnitQuery): number {
 }
 
 /**
- * With `q`: relevance (bm25) first, then the list order. Three ways to the same order, by cost:
+ * With `q`: relevance (bm25) first, then the list order. Three paths, by cost:
  * - no filters: rank inside the full-text index, join only the page's rows (and rows tied with its last);
  * - filters: rank the matches that pass them;
  * - a broad query, matching more than half of all units (and more than broadMinMatches): every word of
- *   it is then in most units, where bm25's IDF is zero (FTS5 clamps it to 1e-6), so relevance ties and
- *   the list order decides (the README documents this); the page walks the list-order index and asks the full-text index per row.
+ *   it is then in most units, where bm25's IDF is zero by its formula. FTS5 clamps it to 1e-6, leaving
+ *   score differences in the sixth decimal; those are deliberately ignored (documented in the README),
+ *   so the list order decides: the page walks the list-order index and asks the full-text index per row.
  */
 function search(prepare: Prepare, query: UnitQuery, tuning: UnitListTuning): Page<KnowledgeUnit> {
   const match = ftsMatch(query.terms);
