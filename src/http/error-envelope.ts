@@ -115,7 +115,9 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
  * decode (FST_ERR_BAD_URL), or a path segment over maxParamLength. Fastify answers these with its own
  * body unless told otherwise.
  */
-export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  // These replies skip the hooks, the one that echoes the request id included.
+  reply.header('x-request-id', request.id);
   // The message never echoes the path: it may be kilobytes long.
   const message =
     error.code === 'FST_ERR_BAD_URL'

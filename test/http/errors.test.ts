@@ -32,6 +32,21 @@ for (const backend of backends()) describe(`the error envelope, from routes and 
     assert.equal(patch.headers.allow, 'POST');
   });
 
+  it('answers a path the router cannot decode, or an overlong id, with the envelope and a request id', async () => {
+    const bad = await call(t.app, 'GET', '/v1/knowledge/%%00');
+    assert.equal(bad.statusCode, 400);
+    assert.equal(errorCode(bad), 'VALIDATION_ERROR');
+    assert.match(bad.json().error.message, /malformed percent-encoding/);
+    assert.ok(bad.headers['x-request-id']);
+    // An overlong id meets the same checks as any other: 401 without a key, 400 naming the parameter with one.
+    const long = `/v1/knowledge/${'a'.repeat(5_000)}`;
+    assert.equal((await call(t.app, 'DELETE', long)).statusCode, 401);
+    const named = await call(t.app, 'DELETE', long, { key });
+    assert.equal(named.statusCode, 400);
+    assert.match(named.json().error.message, /^path parameter id /);
+    assert.ok(named.body.length < 300, 'the message does not echo the path');
+  });
+
   it('answers malformed JSON with 400 VALIDATION_ERROR', async () => {
     const res = await call(t.app, 'POST', '/v1/auth/register', {
       body: '{"agent_id": "x",',
