@@ -45,6 +45,24 @@ for (const backend of backends()) describe(`resource limits [${backend.name}]`, 
     }
   });
 
+  it('sheds load with 503 and Retry-After while the event loop lags, and recovers', async () => {
+    const t = await testApp(await backend.open(), { limits: { maxEventLoopDelayMs: 200 } });
+    try {
+      assert.equal((await call(t.app, 'GET', '/v1/skills')).statusCode, 200);
+      const stalled = Date.now() + 1_500;
+      while (Date.now() < stalled); // the event loop is stuck, as under a flood of synchronous work
+      await new Promise((resolve) => setTimeout(resolve, 20)); // the delay monitor takes its sample
+      const shed = await call(t.app, 'GET', '/v1/skills');
+      assert.equal(shed.statusCode, 503);
+      assert.equal(errorCode(shed), 'UNAVAILABLE');
+      assert.equal(shed.headers['retry-after'], '2');
+      await new Promise((resolve) => setTimeout(resolve, 2_500)); // two calm samples later
+      assert.equal((await call(t.app, 'GET', '/v1/skills')).statusCode, 200, 'it serves again');
+    } finally {
+      await t.close();
+    }
+  });
+
   it('forgets the least recently seen rate-limit callers beyond its bound', async () => {
     const limits = { anonymous: 2, free: 2, pro: 2, enterprise: 2 };
     const t = await testApp(await backend.open(), {
