@@ -54,7 +54,11 @@ export function checkTargets(r: RunResult, base?: RunResult): TargetCheck[] {
   const contribute = s('contribute');
   // Latency targets are held against one client's p99: under N connections a single-threaded server's
   // p99 is mostly N requests queued behind each other (the ceiling's own p99 grows the same way).
-  const p99 = (x: ScenarioResult) => x.single?.p99 ?? x.p99;
+  // NaN (nothing succeeded) is written to JSON as null; either way the target is not met.
+  const p99 = (x: ScenarioResult) => {
+    const v = x.single?.p99 ?? x.p99;
+    return typeof v === 'number' && Number.isFinite(v) ? v : Infinity;
+  };
   if (search) {
     add('search p99 ≤ 15 ms (one client)', `${fmt(p99(search), 2)} ms`, p99(search) <= 15);
     add('search ≥ 15% of the ceiling req/s', pct(search.ratio), search.ratio >= 0.15);
