@@ -8,14 +8,13 @@ import addFormats from 'ajv-formats';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import { randomIds, type IdSource } from './domain/ids.js';
+import { badRequest } from './domain/errors.js';
 import { findUnstorableText } from './domain/text.js';
 import { apiKeyVerifier, authPlugin, type BearerVerifier } from './http/auth.js';
-import type { Deps } from './http/deps.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorEnvelope } from './http/error-envelope.js';
 import { DEFAULT_LIMITS, installLimits, SERVER_TIMEOUTS, type Limits, type ServerTimeouts } from './http/limits.js';
 import { idempotencyPlugin } from './http/idempotency.js';
 import { openapiOptions } from './http/openapi.js';
-import { badRequest } from './http/errors.js';
 import { installRateLimits, type RateLimitOptions } from './http/rate-limit.js';
 import { authRoutes } from './http/routes/auth.js';
 import { exportRoutes } from './http/routes/export.js';
@@ -23,6 +22,7 @@ import { knowledgeRoutes } from './http/routes/knowledge.js';
 import { operationRoutes } from './http/routes/operations.js';
 import { reputationRoutes } from './http/routes/reputation.js';
 import { skillRoutes } from './http/routes/skills.js';
+import type { Context } from './service/context.js';
 import type { Store } from './store/store.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -70,7 +70,7 @@ function installValidators(app: FastifyInstance): void {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, store } = options;
   const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
-  const deps: Deps = { store, config, clock: options.clock ?? (() => new Date()), ids: options.ids ?? randomIds };
+  const ctx: Context = { store, config, clock: options.clock ?? (() => new Date()), ids: options.ids ?? randomIds };
 
   const app = Fastify({
     logger: options.logger ?? false,
@@ -114,14 +114,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (query !== null) throw badRequest(`parameter ${query} must be well-formed Unicode text without NUL characters`);
   });
 
-  await app.register(idempotencyPlugin, { store, clock: deps.clock });
+  await app.register(idempotencyPlugin, { store, clock: ctx.clock });
 
-  await app.register(operationRoutes, deps);
-  await app.register(authRoutes, deps);
-  await app.register(skillRoutes, deps);
-  await app.register(knowledgeRoutes, deps);
-  await app.register(reputationRoutes, deps);
-  await app.register(exportRoutes, deps);
+  await app.register(operationRoutes, ctx);
+  await app.register(authRoutes, ctx);
+  await app.register(skillRoutes, ctx);
+  await app.register(knowledgeRoutes, ctx);
+  await app.register(reputationRoutes, ctx);
+  await app.register(exportRoutes, ctx);
   await app.ready();
   return app;
 }

@@ -2,12 +2,12 @@
 // Prints a new admin key once. Run on the server host: whoever can run it can already read the database.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
-import { isReservedForIdentityProvider } from '../domain/agent-ids.js';
+import { ApiError } from '../domain/errors.js';
 import { randomIds } from '../domain/ids.js';
-import { hashApiKey, keyPrefixOf } from '../domain/keys.js';
-import { AGENT_ID_PATTERN, KEY_TIERS, type KeyTier, type Scope } from '../domain/model.js';
+import { AGENT_ID_PATTERN, KEY_TIERS, type KeyTier } from '../domain/model.js';
+import { applyChange } from '../service/context.js';
+import { IdentityProviderAgentError, issueKey } from '../service/keys.js';
 import { openStore } from '../store/open.js';
-import { AgentExistsError, PrefixTakenError, type NewKey } from '../store/store.js';
 
 const usage = 'usage: npm run admin:create -- --agent-id <id> [--tier free|pro|enterprise]';
 
@@ -26,38 +26,26 @@ async function main(): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  if (isReservedForIdentityProvider(agentId, config.oidc?.agentPrefix)) {
-    console.error(`--agent-id: ids starting with "${config.oidc!.agentPrefix}" are reserved for identity-provider agents`);
-    return 2;
-  }
   const store = await openStore(config.databaseUrl);
   try {
-    const scopes: Scope[] = ['read', 'write', 'admin'];
-    for (let attempt = 0; attempt < 8; attempt++) {
-      const apiKey = randomIds.apiKey();
-      const key: NewKey = { agentId, keyHash: hashApiKey(apiKey), keyPrefix: keyPrefixOf(apiKey), scopes, tier, createdAt: new Date().toISOString() };
-      try {
-        try {
-          await store.createAgentWithKey(key);
-        } catch (error) {
-          if (!(error instanceof AgentExistsError)) throw error;
-          // As on POST /v1/auth/register: an identity-provider agent authenticates with its tokens only.
-          if ((await store.agentOrigin(agentId)) === 'oidc') {
-            console.error(`agent ${agentId} was claimed through the identity provider; it gets no API keys (grant admin there)`);
-            return 2;
-          }
-          await store.addKey(key);
-        }
-      } catch (error) {
-        if (error instanceof PrefixTakenError) continue;
-        throw error;
-      }
-      console.log(`admin key for ${agentId} (prefix ${key.keyPrefix}, scopes ${scopes.join(' ')}, tier ${tier}):`);
-      console.log(apiKey);
-      console.log('It is shown only this once; store it now.');
-      return 0;
+    // The operator acts for every agent: the key is added to an existing agent too.
+    const ctx = { store, config, clock: () => new Date(), ids: randomIds };
+    const created = await issueKey(ctx, { agentId, scopes: ['read', 'write', 'admin'], tier }, true, applyChange);
+    const { key_prefix: prefix, scopes } = created.data;
+    console.log(`admin key for ${agentId} (prefix ${prefix}, scopes ${scopes.join(' ')}, tier ${tier}):`);
+    console.log(created.data.api_key);
+    console.log('It is shown only this once; store it now.');
+    return 0;
+  } catch (error) {
+    if (error instanceof IdentityProviderAgentError) {
+      console.error(`agent ${agentId} was claimed through the identity provider; it gets no API keys (grant admin there)`);
+      return 2;
     }
-    throw new Error('could not draw an unused key prefix');
+    if (error instanceof ApiError) {
+      console.error(`--agent-id: ${error.message}`);
+      return 2;
+    }
+    throw error;
   } finally {
     await store.close();
   }

@@ -1,4 +1,6 @@
-// The registry's nouns, shared by the domain, the store and the HTTP layer.
+// The registry's nouns, written once as TypeBox schemas: the HTTP layer validates and serializes with
+// them (and publishes them in OpenAPI), and every other layer takes its types from them (Static<…>).
+import { Type, type Static, type TSchema } from 'typebox';
 
 export const SCOPES = ['read', 'write', 'admin'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -22,9 +24,136 @@ export type UnitType = (typeof UNIT_TYPES)[number];
 export const VISIBILITIES = ['public', 'private'] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
 
+export const REPUTATION_ACTIONS = ['contribute_skill', 'contribute_knowledge', 'validate_knowledge'] as const;
+export type ReputationAction = (typeof REPUTATION_ACTIONS)[number];
+
 /** 1..128 of letters, digits and `. _ : @ -`, starting with a letter or digit. */
 export const AGENT_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$';
 
+const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' });
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const closed = { additionalProperties: false } as const;
+
+export const ScopeSchema = Type.Enum([...SCOPES]);
+export const KeyTierSchema = Type.Enum([...KEY_TIERS]);
+export const UnitTypeSchema = Type.Enum([...UNIT_TYPES]);
+export const VisibilitySchema = Type.Enum([...VISIBILITIES]);
+
+// ---- knowledge units -------------------------------------------------------------------------------
+
+/** What a contributor sends (POST /v1/knowledge); unknown and server-assigned fields are refused. */
+export const KnowledgeUnitInput = Type.Object(
+  {
+    title: Type.String({ minLength: 1, maxLength: 200 }),
+    type: UnitTypeSchema,
+    domain: Type.String({ minLength: 1, maxLength: 100 }),
+    content: Type.Object(
+      {
+        description: Type.String({ minLength: 1, maxLength: 20_000 }),
+        examples: Type.Array(Type.String({ minLength: 1, maxLength: 5_000 }), { maxItems: 50 }),
+      },
+      closed,
+    ),
+    metadata: Type.Object(
+      {
+        source: Type.String({ minLength: 1, maxLength: 500 }),
+        confidence: Type.Number({ minimum: 0, maximum: 1 }),
+      },
+      closed,
+    ),
+    tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 20 })),
+  },
+  closed,
+);
+export type KnowledgeUnitInput = Static<typeof KnowledgeUnitInput>;
+
+export const KnowledgeUnit = Type.Object(
+  {
+    id: Type.String(),
+    agent_id: Type.String(),
+    title: Type.String(),
+    type: UnitTypeSchema,
+    domain: Type.String(),
+    content: Type.Object({ description: Type.String(), examples: Type.Array(Type.String()) }),
+    metadata: Type.Object({ source: Type.String(), confidence: Type.Number() }),
+    tags: Type.Array(Type.String()),
+    quality_score: Type.Number(),
+    validations: Type.Object({ valid: Type.Integer(), invalid: Type.Integer() }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+);
+export type KnowledgeUnit = Static<typeof KnowledgeUnit>;
+
+export const Verdict = Type.Object(
+  {
+    unit_id: Type.String(),
+    agent_id: Type.String(),
+    valid: Type.Boolean(),
+    feedback: Type.String(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+);
+export type Verdict = Static<typeof Verdict>;
+
+// ---- skills ----------------------------------------------------------------------------------------
+
+export const Skill = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    description: Type.String(),
+    domain: Nullable(Type.String()),
+    tags: Type.Array(Type.String()),
+    license: Nullable(Type.String()),
+    visibility: VisibilitySchema,
+    agent_id: Type.String(),
+    quality_score: Type.Number(),
+    skill_md_content: Type.String(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+);
+export type Skill = Static<typeof Skill>;
+
+// ---- agents, keys and reputation ---------------------------------------------------------------------
+
+export const ReputationEvent = Type.Object(
+  {
+    action: Type.Enum([...REPUTATION_ACTIONS]),
+    delta: Type.Number(),
+    target_id: Type.String(),
+    timestamp: Timestamp,
+  },
+);
+export type ReputationEvent = Static<typeof ReputationEvent>;
+
+export const ReputationProfile = Type.Object(
+  {
+    agent_id: Type.String(),
+    score: Type.Number(),
+    contributions: Type.Integer(),
+    validations: Type.Integer(),
+    history: Type.Array(ReputationEvent, { description: 'the most recent items, newest first' }),
+    updated_at: Timestamp,
+  },
+);
+export type ReputationProfile = Static<typeof ReputationProfile>;
+
+/** A key as an export shows it: never the hash. */
+export const KeyMetadata = Type.Object(
+  {
+    key_prefix: Type.String(),
+    scopes: Type.Array(ScopeSchema),
+    tier: KeyTierSchema,
+    created_at: Timestamp,
+    revoked_at: Nullable(Timestamp),
+  },
+);
+export type KeyMetadata = Static<typeof KeyMetadata>;
+
+/** A stored API key, as the authentication layer reads it (never leaves the server). */
 export interface ApiKeyRecord {
   id: number;
   agentId: string;
@@ -34,79 +163,4 @@ export interface ApiKeyRecord {
   tier: KeyTier;
   createdAt: string;
   revokedAt: string | null;
-}
-
-export interface KnowledgeUnitInput {
-  title: string;
-  type: UnitType;
-  domain: string;
-  content: { description: string; examples: string[] };
-  metadata: { source: string; confidence: number };
-  tags?: string[];
-}
-
-export interface KnowledgeUnit {
-  id: string;
-  agent_id: string;
-  title: string;
-  type: UnitType;
-  domain: string;
-  content: { description: string; examples: string[] };
-  metadata: { source: string; confidence: number };
-  tags: string[];
-  quality_score: number;
-  validations: { valid: number; invalid: number };
-  created_at: string;
-  updated_at: string;
-}
-
-export interface Skill {
-  id: string;
-  name: string;
-  description: string;
-  domain: string | null;
-  tags: string[];
-  license: string | null;
-  visibility: Visibility;
-  agent_id: string;
-  quality_score: number;
-  skill_md_content: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface Verdict {
-  unit_id: string;
-  agent_id: string;
-  valid: boolean;
-  feedback: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export const REPUTATION_ACTIONS = ['contribute_skill', 'contribute_knowledge', 'validate_knowledge'] as const;
-export type ReputationAction = (typeof REPUTATION_ACTIONS)[number];
-
-export interface ReputationEvent {
-  action: ReputationAction;
-  delta: number;
-  target_id: string;
-  timestamp: string;
-}
-
-export interface ReputationProfile {
-  agent_id: string;
-  score: number;
-  contributions: number;
-  validations: number;
-  history: ReputationEvent[];
-  updated_at: string;
-}
-
-export interface KeyMetadata {
-  key_prefix: string;
-  scopes: Scope[];
-  tier: KeyTier;
-  created_at: string;
-  revoked_at: string | null;
 }

@@ -3,34 +3,17 @@
 // the routes' guards answer 401 or 403.
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
+import { requireAgent, requireScope } from '../domain/access.js';
+import { ANONYMOUS, type Caller } from '../domain/caller.js';
 import { hashApiKey, looksLikeApiKey, sameHash } from '../domain/keys.js';
-import type { Scope, Tier } from '../domain/model.js';
+import type { Scope } from '../domain/model.js';
 import type { Store } from '../store/store.js';
-import { requireAgent, requireScope } from './guards.js';
 
-export interface AuthContext {
-  authenticated: boolean;
-  /** The SHA-256 hash of the API key used, never the key itself. */
-  apiKey: string | null;
-  tier: Tier;
-  agentId: string | null;
-  scopes: Scope[];
-  keyId: number | null;
-  method: 'api_key' | 'oidc' | null;
-}
-
-export const ANONYMOUS: AuthContext = Object.freeze({
-  authenticated: false,
-  apiKey: null,
-  tier: 'anonymous',
-  agentId: null,
-  scopes: [],
-  keyId: null,
-  method: null,
-}) as AuthContext;
+/** SPEC.md's name for the caller the authentication layer attaches to every request. */
+export type AuthContext = Caller;
 
 /** Turns one kind of bearer token into an identity, or null when the token does not authenticate. */
-export type BearerVerifier = (token: string) => Promise<AuthContext | null>;
+export type BearerVerifier = (token: string) => Promise<Caller | null>;
 
 /** Who may call a route at all: anyone, any authenticated agent, or an agent with a scope. */
 export type Access = 'public' | 'agent' | Scope;
@@ -93,8 +76,8 @@ export const authPlugin = fp<AuthOptions>(
     // Before body validation, so an unauthenticated caller hears 401 (not 400) and learns nothing more.
     app.addHook('preValidation', async (request) => {
       const access = request.routeOptions.config.access ?? 'public';
-      if (access === 'agent') requireAgent(request);
-      else if (access !== 'public') requireScope(request, access);
+      if (access === 'agent') requireAgent(request.auth);
+      else if (access !== 'public') requireScope(request.auth, access);
     });
   },
   { name: 'registry-auth' },

@@ -4,7 +4,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { StoreUnavailableError, UnstorableTextError } from '../store/store.js';
-import { ApiError, CODE_FOR_STATUS, badRequest, methodNotAllowed, notFound, unavailable } from './errors.js';
+import { ApiError, CODE_FOR_STATUS, badRequest, methodNotAllowed, notFound, unavailable } from '../domain/errors.js';
 
 interface AjvIssue {
   instancePath: string;

@@ -7,8 +7,9 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { badRequest, conflict } from '../domain/errors.js';
+import type { Change } from '../service/context.js';
 import { IdempotencyKeyTakenError, type IdempotentResponse, type SavedResponse, type Store } from '../store/store.js';
-import { badRequest, conflict } from './errors.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
@@ -65,19 +66,12 @@ function replay(request: FastifyRequest, reply: FastifyReply, saved: SavedRespon
 }
 
 /**
- * Sends `body` with `status` once the write has happened. `write` receives the sealed response to save
+ * Sends a change's answer once its write has happened. The write receives the sealed response to save
  * in its own transaction (undefined without an Idempotency-Key); if another request with the same key
  * won the race, its saved response is replayed instead and this write has been rolled back.
  */
-export async function respondOnce(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  store: Store,
-  now: Date,
-  status: number,
-  body: unknown,
-  write: (response: IdempotentResponse | undefined) => Promise<void>,
-): Promise<FastifyReply> {
+export async function respondOnce(request: FastifyRequest, reply: FastifyReply, store: Store, change: Change<unknown>): Promise<FastifyReply> {
+  const { at: now, status, body, write } = change;
   const context = request.idempotency;
   const response: IdempotentResponse | undefined = context
     ? {

@@ -2,7 +2,7 @@
 // flight is capped (503 with Retry-After beyond it), and an overloaded event loop sheds load.
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
-import { unavailable } from './errors.js';
+import { unavailable } from '../domain/errors.js';
 
 export interface Limits {
   /** Requests being worked on at once; beyond it the service answers 503 at once. */

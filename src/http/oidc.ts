@@ -1,6 +1,6 @@
 // Bearer JWTs from an identity provider (SPEC.md, "Optional bearer-token (JWT/OIDC) authentication").
 // Signatures are checked by jose against the provider's remote key set; this module decides which
-// algorithms are acceptable, how claims become an AuthContext, and who owns an agent id.
+// algorithms are acceptable, how claims become a Caller, and who owns an agent id.
 import type { FastifyBaseLogger } from 'fastify';
 import {
   createRemoteJWKSet,
@@ -17,7 +17,7 @@ import { ConfigError, type OidcConfig } from '../config.js';
 import { KEY_TIERS, SCOPES, type KeyTier, type Scope } from '../domain/model.js';
 import { isStorableText } from '../domain/text.js';
 import type { AgentOrigin, Store } from '../store/store.js';
-import type { AuthContext } from './auth.js';
+import type { Caller } from '../domain/caller.js';
 
 /** Asymmetric algorithms only: `none` and every HMAC algorithm are refused, so a public key can never act as a secret. */
 export const JWT_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'] as const;
@@ -64,7 +64,7 @@ export interface JwksStatus {
 
 /** A BearerVerifier (pass it as `jwt` to buildApp) with hooks for start-up and shutdown. Bound to one store. */
 export interface JwtVerifier {
-  (token: string): Promise<AuthContext | null>;
+  (token: string): Promise<Caller | null>;
   /** Sets the logger once the app (and its logger) exists. */
   useLogger(log: VerifierLog): void;
   status(): JwksStatus;
@@ -266,7 +266,7 @@ export function createJwtVerifier(oidc: OidcConfig, store: Store, options: JwtVe
     }
   }
 
-  const verifier = (async (token: string): Promise<AuthContext | null> => {
+  const verifier = (async (token: string): Promise<Caller | null> => {
     if (closed) return null;
     const identity = await verifiedIdentity(token);
     if (!identity) return null;

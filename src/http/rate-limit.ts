@@ -3,7 +3,7 @@
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { RateLimits } from '../config.js';
-import { rateLimited } from './errors.js';
+import { rateLimited } from '../domain/errors.js';
 import { redisCounters, type SharedCounters } from './redis-counters.js';
 
 export const WINDOW_MS = 60_000;

@@ -1,13 +1,38 @@
-// Rate-limit counters in Redis, shared by every instance: one atomic round trip per request.
+// Rate-limit counters shared through Redis. The counting is @fastify/rate-limit's own Redis store (one
+// atomic script per request); this module connects, and reports each failure before the plugin fails
+// open (serves the request without a limit), so an outage is logged from its first request.
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+// @ts-expect-error: the plugin's own Redis store ships without type declarations of its own.
+import RedisStore from '@fastify/rate-limit/store/RedisStore.js';
 import { Redis } from 'ioredis';
 
 export interface SharedCounters {
   redis: Redis;
   /** Prefix of every counter key, so several registries (or test runs) can share one Redis. */
   keyPrefix: string;
-  /** Called when Redis fails; the request is then let through (fail open). */
+  /** Called when Redis fails (throttled); the request is then let through (fail open). */
   onError: (error: Error) => void;
+}
+
+type Route = Parameters<FastifyRateLimitStore['child']>[0];
+type Counted = Parameters<FastifyRateLimitStore['incr']>[1];
+
+/** The plugin's Redis store, with every failure reported to `onError` on its way to the plugin. */
+export function redisCounters({ redis, keyPrefix, onError }: SharedCounters): FastifyRateLimitStoreCtor {
+  const reporting = (inner: FastifyRateLimitStore): FastifyRateLimitStore => ({
+    incr(key: string, done: Counted, timeWindow: number, max: number) {
+      inner.incr(key, (error, result) => {
+        if (error) onError(error);
+        done(error, result);
+      }, timeWindow, max);
+    },
+    child: (route: Route) => reporting(inner.child(route)),
+  });
+  return class {
+    constructor() {
+      return reporting(new RedisStore(false, false, redis, `${keyPrefix}rate:`) as FastifyRateLimitStore);
+    }
+  } as unknown as FastifyRateLimitStoreCtor;
 }
 
 /** Waits up to `timeoutMs` for the first connection; false when Redis did not answer in time. */
@@ -26,58 +51,12 @@ export function untilConnected(redis: Redis, timeoutMs: number): Promise<boolean
   });
 }
 
-// One round trip, atomic: count the request and read the window's remaining time. A key that somehow
-// lost its expiry gets one again, so no counter can stay forever.
-const COUNT_SCRIPT = `
-local current = redis.call('INCR', KEYS[1])
-if current == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
-  ttl = tonumber(ARGV[1])
-end
-return {current, ttl}
-`;
-
-type Counted = Parameters<FastifyRateLimitStore['incr']>[1];
-type CountReply = (error: Error | null, result?: [number, number]) => void;
-type CountingRedis = Redis & { registryCount?: (key: string, windowMs: number, callback: CountReply) => void };
-
-/** The counter store @fastify/rate-limit calls (its `store` interface), backed by Redis. */
-export function redisCounters({ redis, keyPrefix, onError }: SharedCounters): FastifyRateLimitStoreCtor {
-  const client = redis as CountingRedis;
-  if (!client.registryCount) client.defineCommand('registryCount', { numberOfKeys: 1, lua: COUNT_SCRIPT });
-  const count = client.registryCount!.bind(client);
-  return class RedisCounters implements FastifyRateLimitStore {
-    namespace = `${keyPrefix}rate:`;
-
-    incr(key: string, done: Counted, windowMs: number): void {
-      count(`${this.namespace}${key}`, windowMs, (error, result) => {
-        if (error || !result) {
-          const failure = error ?? new Error('no answer from Redis');
-          onError(failure);
-          done(failure);
-        } else done(null, { current: Number(result[0]), ttl: Number(result[1]) });
-      });
-    }
-
-    /** A route with a limit of its own (registration) counts in its own namespace. */
-    child(route: Parameters<FastifyRateLimitStore['child']>[0]): FastifyRateLimitStore {
-      // @fastify/rate-limit passes the route's merged settings, with the route itself under routeInfo.
-      const info = (route as unknown as { routeInfo?: { method?: unknown; url?: unknown } }).routeInfo;
-      const counters = new RedisCounters();
-      counters.namespace = `${this.namespace}${String(info?.method)}${String(info?.url)}:`;
-      return counters;
-    }
-  };
-}
-
 const WARN_EVERY_MS = 10_000;
 
 /**
  * Connects to Redis for shared counters. Commands never wait for a connection (no offline queue) and
- * time out quickly, so an unreachable Redis costs a request milliseconds, not seconds. Warnings are
- * logged at most every 10 s.
+ * time out quickly, so an unreachable Redis costs a request milliseconds, not seconds; the request is
+ * then served without a limit (fail open). Failures are reported at most every 10 s.
  */
 export function connectSharedCounters(url: string, keyPrefix: string, warn: (error: Error) => void): SharedCounters {
   let lastWarning = 0;

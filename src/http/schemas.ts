@@ -1,16 +1,22 @@
 // TypeBox schemas: one source for request validation, handler types, response serialization and OpenAPI.
+// The entities themselves (units, skills, profiles) are the domain's schemas (domain/model.ts); this file
+// adds what the API wraps around them: request bodies, query strings, envelopes and pages.
 import { Type, type Static, type TSchema } from 'typebox';
 import {
   AGENT_ID_PATTERN,
-  KEY_TIERS,
-  REPUTATION_ACTIONS,
-  SCOPES,
-  UNIT_TYPES,
-  VISIBILITIES,
+  KeyMetadata,
+  KeyTierSchema,
+  KnowledgeUnit,
+  KnowledgeUnitInput,
+  ReputationEvent,
+  ReputationProfile,
+  ScopeSchema,
+  Skill,
+  Verdict,
+  VisibilitySchema,
 } from '../domain/model.js';
 
 const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' });
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const closed = { additionalProperties: false } as const;
 
 export const ErrorBody = Type.Object(
@@ -19,17 +25,14 @@ export const ErrorBody = Type.Object(
 );
 
 export const AgentId = Type.String({ minLength: 1, maxLength: 128, pattern: AGENT_ID_PATTERN });
-const Scope = Type.Enum([...SCOPES]);
-const KeyTier = Type.Enum([...KEY_TIERS]);
-const UnitType = Type.Enum([...UNIT_TYPES]);
 
 // ---- auth ----------------------------------------------------------------------------------------
 
 export const RegisterBody = Type.Object(
   {
     agent_id: AgentId,
-    scopes: Type.Array(Scope, { minItems: 1, maxItems: 3, uniqueItems: true }),
-    tier: KeyTier,
+    scopes: Type.Array(ScopeSchema, { minItems: 1, maxItems: 3, uniqueItems: true }),
+    tier: KeyTierSchema,
   },
   closed,
 );
@@ -39,8 +42,8 @@ export const ApiKeyCreated = Type.Object({
   data: Type.Object({
     api_key: Type.String(),
     key_prefix: Type.String(),
-    scopes: Type.Array(Scope),
-    tier: KeyTier,
+    scopes: Type.Array(ScopeSchema),
+    tier: KeyTierSchema,
     created_at: Timestamp,
   }),
   message: Type.String(),
@@ -98,26 +101,11 @@ export type AgentParams = Static<typeof AgentParams>;
 export const SkillBody = Type.Object(
   {
     skill_md_content: Type.String({ minLength: 1, maxLength: 100_000 }),
-    visibility: Type.Enum([...VISIBILITIES]),
+    visibility: VisibilitySchema,
   },
   closed,
 );
 export type SkillBody = Static<typeof SkillBody>;
-
-export const Skill = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  description: Type.String(),
-  domain: Nullable(Type.String()),
-  tags: Type.Array(Type.String()),
-  license: Nullable(Type.String()),
-  visibility: Type.Enum([...VISIBILITIES]),
-  agent_id: Type.String(),
-  quality_score: Type.Number(),
-  skill_md_content: Type.String(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
 
 export const SkillCreated = Type.Object({ data: Skill, warnings: Type.Array(Type.String()) });
 export const SkillOne = Type.Object({ data: Skill });
@@ -125,49 +113,12 @@ export const SkillPage = pageOf(Skill);
 
 // ---- knowledge units -----------------------------------------------------------------------------
 
-export const UnitBody = Type.Object(
-  {
-    title: Type.String({ minLength: 1, maxLength: 200 }),
-    type: UnitType,
-    domain: Type.String({ minLength: 1, maxLength: 100 }),
-    content: Type.Object(
-      {
-        description: Type.String({ minLength: 1, maxLength: 20_000 }),
-        examples: Type.Array(Type.String({ minLength: 1, maxLength: 5_000 }), { maxItems: 50 }),
-      },
-      closed,
-    ),
-    metadata: Type.Object(
-      {
-        source: Type.String({ minLength: 1, maxLength: 500 }),
-        confidence: Type.Number({ minimum: 0, maximum: 1 }),
-      },
-      closed,
-    ),
-    tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 20 })),
-  },
-  closed,
-);
+export const UnitBody = KnowledgeUnitInput;
 export type UnitBody = Static<typeof UnitBody>;
 
-export const Unit = Type.Object({
-  id: Type.String(),
-  agent_id: Type.String(),
-  title: Type.String(),
-  type: UnitType,
-  domain: Type.String(),
-  content: Type.Object({ description: Type.String(), examples: Type.Array(Type.String()) }),
-  metadata: Type.Object({ source: Type.String(), confidence: Type.Number() }),
-  tags: Type.Array(Type.String()),
-  quality_score: Type.Number(),
-  validations: Type.Object({ valid: Type.Integer(), invalid: Type.Integer() }),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
-
-export const UnitCreated = Type.Object({ data: Unit, quality_score: Type.Number() });
-export const UnitOne = Type.Object({ data: Unit });
-export const UnitPage = pageOf(Unit);
+export const UnitCreated = Type.Object({ data: KnowledgeUnit, quality_score: Type.Number() });
+export const UnitOne = Type.Object({ data: KnowledgeUnit });
+export const UnitPage = pageOf(KnowledgeUnit);
 
 export const VerdictBody = Type.Object(
   { valid: Type.Boolean(), feedback: Type.Optional(Type.String({ maxLength: 5_000 })) },
@@ -183,55 +134,19 @@ export const UnitDeleted = Type.Object({ data: Type.Object({ id: Type.String(), 
 
 // ---- reputation and export -----------------------------------------------------------------------
 
-const ReputationEvent = Type.Object({
-  action: Type.Enum([...REPUTATION_ACTIONS]),
-  delta: Type.Number(),
-  target_id: Type.String(),
-  timestamp: Timestamp,
-});
-
-export const ReputationProfile = Type.Object({
-  agent_id: Type.String(),
-  score: Type.Number(),
-  contributions: Type.Integer(),
-  validations: Type.Integer(),
-  history: Type.Array(ReputationEvent, { description: 'the most recent items, newest first' }),
-  updated_at: Timestamp,
-});
 export const ReputationOne = Type.Object({ data: ReputationProfile });
 
 export const ExportDocument = Type.Object({
   data: Type.Object({
     agent_id: Type.String(),
     exported_at: Timestamp,
-    keys: Type.Array(
-      Type.Object({
-        key_prefix: Type.String(),
-        scopes: Type.Array(Scope),
-        tier: KeyTier,
-        created_at: Timestamp,
-        revoked_at: Nullable(Timestamp),
-      }),
-    ),
-    knowledge_units: Type.Array(Unit),
+    keys: Type.Array(KeyMetadata),
+    knowledge_units: Type.Array(KnowledgeUnit),
     skills: Type.Array(Skill),
-    validations: Type.Array(
-      Type.Object({
-        unit_id: Type.String(),
-        agent_id: Type.String(),
-        valid: Type.Boolean(),
-        feedback: Type.String(),
-        created_at: Timestamp,
-        updated_at: Timestamp,
-      }),
-    ),
+    validations: Type.Array(Verdict),
     reputation: Type.Object({
-      agent_id: Type.String(),
-      score: Type.Number(),
-      contributions: Type.Integer(),
-      validations: Type.Integer(),
+      ...ReputationProfile.properties,
       history: Type.Array(ReputationEvent, { description: 'every item, oldest first' }),
-      updated_at: Timestamp,
     }),
   }),
 });

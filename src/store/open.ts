@@ -1,6 +1,6 @@
 // Chooses the store for REG_DATABASE_URL.
 import type { Store } from './store.js';
-import type { StoreLog } from './postgres/db.js';
+import type { StoreLog } from './postgres/connection.js';
 import { PostgresStore } from './postgres/postgres-store.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
 

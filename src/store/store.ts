@@ -1,5 +1,6 @@
 // The one interface every backend implements. Stores keep data consistent; they never decide policy
-// (who may do what) — routes decide, and pass the store only what it needs to know.
+// (who may do what, what a verdict is worth): the domain decides, and the store is told what to write.
+import type { VerdictDecision, VerdictState } from '../domain/verdicts.js';
 import type {
   ApiKeyRecord,
   KeyMetadata,
@@ -60,9 +61,8 @@ export interface NewVerdict {
   valid: boolean;
   feedback: string;
   at: string;
-  rewardMillis: number;
-  /** The domain's score function, applied inside the store's transaction to the new verdict counts. */
-  rescore: (baseQuality: number, valid: number, invalid: number) => number;
+  /** The domain's verdict rule, applied inside the store's transaction to what it finds there. */
+  decide: (state: VerdictState, valid: boolean) => VerdictDecision;
 }
 
 export type VerdictOutcome = { recorded: true; first: boolean } | { recorded: false; reason: 'not_found' };

@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { KnowledgeUnit, Skill } from '../../src/domain/model.js';
 import { unitQuality } from '../../src/domain/quality.js';
-import { migrations as postgresMigrations } from '../../src/store/postgres/migrations.js';
-import { migrations as sqliteMigrations } from '../../src/store/sqlite/migrations.js';
+import { decideVerdict } from '../../src/domain/verdicts.js';
+import { migrations as postgresMigrations } from '../../src/store/postgres/migrations/index.js';
+import { migrations as sqliteMigrations } from '../../src/store/sqlite/migrations/index.js';
 import {
   AgentExistsError,
   IdempotencyKeyTakenError,
@@ -136,11 +137,11 @@ export function storeContract(backend: Backend): void {
       await store.contributeUnit(u, 0.5, 200);
       assert.deepEqual(await store.getUnit(u.id), u);
       const verdict = await store.recordVerdict({
-        unitId: u.id, agentId: 'critic', valid: true, feedback: 'good', at: at(900), rewardMillis: 50, rescore: unitQuality,
+        unitId: u.id, agentId: 'critic', valid: true, feedback: 'good', at: at(900), decide: decideVerdict,
       });
       assert.deepEqual(verdict, { recorded: true, first: true });
       const again = await store.recordVerdict({
-        unitId: u.id, agentId: 'critic', valid: false, feedback: 'changed my mind', at: at(901), rewardMillis: 50, rescore: unitQuality,
+        unitId: u.id, agentId: 'critic', valid: false, feedback: 'changed my mind', at: at(901), decide: decideVerdict,
       });
       assert.deepEqual(again, { recorded: true, first: false });
       const scored = await store.getUnit(u.id);
@@ -158,7 +159,7 @@ export function storeContract(backend: Backend): void {
       assert.equal(await store.getUnit(u.id), null);
       assert.deepEqual(await collect(store.exportVerdicts('critic')), []);
       const missing = await store.recordVerdict({
-        unitId: u.id, agentId: 'critic', valid: true, feedback: '', at: at(902), rewardMillis: 50, rescore: unitQuality,
+        unitId: u.id, agentId: 'critic', valid: true, feedback: '', at: at(902), decide: decideVerdict,
       });
       assert.deepEqual(missing, { recorded: false, reason: 'not_found' });
       assert.equal((await store.reputation('author', 10))?.score, 0.2, 'earned reputation stays');
@@ -241,7 +242,7 @@ export function storeContract(backend: Backend): void {
       const outcomes = await Promise.all(
         crowd.map((agentId, i) =>
           store.recordVerdict({
-            unitId: u.id, agentId, valid: i % 4 !== 0, feedback: `verdict ${i}`, at: at(1_000 + i), rewardMillis: 50, rescore: unitQuality,
+            unitId: u.id, agentId, valid: i % 4 !== 0, feedback: `verdict ${i}`, at: at(1_000 + i), decide: decideVerdict,
           }),
         ),
       );
@@ -274,7 +275,7 @@ export function storeContract(backend: Backend): void {
       const outcomes = await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
           store.recordVerdict({
-            unitId: u.id, agentId: 'eager-critic', valid: true, feedback: `try ${i}`, at: at(2_000 + i), rewardMillis: 50, rescore: unitQuality,
+            unitId: u.id, agentId: 'eager-critic', valid: true, feedback: `try ${i}`, at: at(2_000 + i), decide: decideVerdict,
           }),
         ),
       );

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import type { KnowledgeUnit } from '../../src/domain/model.js';
-import { MIGRATION_LOCK_KEY } from '../../src/store/postgres/db.js';
+import { MIGRATION_LOCK_KEY } from '../../src/store/postgres/connection.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { StoreUnavailableError, type Store } from '../../src/store/store.js';
 import { adminQuery, dropSchema, faultyLink, freshSchema, openPostgres, postgresUrl, type FaultyLink } from '../helpers/backends.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ReadPool } from '../../src/store/sqlite/read-pool.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { DEFAULT_TUNING } from '../../src/store/sqlite/unit-lists.js';
+import { DEFAULT_TUNING } from '../../src/store/sqlite/lists.js';
 import { StoreUnavailableError, type UnitQuery } from '../../src/store/store.js';
 
 describe('SQLite read pool', () => {

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import type { KnowledgeUnit, UnitType } from '../../src/domain/model.js';
-import { unitQuality } from '../../src/domain/quality.js';
+import { decideVerdict } from '../../src/domain/verdicts.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { UNIT_RANK, ftsMatch, type UnitListTuning } from '../../src/store/sqlite/unit-lists.js';
+import { UNIT_RANK, ftsMatch, type UnitListTuning } from '../../src/store/sqlite/lists.js';
 import type { UnitQuery } from '../../src/store/store.js';
 
 // Scores on both sides of bucket edges, including ones whose × 100 is not exact in binary (0.29, 0.57).
@@ -90,8 +90,7 @@ describe('SQLite unit lists: every shortcut gives what the plain query gives', (
           valid: i % 2 === 0,
           feedback: '',
           at: at(i),
-          rewardMillis: 50,
-          rescore: unitQuality,
+          decide: decideVerdict,
         });
       }
       if (i % 13 === 0) await writer.deleteUnit(unit.id);

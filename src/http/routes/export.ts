@@ -1,11 +1,11 @@
 // GET /v1/export/:agent_id — everything tied to an agent, streamed as one JSON document.
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { assertMayExport, requireAgent } from '../../domain/access.js';
+import { notFound } from '../../domain/errors.js';
 import type { ReputationProfile } from '../../domain/model.js';
+import type { Context } from '../../service/context.js';
 import type { Store } from '../../store/store.js';
-import { isoNow, type Deps } from '../deps.js';
-import { forbidden, notFound } from '../errors.js';
-import { isAdmin, requireAgent } from '../guards.js';
 import { AgentParams, ExportDocument, errors } from '../schemas.js';
 
 const CHUNK_BYTES = 64 * 1024;
@@ -42,7 +42,7 @@ async function* exportDocument(store: Store, profile: ReputationProfile, exporte
   yield ']}}}';
 }
 
-export const exportRoutes: FastifyPluginAsyncTypebox<Deps> = async (app, deps) => {
+export const exportRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) => {
   app.get(
     '/v1/export/:agent_id',
     {
@@ -57,12 +57,11 @@ export const exportRoutes: FastifyPluginAsyncTypebox<Deps> = async (app, deps) =
       },
     },
     async (request, reply) => {
-      const caller = requireAgent(request);
       const agentId = request.params.agent_id;
-      if (caller.agentId !== agentId && !isAdmin(caller)) throw forbidden('an agent may export only its own data');
-      const profile = await deps.store.reputation(agentId, 0);
+      assertMayExport(requireAgent(request.auth), agentId);
+      const profile = await ctx.store.reputation(agentId, 0);
       if (!profile) throw notFound('agent');
-      const stream = Readable.from(exportDocument(deps.store, profile, isoNow(deps)));
+      const stream = Readable.from(exportDocument(ctx.store, profile, ctx.clock().toISOString()));
       // A failure mid-stream cannot change the status any more: cut the connection so the client sees a
       // truncated document rather than a complete-looking one.
       stream.on('error', (error) => {

@@ -1,10 +1,10 @@
 // GET /healthz, GET /readyz, GET /v1/openapi.json.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Deps } from '../deps.js';
-import { unavailable } from '../errors.js';
+import type { Context } from '../../service/context.js';
+import { unavailable } from '../../domain/errors.js';
 import { Health, errors } from '../schemas.js';
 
-export const operationRoutes: FastifyPluginAsyncTypebox<Deps> = async (app, deps) => {
+export const operationRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) => {
   app.get(
     '/healthz',
     {
@@ -22,7 +22,7 @@ export const operationRoutes: FastifyPluginAsyncTypebox<Deps> = async (app, deps
     },
     async (request) => {
       try {
-        await deps.store.ping();
+        await ctx.store.ping();
       } catch (error) {
         request.log.warn({ err: error }, 'readiness check failed');
         throw unavailable('the database is not reachable');

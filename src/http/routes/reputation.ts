@@ -1,13 +1,13 @@
 // GET /v1/reputation/:agent_id — public.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Deps } from '../deps.js';
-import { notFound } from '../errors.js';
+import type { Context } from '../../service/context.js';
+import { notFound } from '../../domain/errors.js';
 import { AgentParams, ReputationOne, errors } from '../schemas.js';
 
 /** The profile carries the newest history items; the export has them all. */
 export const PROFILE_HISTORY_LIMIT = 100;
 
-export const reputationRoutes: FastifyPluginAsyncTypebox<Deps> = async (app, deps) => {
+export const reputationRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) => {
   app.get(
     '/v1/reputation/:agent_id',
     {
@@ -19,7 +19,7 @@ export const reputationRoutes: FastifyPluginAsyncTypebox<Deps> = async (app, dep
       },
     },
     async (request) => {
-      const profile = await deps.store.reputation(request.params.agent_id, PROFILE_HISTORY_LIMIT);
+      const profile = await ctx.store.reputation(request.params.agent_id, PROFILE_HISTORY_LIMIT);
       if (!profile) throw notFound('agent');
       return { data: profile };
     },

@@ -1,24 +1,12 @@
 // GET /v1/skills, GET /v1/skills/:id, POST /v1/skills.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Skill } from '../../domain/model.js';
-import { skillQuality } from '../../domain/quality.js';
-import { REWARD_MILLIS } from '../../domain/reputation.js';
-import { commaList, textFilter } from '../../domain/search.js';
-import { parseSkillMd } from '../../domain/skill-md.js';
-import type { AuthContext } from '../auth.js';
-import type { Deps } from '../deps.js';
-import { badRequest, notFound } from '../errors.js';
-import { isAdmin, requireScope } from '../guards.js';
+import { requireScope } from '../../domain/access.js';
+import type { Context } from '../../service/context.js';
+import { getSkill, listSkills, prepareSkillContribution } from '../../service/skills.js';
 import { respondOnce } from '../idempotency.js';
 import { IdParams, SkillBody, SkillCreated, SkillListQuery, SkillOne, SkillPage, errors } from '../schemas.js';
 
-const MAX_TAG_FILTERS = 20;
-
-/** A private skill exists only for its contributor and for admins. */
-const canSee = (skill: Skill, auth: AuthContext) =>
-  skill.visibility === 'public' || skill.agent_id === auth.agentId || isAdmin(auth);
-
-export const skillRoutes: FastifyPluginAsyncTypebox<Deps> = async (app, deps) => {
+export const skillRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) => {
   app.get(
     '/v1/skills',
     {
@@ -30,21 +18,8 @@ export const skillRoutes: FastifyPluginAsyncTypebox<Deps> = async (app, deps) =>
       },
     },
     async (request) => {
-      const { q, domain, tags, min_quality: minQuality, limit = 20, offset = 0 } = request.query;
-      const tagList = commaList(tags);
-      if (tagList.length > MAX_TAG_FILTERS) throw badRequest(`query parameter tags may name at most ${MAX_TAG_FILTERS} tags`);
-      if (tagList.some((t) => t.length > 50)) throw badRequest('query parameter tags: each tag is at most 50 characters');
-      const terms = textFilter(q);
-      if (terms === null) return { data: [], total: 0, offset, limit };
-      const page = await deps.store.listSkills({
-        terms,
-        domain,
-        tags: tagList,
-        minQuality,
-        limit,
-        offset,
-        viewer: { agentId: request.auth.agentId, everything: isAdmin(request.auth) },
-      });
+      const { limit = 20, offset = 0 } = request.query;
+      const page = await listSkills(ctx, request.auth, { ...request.query, limit, offset });
       return { data: page.items, total: page.total, offset, limit };
     },
   );
@@ -59,11 +34,7 @@ export const skillRoutes: FastifyPluginAsyncTypebox<Deps> = async (app, deps) =>
         response: { 200: SkillOne, ...errors(400, 404, 429) },
       },
     },
-    async (request) => {
-      const skill = await deps.store.getSkill(request.params.id);
-      if (!skill || !canSee(skill, request.auth)) throw notFound('skill');
-      return { data: skill };
-    },
+    async (request) => ({ data: await getSkill(ctx, request.auth, request.params.id) }),
   );
 
   app.post(
@@ -79,29 +50,8 @@ export const skillRoutes: FastifyPluginAsyncTypebox<Deps> = async (app, deps) =>
       },
     },
     async (request, reply) => {
-      const agent = requireScope(request, 'write');
-      const parsed = parseSkillMd(request.body.skill_md_content);
-      if (!parsed.ok) throw badRequest(`skill_md_content: ${parsed.message}`);
-      const { skill: doc, warnings } = parsed;
-      const at = deps.clock();
-      const now = at.toISOString();
-      const skill: Skill = {
-        id: deps.ids.skillId(),
-        name: doc.name,
-        description: doc.description,
-        domain: doc.domain,
-        tags: doc.tags,
-        license: doc.license,
-        visibility: request.body.visibility,
-        agent_id: agent.agentId,
-        quality_score: skillQuality({ ...doc, warnings: warnings.length }),
-        skill_md_content: request.body.skill_md_content,
-        created_at: now,
-        updated_at: now,
-      };
-      return respondOnce(request, reply, deps.store, at, 201, { data: skill, warnings }, (response) =>
-        deps.store.contributeSkill(skill, doc.body, REWARD_MILLIS.contribute_skill, response),
-      );
+      const change = prepareSkillContribution(ctx, requireScope(request.auth, 'write'), request.body);
+      return respondOnce(request, reply, ctx.store, change);
     },
   );
 };

@@ -1,16 +1,8 @@
 // Saved responses for Idempotency-Key retries (see http/idempotency.ts): written inside the transaction
 // of the change they answer, so a retry never applies a change twice, even from another instance.
 import { IdempotencyKeyTakenError, type IdempotentResponse, type SavedResponse } from '../store.js';
-import { run, type Queryable } from './db.js';
-
-interface Row {
-  scope: string;
-  key_hash: string;
-  request_hash: string;
-  status: number;
-  body: string;
-  created_at: string;
-}
+import * as rows from '../rows.js';
+import { run, type Queryable } from './connection.js';
 
 /**
  * Keeps the response, replacing only an expired one. A concurrent request with the same key waits on
@@ -20,7 +12,7 @@ export async function saveResponse(db: Queryable, response: IdempotentResponse |
   if (!response) return;
   const saved = await run(
     db,
-    `INSERT INTO idempotency_keys (scope, key_hash, request_hash, status, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+    `INSERT INTO idempotency_keys (${rows.IDEMPOTENCY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (scope, key_hash) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
        body = excluded.body, created_at = excluded.created_at
      WHERE idempotency_keys.created_at < $7`,
@@ -31,22 +23,14 @@ export async function saveResponse(db: Queryable, response: IdempotentResponse |
 
 export async function findResponse(db: Queryable, scope: string, keyHash: string, notBefore: string): Promise<SavedResponse | null> {
   const [row] = (
-    await run<Row>(
+    await run<rows.IdempotencyRow>(
       db,
-      `SELECT scope, key_hash, request_hash, status, body, created_at FROM idempotency_keys
+      `SELECT ${rows.IDEMPOTENCY_COLUMNS} FROM idempotency_keys
        WHERE scope = $1 AND key_hash = $2 AND created_at >= $3`,
       [scope, keyHash, notBefore],
     )
   ).rows;
-  if (!row) return null;
-  return {
-    scope: row.scope,
-    keyHash: row.key_hash,
-    requestHash: row.request_hash,
-    status: row.status,
-    body: row.body,
-    createdAt: row.created_at,
-  };
+  return row ? rows.toSavedResponse(row) : null;
 }
 
 export async function purgeResponses(db: Queryable, before: string): Promise<number> {

@@ -3,8 +3,8 @@
 import type { Pool, QueryResultRow } from 'pg';
 import type { KnowledgeUnit, Skill } from '../../domain/model.js';
 import type { Page, SkillQuery, UnitQuery } from '../store.js';
-import { inTransaction, READ_ONE_SNAPSHOT, runAdHoc } from './db.js';
-import * as rows from './rows.js';
+import * as rows from '../rows.js';
+import { inTransaction, READ_ONE_SNAPSHOT, runAdHoc } from './connection.js';
 
 // ts_rank_cd weights for the labels D, C, B, A that migration 3 gives the columns, scaled from SQLite's bm25
 // weights (title 10, tags 5, description 4, domain 3, examples 2; name 10, description 5, tags 5, body 1).
@@ -42,7 +42,7 @@ export function listSkills(pool: Pool, query: SkillQuery): Promise<Page<Skill>> 
     );
   }
   const source = { table: 'skills', alias: 's', columns: rows.SKILL_COLUMNS, weights: SKILL_RANK_WEIGHTS };
-  return page(pool, source, query, where, params, rows.toSkill);
+  return page(pool, source, query, where, params, (row: rows.SkillRow) => rows.toSkill(row, rows.postgresDecode));
 }
 
 export function listUnits(pool: Pool, query: UnitQuery): Promise<Page<KnowledgeUnit>> {
@@ -52,7 +52,7 @@ export function listUnits(pool: Pool, query: UnitQuery): Promise<Page<KnowledgeU
   if (query.domain !== undefined) where.push(`ku.domain = ${params.add(query.domain)}`);
   if (query.minQuality !== undefined) where.push(`ku.quality_score >= ${params.add(query.minQuality)}`);
   const source = { table: 'knowledge_units', alias: 'ku', columns: rows.UNIT_COLUMNS, weights: UNIT_RANK_WEIGHTS };
-  return page(pool, source, query, where, params, rows.toUnit);
+  return page(pool, source, query, where, params, (row: rows.UnitRow) => rows.toUnit(row, rows.postgresDecode));
 }
 
 /**

@@ -5,7 +5,7 @@
 import { Worker } from 'node:worker_threads';
 import type { KnowledgeUnit, Skill } from '../../domain/model.js';
 import { StoreUnavailableError, type Page, type SkillQuery, type UnitQuery } from '../store.js';
-import type { UnitListTuning } from './unit-lists.js';
+import type { UnitListTuning } from './lists.js';
 
 export type ReadRequest = { kind: 'units'; query: UnitQuery } | { kind: 'skills'; query: SkillQuery };
 export type ReadReply = { id: number; page: Page<unknown> } | { id: number; error: string };

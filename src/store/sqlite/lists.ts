@@ -1,11 +1,15 @@
-// Knowledge-unit lists on SQLite: exact totals and deterministic pages whose cost follows the page and
+// Lists and searches on SQLite: exact totals and deterministic pages whose cost follows the page and
 // the matches, not the table. The README's Performance section explains each path and what it costs.
-import type { Statement } from 'better-sqlite3';
-import type { KnowledgeUnit } from '../../domain/model.js';
-import type { Page, UnitQuery } from '../store.js';
-import * as rows from './rows.js';
+// Run on the main thread or in a read worker (read-pool.ts), always inside one read transaction.
+import type { KnowledgeUnit, Skill } from '../../domain/model.js';
+import * as rows from '../rows.js';
+import type { Page, SkillQuery, UnitQuery } from '../store.js';
+import type { Prepare } from './connection.js';
 
-type Prepare = (sql: string) => Statement;
+const toUnit = (row: rows.UnitRow) => rows.toUnit(row, rows.sqliteDecode);
+const toSkill = (row: rows.SkillRow) => rows.toSkill(row, rows.sqliteDecode);
+
+// ---- knowledge units -----------------------------------------------------------------------------
 
 /** bm25 column weights: title, description, examples, domain, tags. */
 export const UNIT_RANK = 'bm25(knowledge_fts, 10.0, 4.0, 2.0, 3.0, 5.0)';
@@ -65,7 +69,7 @@ function browse(prepare: Prepare, query: UnitQuery): Page<KnowledgeUnit> {
   const items = prepare(
     `SELECT ${rows.UNIT_COLUMNS} FROM knowledge_units ku ${where(f.sql)} ORDER BY ${ORDER} LIMIT ? OFFSET ?`,
   ).all(...f.params, query.limit, query.offset) as rows.UnitRow[];
-  return { items: items.map(rows.toUnit), total };
+  return { items: items.map(toUnit), total };
 }
 
 /**
@@ -136,7 +140,7 @@ function search(prepare: Prepare, query: UnitQuery, tuning: UnitListTuning): Pag
        WHERE knowledge_fts MATCH ?${and(f.sql)} ORDER BY ${UNIT_RANK}, ${ORDER} LIMIT ? OFFSET ?`,
     ).all(match, ...f.params, query.limit, query.offset) as rows.UnitRow[];
   }
-  return { items: items.map(rows.toUnit), total };
+  return { items: items.map(toUnit), total };
 }
 
 /**
@@ -157,4 +161,55 @@ function rankedInIndex(prepare: Prepare, match: string, query: UnitQuery, slack:
 
 function unitCount(prepare: Prepare): number {
   return prepare('SELECT coalesce(sum(n), 0) FROM unit_counts').pluck().get() as number;
+}
+
+// ---- skills --------------------------------------------------------------------------------------
+
+/** bm25 column weights: name, description, tags, body. */
+const SKILL_RANK = 'bm25(skills_fts, 10.0, 5.0, 5.0, 1.0)';
+const SKILL_ORDER = 's.quality_score DESC, s.created_at DESC, s.id DESC';
+
+export function listSkills(prepare: Prepare, query: SkillQuery): Page<Skill> {
+  const conditions: string[] = [];
+  const params: unknown[] = [];
+  if (!query.viewer.everything) {
+    if (query.viewer.agentId === null) conditions.push(`s.visibility = 'public'`);
+    else {
+      conditions.push(`(s.visibility = 'public' OR s.agent_id = ?)`);
+      params.push(query.viewer.agentId);
+    }
+  }
+  if (query.domain !== undefined) {
+    conditions.push('s.domain = ?');
+    params.push(query.domain);
+  }
+  if (query.minQuality !== undefined) {
+    conditions.push('s.quality_score >= ?');
+    params.push(query.minQuality);
+  }
+  if (query.tags.length > 0) {
+    const tags = [...new Set(query.tags.map((t) => t.toLowerCase()))];
+    conditions.push(
+      `s.seq IN (SELECT skill_seq FROM skill_tags WHERE tag IN (${tags.map(() => '?').join(', ')})
+         GROUP BY skill_seq HAVING count(*) = ${tags.length})`,
+    );
+    params.push(...tags);
+  }
+  let from = 'skills s';
+  let orderBy = SKILL_ORDER;
+  if (query.terms.length > 0) {
+    from = 'skills_fts JOIN skills s ON s.seq = skills_fts.rowid';
+    conditions.unshift('skills_fts MATCH ?');
+    params.unshift(ftsMatch(query.terms));
+    orderBy = `${SKILL_RANK}, ${SKILL_ORDER}`;
+  }
+  const whereSql = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
+  const total = prepare(`SELECT count(*) FROM ${from} ${whereSql}`).pluck().get(...params) as number;
+  if (total <= query.offset) return { items: [], total };
+  const list = prepare(`SELECT ${rows.SKILL_COLUMNS} FROM ${from} ${whereSql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`).all(
+    ...params,
+    query.limit,
+    query.offset,
+  ) as rows.SkillRow[];
+  return { items: list.map(toSkill), total };
 }

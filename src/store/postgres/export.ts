@@ -3,8 +3,8 @@
 // batches (the client may read the stream slowly).
 import type { QueryResultRow } from 'pg';
 import type { KeyMetadata, KnowledgeUnit, ReputationEvent, Skill, Verdict } from '../../domain/model.js';
-import { run, type Queryable } from './db.js';
-import * as rows from './rows.js';
+import * as rows from '../rows.js';
+import { run, type Queryable } from './connection.js';
 
 const EXPORT_BATCH = 500;
 
@@ -26,17 +26,17 @@ export function exportKeys(db: Queryable, agentId: string): AsyncIterable<KeyMet
 export function exportUnits(db: Queryable, agentId: string): AsyncIterable<KnowledgeUnit> {
   const sql = `SELECT ku.seq, ${rows.UNIT_COLUMNS} FROM knowledge_units ku
     WHERE ku.agent_id = $1 AND ku.seq > $2 ORDER BY ku.seq LIMIT $3`;
-  return batches(db, sql, agentId, rows.toUnit);
+  return batches(db, sql, agentId, (row: rows.UnitRow) => rows.toUnit(row, rows.postgresDecode));
 }
 
 export function exportSkills(db: Queryable, agentId: string): AsyncIterable<Skill> {
   const sql = `SELECT s.seq, ${rows.SKILL_COLUMNS} FROM skills s WHERE s.agent_id = $1 AND s.seq > $2 ORDER BY s.seq LIMIT $3`;
-  return batches(db, sql, agentId, rows.toSkill);
+  return batches(db, sql, agentId, (row: rows.SkillRow) => rows.toSkill(row, rows.postgresDecode));
 }
 
 export function exportVerdicts(db: Queryable, agentId: string): AsyncIterable<Verdict> {
-  const sql = `SELECT ${rows.VERDICT_COLUMNS} FROM verdicts WHERE agent_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`;
-  return batches(db, sql, agentId, rows.toVerdict);
+  const sql = `SELECT seq, ${rows.VERDICT_COLUMNS} FROM verdicts WHERE agent_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`;
+  return batches(db, sql, agentId, (row: rows.VerdictRow) => rows.toVerdict(row, rows.postgresDecode));
 }
 
 export function exportHistory(db: Queryable, agentId: string): AsyncIterable<ReputationEvent> {

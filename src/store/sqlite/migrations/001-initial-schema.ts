@@ -1,17 +1,8 @@
-// Numbered migrations, applied in order at start-up, each in its own transaction.
+// Migration 1: initial schema.
 // Never edit a migration that has shipped: add the next number.
+export const name = 'initial schema';
 
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
-
-export const migrations: Migration[] = [
-  {
-    version: 1,
-    name: 'initial schema',
-    sql: `
+export const sql = `
 CREATE TABLE agents (
   agent_id      TEXT PRIMARY KEY,
   score_millis  INTEGER NOT NULL DEFAULT 0,
@@ -118,67 +109,4 @@ CREATE TABLE reputation_events (
   created_at   TEXT NOT NULL
 );
 CREATE INDEX reputation_events_agent ON reputation_events(agent_id, seq);
-`,
-  },
-  {
-    version: 2,
-    name: 'agent origin: API keys or the identity provider',
-    sql: `
--- Which kind of credential claimed the agent id first; the other kind can never act as that agent.
-ALTER TABLE agents ADD COLUMN origin TEXT NOT NULL DEFAULT 'api_key';
-`,
-  },
-  {
-    version: 3,
-    name: 'idempotency keys',
-    sql: `
--- 2xx responses to POSTs sent with an Idempotency-Key, kept 24 hours (sealed: see http/idempotency.ts).
-CREATE TABLE idempotency_keys (
-  scope        TEXT NOT NULL,
-  key_hash     TEXT NOT NULL,
-  request_hash TEXT NOT NULL,
-  status       INTEGER NOT NULL,
-  body         TEXT NOT NULL,
-  created_at   TEXT NOT NULL,
-  PRIMARY KEY (scope, key_hash)
-) WITHOUT ROWID;
-CREATE INDEX idempotency_keys_created ON idempotency_keys(created_at);
-`,
-  },
-  {
-    version: 4,
-    name: 'unit counts by domain, type and quality bucket',
-    sql: `
--- Exact list totals without counting rows: how many units each (domain, type, quality bucket) holds,
--- a bucket being floor(quality_score × 100). A total sums whole buckets and counts only the one bucket
--- that min_quality cuts through (see unit-lists.ts). Kept exact by triggers, in the writes' transactions.
-CREATE TABLE unit_counts (
-  domain TEXT NOT NULL,
-  type   TEXT NOT NULL,
-  bucket INTEGER NOT NULL,
-  n      INTEGER NOT NULL,
-  PRIMARY KEY (domain, type, bucket)
-) WITHOUT ROWID;
-INSERT INTO unit_counts (domain, type, bucket, n)
-  SELECT domain, type, CAST(quality_score * 100 AS INTEGER), count(*) FROM knowledge_units GROUP BY 1, 2, 3;
-
-CREATE TRIGGER unit_counts_insert AFTER INSERT ON knowledge_units BEGIN
-  INSERT INTO unit_counts (domain, type, bucket, n) VALUES (new.domain, new.type, CAST(new.quality_score * 100 AS INTEGER), 1)
-    ON CONFLICT DO UPDATE SET n = n + 1;
-END;
-CREATE TRIGGER unit_counts_delete AFTER DELETE ON knowledge_units BEGIN
-  UPDATE unit_counts SET n = n - 1
-    WHERE domain = old.domain AND type = old.type AND bucket = CAST(old.quality_score * 100 AS INTEGER);
-END;
-CREATE TRIGGER unit_counts_update AFTER UPDATE OF quality_score, domain, type ON knowledge_units
-  WHEN CAST(old.quality_score * 100 AS INTEGER) != CAST(new.quality_score * 100 AS INTEGER)
-    OR old.domain != new.domain OR old.type != new.type
-BEGIN
-  UPDATE unit_counts SET n = n - 1
-    WHERE domain = old.domain AND type = old.type AND bucket = CAST(old.quality_score * 100 AS INTEGER);
-  INSERT INTO unit_counts (domain, type, bucket, n) VALUES (new.domain, new.type, CAST(new.quality_score * 100 AS INTEGER), 1)
-    ON CONFLICT DO UPDATE SET n = n + 1;
-END;
-`,
-  },
-];
+`;

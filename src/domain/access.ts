@@ -1,0 +1,72 @@
+// Who may do what: every access rule of the registry, as pure functions over the caller and the object.
+// Each door (REST routes, MCP tools) calls these, so a rule is written once. A refusal is thrown as the
+// error the caller should hear; anything a caller may not see is reported exactly as if it did not exist.
+import { isAdmin, isAgent, type Agent, type Caller } from './caller.js';
+import { forbidden, notFound, unauthorized } from './errors.js';
+import type { ApiKeyRecord, KnowledgeUnit, Scope, Skill } from './model.js';
+
+/** Any authenticated caller (401 otherwise). */
+export function requireAgent(caller: Caller): Agent {
+  if (!isAgent(caller)) throw unauthorized();
+  return caller;
+}
+
+/** An authenticated caller whose credential holds `scope` (401, then 403). */
+export function requireScope(caller: Caller, scope: Scope): Agent {
+  const agent = requireAgent(caller);
+  if (!agent.scopes.includes(scope)) throw forbidden(`this credential lacks the ${scope} scope`);
+  return agent;
+}
+
+/** A private skill exists only for its contributor and for admins. */
+export function canSeeSkill(caller: Caller, skill: Pick<Skill, 'visibility' | 'agent_id'>): boolean {
+  return skill.visibility === 'public' || (caller.agentId !== null && skill.agent_id === caller.agentId) || isAdmin(caller);
+}
+
+/** Which private skills a list shows: the caller's own, or all of them for an admin. */
+export function skillViewer(caller: Caller): { agentId: string | null; everything: boolean } {
+  return { agentId: caller.agentId, everything: isAdmin(caller) };
+}
+
+/** Deleting a unit: its contributor with write scope, or an admin. */
+export function assertMayDeleteUnit(caller: Agent, unit: Pick<KnowledgeUnit, 'agent_id'>): void {
+  if (isAdmin(caller)) return;
+  if (unit.agent_id !== caller.agentId) throw forbidden('only the contributor or an admin may delete this unit');
+  requireScope(caller, 'write');
+}
+
+/** A verdict comes from anyone but the unit's contributor. */
+export function assertMayValidate(caller: Agent, unit: Pick<KnowledgeUnit, 'agent_id'>): void {
+  if (unit.agent_id === caller.agentId) throw forbidden('an agent may not validate its own knowledge unit');
+}
+
+/** An export is for the agent itself, or an admin. */
+export function assertMayExport(caller: Agent, agentId: string): void {
+  if (caller.agentId !== agentId && !isAdmin(caller)) throw forbidden('an agent may export only its own data');
+}
+
+/** Revoking a key: one of the caller's own agent's keys, or any key for an admin; others do not exist. */
+export function assertMayRevoke(caller: Agent, key: ApiKeyRecord | null, prefix: string): asserts key is ApiKeyRecord {
+  if (!key || (key.agentId !== caller.agentId && !isAdmin(caller))) throw notFound(`active key with prefix ${prefix}`);
+}
+
+const FIRST_ADMIN_HINT =
+  'the admin scope is granted only to a caller with admin scope (or with REG_OPEN_ADMIN_REGISTRATION set); ' +
+  'an operator creates the first admin key on the server host with: npm run admin:create -- --agent-id <id>';
+
+/**
+ * A new key's scopes: `admin` only for an admin caller (or with open admin registration), and a key of
+ * an agent may mint further keys for it, but none with a scope it does not hold itself.
+ */
+export function assertMayGrantScopes(caller: Caller, agentId: string, scopes: readonly Scope[], openAdminRegistration: boolean): void {
+  if (scopes.includes('admin') && !isAdmin(caller) && !openAdminRegistration) throw forbidden(FIRST_ADMIN_HINT);
+  if (caller.authenticated && caller.agentId === agentId && !isAdmin(caller)) {
+    const extra = scopes.filter((s) => !caller.scopes.includes(s));
+    if (extra.length > 0) throw forbidden(`a new key cannot have scopes the calling key lacks: ${extra.join(', ')}`);
+  }
+}
+
+/** Whether the caller may add keys to an agent id that is already claimed: the agent itself, or an admin. */
+export function actsForAgent(caller: Caller, agentId: string): boolean {
+  return caller.authenticated && (caller.agentId === agentId || isAdmin(caller));
+}

@@ -1,0 +1,104 @@
+// Issuing and revoking API keys: the one key issuer behind POST /v1/auth/register and
+// `npm run admin:create`, and revocation by prefix.
+import { isReservedForIdentityProvider } from '../domain/agent-ids.js';
+import { assertMayRevoke } from '../domain/access.js';
+import type { Agent } from '../domain/caller.js';
+import { ApiError, badRequest, conflict, notFound } from '../domain/errors.js';
+import { hashApiKey, keyPrefixOf } from '../domain/keys.js';
+import type { KeyTier, Scope } from '../domain/model.js';
+import { AgentExistsError, PrefixTakenError, type NewKey } from '../store/store.js';
+import type { Change, Context } from './context.js';
+
+/** Two unrevoked keys may not share a prefix; a clash (about 1 in 14 million per live key) draws again. */
+export const KEY_ATTEMPTS = 8;
+
+export interface KeyRequest {
+  agentId: string;
+  scopes: Scope[];
+  tier: KeyTier;
+}
+
+export interface KeyCreated {
+  data: { api_key: string; key_prefix: string; scopes: Scope[]; tier: KeyTier; created_at: string };
+  message: string;
+}
+
+/** The agent id was claimed through the identity provider: it authenticates with tokens, never keys. */
+export class IdentityProviderAgentError extends ApiError {
+  constructor(readonly agentId: string) {
+    super(
+      403,
+      'FORBIDDEN',
+      `agent_id ${agentId} is an identity-provider agent: it authenticates with its tokens, and no API key ` +
+        'is issued for it, so access ends when the identity provider stops issuing them',
+    );
+  }
+}
+
+/**
+ * Issues a new key for `request.agentId`: claims the id with its first key, or, when it is claimed and
+ * `mayAddToExisting` (the caller acts for that agent), adds a key to it; otherwise 409. Who may ask for
+ * which scopes is the caller's decision (domain/access.ts), made before. `apply` writes the change
+ * (with or without an idempotency record) and answers; a prefix clash draws a new key.
+ */
+export async function issueKey<R>(
+  ctx: Context,
+  request: KeyRequest,
+  mayAddToExisting: boolean,
+  apply: (change: Change<KeyCreated>) => Promise<R>,
+): Promise<R> {
+  const { agentId, scopes, tier } = request;
+  const agentPrefix = ctx.config.oidc?.agentPrefix;
+  if (isReservedForIdentityProvider(agentId, agentPrefix)) {
+    throw badRequest(`agent_id must not start with "${agentPrefix}": that prefix is reserved for identity-provider agents`);
+  }
+  const at = ctx.clock();
+  const createdAt = at.toISOString();
+  for (let attempt = 0; attempt < KEY_ATTEMPTS; attempt++) {
+    const apiKey = ctx.ids.apiKey();
+    const key: NewKey = { agentId, keyHash: hashApiKey(apiKey), keyPrefix: keyPrefixOf(apiKey), scopes, tier, createdAt };
+    const body: KeyCreated = {
+      data: { api_key: apiKey, key_prefix: key.keyPrefix, scopes, tier, created_at: createdAt },
+      message: 'API key created. Store it now: it is shown only once and cannot be recovered.',
+    };
+    const write = async (response?: Parameters<Change<KeyCreated>['write']>[0]) => {
+      try {
+        await ctx.store.createAgentWithKey(key, response);
+      } catch (error) {
+        if (!(error instanceof AgentExistsError)) throw error;
+        // An origin never changes once claimed, so this check cannot race a token's first use.
+        if ((await ctx.store.agentOrigin(agentId)) === 'oidc') throw new IdentityProviderAgentError(agentId);
+        if (!mayAddToExisting) {
+          throw conflict(`agent_id ${agentId} is already registered; only that agent (or an admin) can add keys to it`);
+        }
+        await ctx.store.addKey(key, response);
+      }
+    };
+    try {
+      return await apply({ status: 201, body, at, write });
+    } catch (error) {
+      if (error instanceof PrefixTakenError) continue;
+      throw error;
+    }
+  }
+  throw new Error('could not draw an unused key prefix');
+}
+
+export interface Revoked {
+  data: { revoked: boolean; key_prefix: string };
+}
+
+/** Revokes the active key with `prefix`, if the caller may (its own agent's keys; an admin any key). */
+export async function prepareRevoke(ctx: Context, caller: Agent, prefix: string): Promise<Change<Revoked>> {
+  const key = await ctx.store.findActiveKeyByPrefix(prefix);
+  assertMayRevoke(caller, key, prefix);
+  const at = ctx.clock();
+  return {
+    status: 200,
+    body: { data: { revoked: true, key_prefix: prefix } },
+    at,
+    write: async (response) => {
+      if (!(await ctx.store.revokeKey(key.id, at.toISOString(), response))) throw notFound(`active key with prefix ${prefix}`);
+    },
+  };
+}

@@ -1,0 +1,114 @@
+// Knowledge units: contribute, read, list and search, validate, delete.
+import { assertMayDeleteUnit, assertMayValidate } from '../domain/access.js';
+import type { Agent } from '../domain/caller.js';
+import { badRequest, notFound } from '../domain/errors.js';
+import { normalizeUnitInput } from '../domain/knowledge.js';
+import { UNIT_TYPES, type KnowledgeUnit, type KnowledgeUnitInput, type UnitType } from '../domain/model.js';
+import { unitBaseQuality, unitQuality } from '../domain/quality.js';
+import { REWARD_MILLIS } from '../domain/reputation.js';
+import { commaList, textFilter } from '../domain/search.js';
+import { decideVerdict } from '../domain/verdicts.js';
+import type { Page } from '../store/store.js';
+import type { Change, Context } from './context.js';
+
+const isUnitType = (value: string): value is UnitType => (UNIT_TYPES as readonly string[]).includes(value);
+
+export interface UnitListParams {
+  q?: string;
+  types?: string;
+  domain?: string;
+  min_quality?: number;
+  limit: number;
+  offset: number;
+}
+
+export async function listUnits(ctx: Context, params: UnitListParams): Promise<Page<KnowledgeUnit>> {
+  const typeList = commaList(params.types);
+  const unknown = typeList.filter((t) => !isUnitType(t));
+  if (unknown.length > 0) {
+    throw badRequest(`query parameter types has unknown values (${unknown.join(', ')}); use ${UNIT_TYPES.join(', ')}`);
+  }
+  const terms = textFilter(params.q);
+  if (terms === null) return { items: [], total: 0 };
+  return ctx.store.listUnits({
+    terms,
+    types: typeList.filter(isUnitType),
+    domain: params.domain,
+    minQuality: params.min_quality,
+    limit: params.limit,
+    offset: params.offset,
+  });
+}
+
+export async function getUnit(ctx: Context, id: string): Promise<KnowledgeUnit> {
+  const unit = await ctx.store.getUnit(id);
+  if (!unit) throw notFound('knowledge unit');
+  return unit;
+}
+
+export function prepareUnitContribution(
+  ctx: Context,
+  agent: Agent,
+  body: KnowledgeUnitInput,
+): Change<{ data: KnowledgeUnit; quality_score: number }> {
+  const checked = normalizeUnitInput(body);
+  if (!checked.ok) throw badRequest(checked.message);
+  const input = checked.unit;
+  const at = ctx.clock();
+  const now = at.toISOString();
+  const baseQuality = unitBaseQuality(input);
+  const unit: KnowledgeUnit = {
+    id: ctx.ids.unitId(),
+    agent_id: agent.agentId,
+    title: input.title,
+    type: input.type,
+    domain: input.domain,
+    content: { description: input.content.description, examples: input.content.examples },
+    metadata: { source: input.metadata.source, confidence: input.metadata.confidence },
+    tags: input.tags ?? [],
+    quality_score: unitQuality(baseQuality, 0, 0),
+    validations: { valid: 0, invalid: 0 },
+    created_at: now,
+    updated_at: now,
+  };
+  return {
+    status: 201,
+    body: { data: unit, quality_score: unit.quality_score },
+    at,
+    write: (response) => ctx.store.contributeUnit(unit, baseQuality, REWARD_MILLIS.contribute_knowledge, response),
+  };
+}
+
+export interface VerdictInput {
+  valid: boolean;
+  feedback?: string;
+}
+
+export async function prepareVerdict(
+  ctx: Context,
+  agent: Agent,
+  id: string,
+  input: VerdictInput,
+): Promise<Change<{ data: { id: string; validated: boolean; feedback: string } }>> {
+  const unit = await getUnit(ctx, id);
+  assertMayValidate(agent, unit);
+  const feedback = input.feedback ?? '';
+  const at = ctx.clock();
+  const verdict = { unitId: id, agentId: agent.agentId, valid: input.valid, feedback, at: at.toISOString(), decide: decideVerdict };
+  return {
+    status: 200,
+    body: { data: { id, validated: input.valid, feedback } },
+    at,
+    write: async (response) => {
+      const outcome = await ctx.store.recordVerdict(verdict, response);
+      if (!outcome.recorded) throw notFound('knowledge unit');
+    },
+  };
+}
+
+export async function deleteUnit(ctx: Context, caller: Agent, id: string): Promise<{ data: { id: string; deleted: boolean } }> {
+  const unit = await getUnit(ctx, id);
+  assertMayDeleteUnit(caller, unit);
+  if (!(await ctx.store.deleteUnit(id))) throw notFound('knowledge unit');
+  return { data: { id, deleted: true } };
+}

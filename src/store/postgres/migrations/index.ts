@@ -1,0 +1,26 @@
+// PostgreSQL migrations, one numbered file each, applied in order at start-up, each in its own
+// transaction, under an advisory lock so that instances starting together apply each one exactly once
+// (see connection.ts).
+//
+// The logical schema is the SQLite one (../../sqlite/migrations/). Differences, and why:
+// - Ids and timestamps are `COLLATE "C"` so ORDER BY compares bytes, exactly as SQLite does.
+// - Timestamps stay ISO 8601 text: what goes in comes back unchanged, and text order is time order.
+// - Search lives in generated, weighted tsvector columns with GIN indexes instead of FTS5 tables, so the
+//   index can never drift from the row (a deleted unit leaves nothing behind).
+// - Array fields (examples, tags) are jsonb, which to_tsvector reads directly (string values only).
+// - Every table that an export walks has (agent_id, seq), the keyset the export pages by.
+import * as m1 from './001-initial-schema.js';
+import * as m2 from './002-idempotency-keys.js';
+import * as m3 from './003-search-as-sqlite-finds-it.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const migrations: Migration[] = [
+  { version: 1, ...m1 },
+  { version: 2, ...m2 },
+  { version: 3, ...m3 },
+];

@@ -1,0 +1,260 @@
+// Rows as both backends return them, and their mapping to the domain's objects, written once. The
+// backends differ only in how a few column types come back, named by a small Decode of each backend:
+// SQLite keeps arrays as JSON text and booleans as 0/1; PostgreSQL returns jsonb parsed, real booleans,
+// and bigint (identity columns, sums) as strings so that no value above 2^53 is silently rounded.
+import { millisToPoints } from '../domain/reputation.js';
+import type {
+  ApiKeyRecord,
+  KeyMetadata,
+  KeyTier,
+  KnowledgeUnit,
+  ReputationEvent,
+  ReputationProfile,
+  Scope,
+  Skill,
+  UnitType,
+  Verdict,
+  Visibility,
+} from '../domain/model.js';
+import type { SavedResponse } from './store.js';
+
+export interface Decode {
+  /** A JSON array column (examples, tags). */
+  strings(value: unknown): string[];
+  bool(value: unknown): boolean;
+}
+
+export const sqliteDecode: Decode = {
+  strings: (value) => JSON.parse(value as string) as string[],
+  bool: (value) => value === 1,
+};
+
+export const postgresDecode: Decode = {
+  strings: (value) => value as string[],
+  bool: (value) => value === true,
+};
+
+/** Integer columns that PostgreSQL may return as strings (bigint). */
+type Int = number | string;
+
+// Column lists are spelled out (never `*`): a prepared `SELECT *` breaks on PostgreSQL once a newer
+// instance adds a column, and each list maps exactly the fields its mapper reads.
+export const KEY_COLUMNS = 'id, agent_id, key_hash, key_prefix, scopes, tier, created_at, revoked_at';
+export const UNIT_COLUMNS = `ku.id, ku.agent_id, ku.title, ku.type, ku.domain, ku.description, ku.examples, ku.source,
+  ku.confidence, ku.tags, ku.quality_score, ku.valid_count, ku.invalid_count, ku.created_at, ku.updated_at`;
+export const SKILL_COLUMNS = `s.id, s.agent_id, s.name, s.description, s.domain, s.tags, s.license, s.visibility,
+  s.quality_score, s.skill_md_content, s.created_at, s.updated_at`;
+export const AGENT_COLUMNS = 'agent_id, score_millis, contributions, validations, updated_at';
+export const EVENT_COLUMNS = 'seq, action, delta_millis, target_id, created_at';
+export const VERDICT_COLUMNS = 'unit_id, agent_id, valid, feedback, created_at, updated_at';
+export const IDEMPOTENCY_COLUMNS = 'scope, key_hash, request_hash, status, body, created_at';
+
+export interface KeyRow {
+  id: Int;
+  agent_id: string;
+  key_hash: string;
+  key_prefix: string;
+  scopes: string;
+  tier: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface UnitRow {
+  id: string;
+  agent_id: string;
+  title: string;
+  type: string;
+  domain: string;
+  description: string;
+  examples: unknown;
+  source: string;
+  confidence: number;
+  tags: unknown;
+  quality_score: number;
+  valid_count: number;
+  invalid_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SkillRow {
+  id: string;
+  agent_id: string;
+  name: string;
+  description: string;
+  domain: string | null;
+  tags: unknown;
+  license: string | null;
+  visibility: string;
+  quality_score: number;
+  skill_md_content: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AgentRow {
+  agent_id: string;
+  score_millis: Int;
+  contributions: number;
+  validations: number;
+  updated_at: string;
+}
+
+export interface EventRow {
+  action: string;
+  delta_millis: number;
+  target_id: string;
+  created_at: string;
+}
+
+export interface VerdictRow {
+  unit_id: string;
+  agent_id: string;
+  valid: unknown;
+  feedback: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IdempotencyRow {
+  scope: string;
+  key_hash: string;
+  request_hash: string;
+  status: number;
+  body: string;
+  created_at: string;
+}
+
+export function toKey(row: KeyRow): ApiKeyRecord {
+  return {
+    id: Number(row.id),
+    agentId: row.agent_id,
+    keyHash: row.key_hash,
+    keyPrefix: row.key_prefix,
+    scopes: row.scopes.split(' ') as Scope[],
+    tier: row.tier as KeyTier,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+export function toKeyMetadata(row: KeyRow): KeyMetadata {
+  return {
+    key_prefix: row.key_prefix,
+    scopes: row.scopes.split(' ') as Scope[],
+    tier: row.tier as KeyTier,
+    created_at: row.created_at,
+    revoked_at: row.revoked_at,
+  };
+}
+
+export function toUnit(row: UnitRow, decode: Decode): KnowledgeUnit {
+  return {
+    id: row.id,
+    agent_id: row.agent_id,
+    title: row.title,
+    type: row.type as UnitType,
+    domain: row.domain,
+    content: { description: row.description, examples: decode.strings(row.examples) },
+    metadata: { source: row.source, confidence: row.confidence },
+    tags: decode.strings(row.tags),
+    quality_score: row.quality_score,
+    validations: { valid: row.valid_count, invalid: row.invalid_count },
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export function toSkill(row: SkillRow, decode: Decode): Skill {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    domain: row.domain,
+    tags: decode.strings(row.tags),
+    license: row.license,
+    visibility: row.visibility as Visibility,
+    agent_id: row.agent_id,
+    quality_score: row.quality_score,
+    skill_md_content: row.skill_md_content,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export function toEvent(row: EventRow): ReputationEvent {
+  return {
+    action: row.action as ReputationEvent['action'],
+    delta: millisToPoints(row.delta_millis),
+    target_id: row.target_id,
+    timestamp: row.created_at,
+  };
+}
+
+export function toVerdict(row: VerdictRow, decode: Decode): Verdict {
+  return {
+    unit_id: row.unit_id,
+    agent_id: row.agent_id,
+    valid: decode.bool(row.valid),
+    feedback: row.feedback,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export function toProfile(agent: AgentRow, history: EventRow[]): ReputationProfile {
+  return {
+    agent_id: agent.agent_id,
+    score: millisToPoints(Number(agent.score_millis)),
+    contributions: agent.contributions,
+    validations: agent.validations,
+    history: history.map(toEvent),
+    updated_at: agent.updated_at,
+  };
+}
+
+export function toSavedResponse(row: IdempotencyRow): SavedResponse {
+  return {
+    scope: row.scope,
+    keyHash: row.key_hash,
+    requestHash: row.request_hash,
+    status: row.status,
+    body: row.body,
+    createdAt: row.created_at,
+  };
+}
+
+// ---- what the writers insert, in one column order for both backends --------------------------------
+
+export const UNIT_INSERT_COLUMNS = [
+  'id', 'agent_id', 'title', 'type', 'domain', 'description', 'examples', 'source', 'confidence',
+  'tags', 'base_quality', 'quality_score', 'created_at', 'updated_at',
+] as const;
+
+/** A unit's insert values, in UNIT_INSERT_COLUMNS order (arrays as JSON text). */
+export function unitValues(unit: KnowledgeUnit, baseQuality: number): unknown[] {
+  return [
+    unit.id, unit.agent_id, unit.title, unit.type, unit.domain, unit.content.description,
+    JSON.stringify(unit.content.examples), unit.metadata.source, unit.metadata.confidence, JSON.stringify(unit.tags),
+    baseQuality, unit.quality_score, unit.created_at, unit.updated_at,
+  ];
+}
+
+export const SKILL_INSERT_COLUMNS = [
+  'id', 'agent_id', 'name', 'description', 'domain', 'tags', 'license', 'visibility', 'quality_score',
+  'skill_md_content', 'created_at', 'updated_at',
+] as const;
+
+/** A skill's insert values, in SKILL_INSERT_COLUMNS order (tags as JSON text). */
+export function skillValues(skill: Skill): unknown[] {
+  return [
+    skill.id, skill.agent_id, skill.name, skill.description, skill.domain, JSON.stringify(skill.tags), skill.license,
+    skill.visibility, skill.quality_score, skill.skill_md_content, skill.created_at, skill.updated_at,
+  ];
+}
+
+/** The lower-cased, distinct tags a skill is filtered by. */
+export function skillTagKeys(skill: Skill): string[] {
+  return [...new Set(skill.tags.map((tag) => tag.toLowerCase()))];
+}

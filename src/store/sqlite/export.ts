@@ -1,0 +1,43 @@
+// Everything tied to an agent, read in keyset batches: no cursor stays open between batches, so an
+// export of any size runs in flat memory while the client reads the stream at its own pace.
+import type { KeyMetadata, KnowledgeUnit, ReputationEvent, Skill, Verdict } from '../../domain/model.js';
+import * as rows from '../rows.js';
+import type { Prepare } from './connection.js';
+
+const EXPORT_BATCH = 500;
+
+async function* batches<R, T>(prepare: Prepare, sql: string, agentId: string, map: (row: R) => T): AsyncGenerator<T> {
+  const statement = prepare(sql);
+  let after = 0;
+  for (;;) {
+    const batch = statement.all(agentId, after, EXPORT_BATCH) as (R & { seq: number })[];
+    for (const row of batch) yield map(row);
+    if (batch.length < EXPORT_BATCH) return;
+    after = batch[batch.length - 1]!.seq;
+  }
+}
+
+export function exportKeys(prepare: Prepare, agentId: string): AsyncIterable<KeyMetadata> {
+  const sql = `SELECT id AS seq, ${rows.KEY_COLUMNS} FROM api_keys WHERE agent_id = ? AND id > ? ORDER BY id LIMIT ?`;
+  return batches(prepare, sql, agentId, rows.toKeyMetadata);
+}
+
+export function exportUnits(prepare: Prepare, agentId: string): AsyncIterable<KnowledgeUnit> {
+  const sql = `SELECT ku.seq, ${rows.UNIT_COLUMNS} FROM knowledge_units ku WHERE ku.agent_id = ? AND ku.seq > ? ORDER BY ku.seq LIMIT ?`;
+  return batches(prepare, sql, agentId, (row: rows.UnitRow) => rows.toUnit(row, rows.sqliteDecode));
+}
+
+export function exportSkills(prepare: Prepare, agentId: string): AsyncIterable<Skill> {
+  const sql = `SELECT s.seq, ${rows.SKILL_COLUMNS} FROM skills s WHERE s.agent_id = ? AND s.seq > ? ORDER BY s.seq LIMIT ?`;
+  return batches(prepare, sql, agentId, (row: rows.SkillRow) => rows.toSkill(row, rows.sqliteDecode));
+}
+
+export function exportVerdicts(prepare: Prepare, agentId: string): AsyncIterable<Verdict> {
+  const sql = `SELECT rowid AS seq, ${rows.VERDICT_COLUMNS} FROM verdicts WHERE agent_id = ? AND rowid > ? ORDER BY rowid LIMIT ?`;
+  return batches(prepare, sql, agentId, (row: rows.VerdictRow) => rows.toVerdict(row, rows.sqliteDecode));
+}
+
+export function exportHistory(prepare: Prepare, agentId: string): AsyncIterable<ReputationEvent> {
+  const sql = `SELECT ${rows.EVENT_COLUMNS} FROM reputation_events WHERE agent_id = ? AND seq > ? ORDER BY seq LIMIT ?`;
+  return batches(prepare, sql, agentId, rows.toEvent);
+}
