@@ -58,7 +58,10 @@ function sampleCdf(cdf: Float64Array, rng: Rng): number {
 function cdfOf(weights: number[]): Float64Array {
   const cdf = new Float64Array(weights.length);
   let sum = 0;
-  weights.forEach((w, i) => (cdf[i] = sum += w));
+  weights.forEach((w, i) => {
+    sum += w;
+    cdf[i] = sum;
+  });
   return cdf;
 }
 
@@ -165,7 +168,7 @@ function corpusInternal(seed: number) {
       while (chosen.size < 40) chosen.add(words[int(rng, 60, 1_500)]!);
       return [...chosen];
     });
-    const cdf = cdfOf(words.map((_, rank) => 1 / Math.pow(rank + 1, ZIPF_EXPONENT)));
+    const cdf = cdfOf(words.map((_, rank) => 1 / (rank + 1) ** ZIPF_EXPONENT));
     // Domains are mildly skewed: the largest holds about three times as many units as the smallest.
     const domainCdf = cdfOf(DOMAINS.map((_, i) => 1 / Math.sqrt(i + 1)));
     c = { seed, words, domainWords, cdf, domainCdf };

@@ -5,7 +5,6 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Database } from 'better-sqlite3';
 import pg from 'pg';
 import { hashApiKey, keyPrefixOf } from '../src/domain/keys.js';
 import { REWARD_MILLIS } from '../src/domain/reputation.js';

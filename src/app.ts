@@ -21,6 +21,7 @@ import { exportRoutes } from './http/routes/export.js';
 import { knowledgeRoutes } from './http/routes/knowledge.js';
 import { operationRoutes } from './http/routes/operations.js';
 import { reputationRoutes } from './http/routes/reputation.js';
+import { installRouteCatalogue } from './http/route-catalogue.js';
 import { skillRoutes } from './http/routes/skills.js';
 import type { Context } from './service/context.js';
 import type { Store } from './store/store.js';
@@ -93,6 +94,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installValidators(app);
+  const routes = installRouteCatalogue(app);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   await installLimits(app, limits);
   // Bodies are JSON only: with the text/plain parser gone, any other type answers 415.
@@ -104,7 +106,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(swagger, openapiOptions);
   await app.register(authPlugin, { apiKeys: apiKeyVerifier(store), jwt: options.jwt });
   await installRateLimits(app, { limits: config.rateLimits, shared: options.sharedCounters, callers: limits.rateLimitCallers });
-  installErrorEnvelope(app, app.rateLimit());
+  installErrorEnvelope(app, routes, app.rateLimit());
 
   // Text every backend can store: refused before validation, naming the field.
   app.addHook('preValidation', async (request) => {

@@ -5,6 +5,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { StoreUnavailableError, UnstorableTextError } from '../store/store.js';
 import { ApiError, CODE_FOR_STATUS, badRequest, methodNotAllowed, notFound, unavailable } from '../domain/errors.js';
+import type { RouteCatalogue } from './route-catalogue.js';
 
 interface AjvIssue {
   instancePath: string;
@@ -126,26 +127,14 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
   void send(reply, badRequest(message));
 }
 
-/** Builds a path matcher per route pattern, so an unknown method on a known path answers 405. */
-function routeTable(app: FastifyInstance) {
-  const routes = new Map<string, { pattern: RegExp; methods: Set<string> }>();
-  app.addHook('onRoute', (route) => {
-    const source = `^${route.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+')}/?$`;
-    let entry = routes.get(source);
-    if (!entry) routes.set(source, (entry = { pattern: new RegExp(source), methods: new Set() }));
-    for (const method of [route.method].flat()) entry.methods.add(method);
-  });
-  return (path: string) => [...routes.values()].find((r) => r.pattern.test(path))?.methods;
-}
-
-export function installErrorEnvelope(app: FastifyInstance, notFoundPreHandler?: preHandlerAsyncHookHandler): void {
-  const methodsFor = routeTable(app);
+/** An unknown method on a known path answers 405 with Allow; an unknown path, 404. */
+export function installErrorEnvelope(app: FastifyInstance, routes: RouteCatalogue, notFoundPreHandler?: preHandlerAsyncHookHandler): void {
   app.setErrorHandler((error: FastifyError, request, reply) => send(reply, toApiError(error, request)));
   app.setNotFoundHandler(
     { preHandler: notFoundPreHandler },
     async (request, reply) => {
       const path = request.url.split('?')[0] ?? '/';
-      const methods = methodsFor(path);
+      const methods = routes.methodsFor(path);
       if (methods && !methods.has(request.method)) {
         return send(reply, methodNotAllowed(request.method, [...methods].sort()));
       }

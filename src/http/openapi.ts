@@ -29,7 +29,8 @@ const IDEMPOTENCY_HEADER = {
 function addSharedBehaviour(document: { paths?: Record<string, Record<string, Operation>> }) {
   for (const item of Object.values(document.paths ?? {})) {
     for (const [method, operation] of Object.entries(item)) {
-      const responses = (operation.responses ??= {});
+      const responses = operation.responses ?? {};
+      operation.responses = responses;
       responses['503'] ??= errorResponse('UNAVAILABLE: overloaded or a dependency is down; retry after Retry-After seconds');
       if (method !== 'post') continue;
       operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_HEADER];

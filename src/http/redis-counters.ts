@@ -28,11 +28,11 @@ export function redisCounters({ redis, keyPrefix, onError }: SharedCounters): Fa
     },
     child: (route: Route) => reporting(inner.child(route)),
   });
-  return class {
-    constructor() {
-      return reporting(new RedisStore(false, false, redis, `${keyPrefix}rate:`) as FastifyRateLimitStore);
-    }
-  } as unknown as FastifyRateLimitStoreCtor;
+  const counters = reporting(new RedisStore(false, false, redis, `${keyPrefix}rate:`) as FastifyRateLimitStore);
+  return class ReportingRedisStore implements FastifyRateLimitStore {
+    incr = counters.incr;
+    child = counters.child;
+  };
 }
 
 /** Waits up to `timeoutMs` for the first connection; false when Redis did not answer in time. */

@@ -51,7 +51,7 @@ describe('storable text', () => {
   it('finds NUL characters and lone surrogates, naming the path', () => {
     assert.equal(findUnstorableText({ a: 'ok', b: ['fine', 'x\u0000'] }), 'b.1');
     assert.equal(findUnstorableText({ c: { d: '\ud800' } }), 'c.d');
-    assert.equal(findUnstorableText({ ['k\u0000']: 1 }), 'k\u0000');
+    assert.equal(findUnstorableText({ 'k\u0000': 1 }), 'k\u0000');
     assert.equal(findUnstorableText({ ok: '😀 \u200f', n: 1, z: null }), null);
     assert.equal(findUnstorableText('\udc00'), 'value');
   });

@@ -171,7 +171,9 @@ describe('a PostgreSQL outage answers 503 UNAVAILABLE, never 500, and never hang
       // Statement timeout, then the client's 2 s grace for a silent server, and slack for a busy machine.
       const budget = statementMs + 2_000 + 2_000;
       const answers = await Promise.all(requests.map(([, request]) => within(budget, request())));
-      answers.forEach((res, i) => assertUnavailable(res, requests[i]![0]));
+      answers.forEach((res, i) => {
+        assertUnavailable(res, requests[i]![0]);
+      });
       // An outage is logged as a warning with its reason, not as an error with a stack.
       const unavailable = logged.splice(0).filter((entry) => entry.msg === 'database unavailable');
       assert.equal(unavailable.length, 3);

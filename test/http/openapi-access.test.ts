@@ -38,7 +38,8 @@ for (const backend of backends()) describe(`the served OpenAPI document [${backe
   });
 });
 
-// Every route that needs a credential is walked with the wrong ones, so a new route cannot forget its checks.
+// Every route that needs a credential is walked with the wrong ones. The routes come from the app's own
+// route table, so a new protected route fails here until it has a fixture, and cannot forget its checks.
 for (const backend of backends()) {
   describe(`every protected route refuses the wrong credentials [${backend.name}]`, () => {
     let t: TestApp;
@@ -54,22 +55,35 @@ for (const backend of backends()) {
     });
     after(async () => t.close());
 
-    type Case = { method: 'GET' | 'POST' | 'DELETE'; url: () => string; body?: () => unknown; expect: Partial<Record<'none' | 'revoked' | 'reader' | 'other', number>> };
-    const cases: Case[] = [
-      { method: 'POST', url: () => '/v1/auth/revoke', body: () => ({ key_prefix: keys.owner.slice(0, 8) }), expect: { none: 401, revoked: 401, other: 404 } },
-      { method: 'POST', url: () => '/v1/skills', body: () => ({ skill_md_content: skillMd(), visibility: 'public' }), expect: { none: 401, revoked: 401, reader: 403 } },
-      { method: 'POST', url: () => '/v1/knowledge', body: () => unitBody(), expect: { none: 401, revoked: 401, reader: 403 } },
-      { method: 'POST', url: () => `/v1/knowledge/${unitId}/validate`, body: () => ({ valid: true }), expect: { none: 401, revoked: 401 } },
-      { method: 'DELETE', url: () => `/v1/knowledge/${unitId}`, expect: { none: 401, revoked: 401, reader: 403, other: 403 } },
-      { method: 'GET', url: () => '/v1/export/owner', expect: { none: 401, revoked: 401, other: 403 } },
-    ];
+    // How to call each protected route on the owner's objects, and what the owner's read-only key and
+    // another agent's key must hear (no credential and a revoked one always hear 401).
+    type Fixture = { url: () => string; body?: () => unknown; expect: Partial<Record<'reader' | 'other', number>> };
+    const fixtures: Record<string, Fixture> = {
+      'POST /v1/auth/revoke': { url: () => '/v1/auth/revoke', body: () => ({ key_prefix: keys.owner.slice(0, 8) }), expect: { other: 404 } },
+      'POST /v1/skills': { url: () => '/v1/skills', body: () => ({ skill_md_content: skillMd(), visibility: 'public' }), expect: { reader: 403 } },
+      'POST /v1/knowledge': { url: () => '/v1/knowledge', body: () => unitBody(), expect: { reader: 403 } },
+      'POST /v1/knowledge/:id/validate': { url: () => `/v1/knowledge/${unitId}/validate`, body: () => ({ valid: true }), expect: {} },
+      'DELETE /v1/knowledge/:id': { url: () => `/v1/knowledge/${unitId}`, expect: { reader: 403, other: 403 } },
+      'GET /v1/export/:agent_id': { url: () => '/v1/export/owner', expect: { other: 403 } },
+    };
 
-    for (const c of cases) {
-      it(`${c.method} ${c.url.toString().match(/'([^']+)'|`([^`]+)`/)?.slice(1).find(Boolean)}`, async () => {
-        for (const [who, status] of Object.entries(c.expect)) {
+    it('has a fixture for every protected route the app serves, and none for a route it does not', () => {
+      const routes = t.app.routeCatalogue.routes;
+      const protectedRoutes = routes.filter((r) => r.access !== 'public').map((r) => `${r.method} ${r.url}`);
+      assert.deepEqual(protectedRoutes.sort(), Object.keys(fixtures).sort());
+    });
+
+    for (const [route, fixture] of Object.entries(fixtures)) {
+      const method = route.split(' ')[0] as 'GET' | 'POST' | 'DELETE';
+      it(route, async () => {
+        const access = t.app.routeCatalogue.routes.find((r) => `${r.method} ${r.url}` === route)?.access;
+        // A scope the read-only key lacks is a 403 for it, whatever the fixture says.
+        const expect = { none: 401, revoked: 401, ...(access === 'write' || access === 'admin' ? { reader: 403 } : {}), ...fixture.expect };
+        for (const [who, status] of Object.entries(expect)) {
           const key = who === 'none' ? undefined : keys[who as keyof typeof keys];
-          const res = await call(t.app, c.method, c.url(), { key, body: c.body?.() });
+          const res = await call(t.app, method, fixture.url(), { key, body: fixture.body?.() });
           assert.equal(res.statusCode, status, `${who}: ${res.body}`);
+          if (who === 'revoked') assert.equal(res.headers['www-authenticate'], 'Bearer error="invalid_token"');
         }
         // The refusals changed nothing: the owner's unit and keys are intact.
         assert.equal((await call(t.app, 'GET', `/v1/knowledge/${unitId}`)).statusCode, 200);

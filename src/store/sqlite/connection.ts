@@ -17,8 +17,8 @@ export type Prepare = (sql: string) => Statement;
 export function statementCache(db: Db): Prepare {
   const cache = new Map<string, Statement>();
   return (sql) => {
-    let statement = cache.get(sql);
-    if (!statement) cache.set(sql, (statement = db.prepare(sql)));
+    const statement = cache.get(sql) ?? db.prepare(sql);
+    cache.set(sql, statement);
     return statement;
   };
 }
