@@ -1,5 +1,6 @@
 // buildApp: the whole HTTP service over a given store, with nothing global, so tests build one per case.
-import { randomUUID } from 'node:crypto';
+import { isUtf8 } from 'node:buffer';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -39,6 +40,8 @@ export interface AppOptions {
   sharedCounters?: RateLimitOptions['shared'];
   logger?: FastifyServerOptions['logger'];
   limits?: Partial<Limits>;
+  /** Seals answers kept for idempotent replays (see server-secret.ts); a random one per app when absent. */
+  secret?: Buffer;
   /** The HTTP server's guards against slow clients; tests shorten them. */
   timeouts?: Partial<ServerTimeouts>;
 }
@@ -51,11 +54,30 @@ function requestId(request: IncomingMessage): string {
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
+const hops = (count: number) => (_address: string, hop: number) => hop < count;
+
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   return {
     level,
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'], censor: '[redacted]' },
   };
+}
+
+/**
+ * JSON bodies must be valid UTF-8: decoding would otherwise replace bad bytes with U+FFFD and store
+ * something the client never sent. Parsing itself is Fastify's (prototype poisoning refused).
+ */
+function installJsonParser(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const bytes = body as Buffer;
+    if (!isUtf8(bytes)) {
+      done(badRequest('body is not valid UTF-8: send JSON encoded as UTF-8'), undefined);
+      return;
+    }
+    parseJson(request, bytes.toString('utf8'), done);
+  });
 }
 
 /** Bodies are validated strictly (no type coercion); query strings and path parameters are coerced from text. */
@@ -77,7 +99,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: options.logger ?? false,
     genReqId: requestId,
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: config.trustProxy,
+    // A hop count trusts that many proxies in front (hop 0 is the one that connected), no more.
+    trustProxy: typeof config.trustProxy === 'number' ? hops(config.trustProxy) : config.trustProxy,
     requestTimeout: timeouts.requestTimeout,
     connectionTimeout: timeouts.connectionTimeout,
     keepAliveTimeout: timeouts.keepAliveTimeout,
@@ -85,6 +108,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       maxHeaderSize: timeouts.maxHeaderSize,
       headersTimeout: timeouts.headersTimeout,
       connectionsCheckingInterval: timeouts.connectionsCheckingInterval,
+      // Node would answer a missing Host itself, outside the envelope; the hook below answers it.
+      requireHostHeader: false,
     },
     // Path segments as long as the header limit allows, so an overlong id meets the same auth checks and
     // the same schema (400 naming the parameter) as any other bad id, not a router error.
@@ -99,8 +124,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await installLimits(app, limits);
   // Bodies are JSON only: with the text/plain parser gone, any other type answers 415.
   app.removeContentTypeParser(['text/plain']);
+  installJsonParser(app);
+  app.addHook('onRequest', async (request) => {
+    if (request.raw.httpVersion === '1.1' && !request.headers.host) throw badRequest('the Host header is required (HTTP/1.1)');
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // No response is ever to be sniffed into another type (HTML, script) by a browser.
+    reply.header('x-content-type-options', 'nosniff');
   });
 
   await app.register(swagger, openapiOptions);
@@ -116,7 +147,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (query !== null) throw badRequest(`parameter ${query} must be well-formed Unicode text without NUL characters`);
   });
 
-  await app.register(idempotencyPlugin, { store, clock: ctx.clock });
+  await app.register(idempotencyPlugin, { store, clock: ctx.clock, secret: options.secret ?? randomBytes(48) });
 
   await app.register(operationRoutes, ctx);
   await app.register(authRoutes, ctx);

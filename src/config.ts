@@ -1,6 +1,12 @@
 // Every REG_* variable, parsed and validated once. Nothing else reads process.env.
+import type { StorageQuota } from './store/store.js';
 
 export type Tier = 'anonymous' | 'free' | 'pro' | 'enterprise';
+type KeyTier = Exclude<Tier, 'anonymous'>;
+const KEY_TIERS: KeyTier[] = ['free', 'pro', 'enterprise'];
+
+/** Storage an agent may hold at its key's tier (null: unlimited). */
+export type Quota = StorageQuota;
 
 export interface RateLimits {
   anonymous: number;
@@ -27,13 +33,22 @@ export interface Config {
   sqliteReadWorkers: number;
   redisUrl: string | null;
   redisKeyPrefix: string;
-  trustProxy: boolean | string;
+  /** false, a hop count, or a list of proxy addresses/CIDRs (never "every hop": that trusts the client). */
+  trustProxy: boolean | number | string;
   rateLimits: RateLimits;
   openAdminRegistration: boolean;
   /** Registrations per client address per hour; null = unlimited (SPEC.md exempts registration). */
   registerLimitPerHour: number | null;
   oidc: OidcConfig | null;
   logLevel: string;
+  /** Tiers anyone may register with (REG_SELF_SERVICE_TIERS); a higher one needs an admin caller. */
+  selfServiceTiers: KeyTier[];
+  /** Storage quotas per tier (REG_QUOTA_FREE, REG_QUOTA_PRO, REG_QUOTA_ENTERPRISE). */
+  quotas: Record<KeyTier, Quota>;
+  /** REG_SECRET: seals secrets kept for idempotent replays; null = one per data directory or process. */
+  secret: string | null;
+  /** What the configuration turned off or ignored, logged at start-up and shown by /readyz. */
+  warnings: string[];
 }
 
 export class ConfigError extends Error {}
@@ -55,29 +70,76 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
-// REG_TRUST_PROXY: "true"/"1" trusts every hop; a number trusts that many hops; anything else is
-// passed to Fastify as an address list ("127.0.0.1,10.0.0.0/8").
-function trustProxy(raw: string | undefined): boolean | string {
+// REG_TRUST_PROXY: a number is how many proxies stand in front of the service (the client address is
+// the one the outermost of them saw); "true" means one; anything else is an address list passed to
+// Fastify ("127.0.0.1,10.0.0.0/8"). Trusting every hop would take the leftmost X-Forwarded-For entry,
+// which the client writes itself.
+function trustProxy(raw: string | undefined): number | string | false {
   if (raw === undefined || raw.trim() === '') return false;
   const value = raw.trim();
   if (['0', 'false', 'no', 'off'].includes(value.toLowerCase())) return false;
-  if (['1', 'true', 'yes', 'on'].includes(value.toLowerCase())) return true;
+  if (['true', 'yes', 'on'].includes(value.toLowerCase())) return 1;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops > 32) throw new ConfigError(`REG_TRUST_PROXY must be a hop count from 0 to 32, true, or a list of proxy addresses, got "${raw}"`);
+    return hops;
+  }
   return value;
+}
+
+const DEFAULT_QUOTAS: Record<KeyTier, Quota> = {
+  free: { units: 10_000, skills: 1_000, bytes: 100 * 1024 ** 2 },
+  pro: { units: 100_000, skills: 10_000, bytes: 1024 ** 3 },
+  enterprise: { units: 1_000_000, skills: 100_000, bytes: 10 * 1024 ** 3 },
+};
+const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3, tb: 1024 ** 4 };
+
+/** `units=10000,skills=1000,bytes=100MB` (any subset; `unlimited` for no bound) over the tier's defaults. */
+function quota(env: NodeJS.ProcessEnv, tier: KeyTier): Quota {
+  const name = `REG_QUOTA_${tier.toUpperCase()}`;
+  const raw = env[name]?.trim();
+  const result = { ...DEFAULT_QUOTAS[tier] };
+  if (!raw) return result;
+  for (const part of raw.split(',')) {
+    const match = /^\s*(units|skills|bytes)\s*=\s*(unlimited|\d+)\s*([a-zA-Z]*)\s*$/.exec(part);
+    const unit = match?.[3]?.toLowerCase() ?? '';
+    if (!match || !(unit in SIZE_UNITS) || (unit !== '' && match[1] !== 'bytes')) {
+      throw new ConfigError(`${name} must look like "units=10000,skills=1000,bytes=100MB" (or "unlimited"), got "${raw}"`);
+    }
+    const key = match[1] as keyof Quota;
+    result[key] = match[2] === 'unlimited' ? null : Number(match[2]) * SIZE_UNITS[unit]!;
+  }
+  return result;
+}
+
+function selfServiceTiers(raw: string | undefined): KeyTier[] {
+  if (raw === undefined || raw.trim() === '') return [...KEY_TIERS];
+  const tiers = [...new Set(raw.split(',').map((t) => t.trim().toLowerCase()).filter(Boolean))];
+  const unknown = tiers.filter((t) => !KEY_TIERS.includes(t as KeyTier));
+  if (unknown.length > 0 || tiers.length === 0) {
+    throw new ConfigError(`REG_SELF_SERVICE_TIERS must name tiers from ${KEY_TIERS.join(', ')}, got "${raw}"`);
+  }
+  return tiers as KeyTier[];
 }
 
 const OIDC_VARIABLES = ['REG_OIDC_ISSUER', 'REG_OIDC_AUDIENCE', 'REG_OIDC_JWKS_URL'] as const;
 const AGENT_PREFIX = /^[^\s\p{Cc}\p{Cf}]{1,64}$/u;
 
-// Goes further than SPEC.md ("if any is missing it is disabled"): a half-set configuration is a typo
-// that would silently turn identity-provider logins off, so it stops the start instead.
-function oidcConfig(env: NodeJS.ProcessEnv): OidcConfig | null {
+// SPEC.md: with any of the three missing, JWT authentication is disabled and API keys still apply. A
+// half-set configuration is most likely a typo, so it is said loudly: a warning at start-up naming what
+// is missing, and the same line in /readyz.
+function oidcConfig(env: NodeJS.ProcessEnv, warnings: string[]): OidcConfig | null {
   const [issuer, audience, jwksUrl] = OIDC_VARIABLES.map((name) => env[name]?.trim() || '') as [string, string, string];
   const agentPrefix = env.REG_OIDC_AGENT_PREFIX ?? '';
   const missing = OIDC_VARIABLES.filter((name) => !env[name]?.trim());
   if (missing.length === OIDC_VARIABLES.length && agentPrefix === '') return null;
   if (missing.length > 0) {
-    const why = missing.length === OIDC_VARIABLES.length ? 'REG_OIDC_AGENT_PREFIX is set' : 'OIDC is only partly configured';
-    throw new ConfigError(`${why}: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing (set all three, or none)`);
+    const why = missing.length === OIDC_VARIABLES.length ? 'REG_OIDC_AGENT_PREFIX is set, but' : 'OIDC is only partly configured:';
+    warnings.push(
+      `${why} ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing, so identity-provider (JWT) authentication is OFF ` +
+        'and only API keys apply (set all three to turn it on)',
+    );
+    return null;
   }
   if (agentPrefix === '') return { issuer, audience, jwksUrl };
   if (!AGENT_PREFIX.test(agentPrefix)) {
@@ -91,7 +153,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) {
     throw new ConfigError('REG_DATABASE_URL must start with sqlite: or postgres://');
   }
-  const oidc = oidcConfig(env);
+  const warnings: string[] = [];
+  const oidc = oidcConfig(env, warnings);
   const logLevel = env.REG_LOG_LEVEL?.trim() || 'info';
   if (!LOG_LEVELS.has(logLevel)) throw new ConfigError(`REG_LOG_LEVEL must be one of ${[...LOG_LEVELS].join(', ')}`);
 
@@ -114,5 +177,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     registerLimitPerHour: env.REG_REGISTER_LIMIT?.trim() ? integer(env, 'REG_REGISTER_LIMIT', 0, 1, 10_000_000) : null,
     oidc,
     logLevel,
+    selfServiceTiers: selfServiceTiers(env.REG_SELF_SERVICE_TIERS),
+    quotas: { free: quota(env, 'free'), pro: quota(env, 'pro'), enterprise: quota(env, 'enterprise') },
+    secret: env.REG_SECRET?.trim() || null,
+    warnings,
   };
 }

@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { IDEMPOTENCY_TTL_MS } from './http/idempotency.js';
 import { createJwtVerifier } from './http/oidc.js';
 import { connectSharedCounters, untilConnected } from './http/redis-counters.js';
+import { loadServerSecret } from './server-secret.js';
 import { openStore } from './store/open.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -34,8 +35,13 @@ async function main(): Promise<void> {
       )
     : undefined;
   const jwt = config.oidc ? createJwtVerifier(config.oidc, store) : undefined;
-  const app = await buildApp({ config, store, jwt, sharedCounters, logger: loggerOptions(config.logLevel) });
+  const sealing = loadServerSecret(config);
+  const app = await buildApp({ config, store, jwt, sharedCounters, secret: sealing.secret, logger: loggerOptions(config.logLevel) });
   log = app.log;
+  for (const warning of config.warnings) app.log.warn(warning);
+  if (sealing.source === 'process' && store.backend === 'postgres') {
+    app.log.warn('REG_SECRET is not set: answers kept for Idempotency-Key replays are sealed with a secret of this process, so a replay on another instance (or after a restart) answers 409; set the same REG_SECRET on every instance');
+  }
   jwt?.useLogger(app.log.child({ component: 'oidc' }));
   if (sharedCounters && !(await untilConnected(sharedCounters.redis, 3_000))) {
     app.log.warn('Redis did not answer at start-up: serving without rate limits until it does');

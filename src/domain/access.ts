@@ -3,7 +3,7 @@
 // error the caller should hear; anything a caller may not see is reported exactly as if it did not exist.
 import { isAdmin, isAgent, type Agent, type Caller } from './caller.js';
 import { forbidden, notFound, unauthorized } from './errors.js';
-import type { ApiKeyRecord, KnowledgeUnit, Scope, Skill } from './model.js';
+import type { ApiKeyRecord, KeyTier, KnowledgeUnit, Scope, Skill } from './model.js';
 
 /** Any authenticated caller (401 otherwise). */
 export function requireAgent(caller: Caller): Agent {
@@ -45,9 +45,16 @@ export function assertMayExport(caller: Agent, agentId: string): void {
   if (caller.agentId !== agentId && !isAdmin(caller)) throw forbidden('an agent may export only its own data');
 }
 
-/** Revoking a key: one of the caller's own agent's keys, or any key for an admin; others do not exist. */
+/**
+ * Revoking a key: one of the caller's own agent's keys whose scopes the caller's key also holds (a
+ * read-only key cannot revoke a write or admin key), or any key for an admin. Every other key is
+ * reported exactly as a missing one, so prefixes reveal nothing.
+ */
 export function assertMayRevoke(caller: Agent, key: ApiKeyRecord | null, prefix: string): asserts key is ApiKeyRecord {
-  if (!key || (key.agentId !== caller.agentId && !isAdmin(caller))) throw notFound(`active key with prefix ${prefix}`);
+  if (key && isAdmin(caller)) return;
+  if (!key || key.agentId !== caller.agentId || key.scopes.some((s) => !caller.scopes.includes(s))) {
+    throw notFound(`active key with prefix ${prefix}`);
+  }
 }
 
 const FIRST_ADMIN_HINT =
@@ -63,6 +70,13 @@ export function assertMayGrantScopes(caller: Caller, agentId: string, scopes: re
   if (caller.authenticated && caller.agentId === agentId && !isAdmin(caller)) {
     const extra = scopes.filter((s) => !caller.scopes.includes(s));
     if (extra.length > 0) throw forbidden(`a new key cannot have scopes the calling key lacks: ${extra.join(', ')}`);
+  }
+}
+
+/** Tiers outside REG_SELF_SERVICE_TIERS are granted by admins only (SPEC.md's tiers are otherwise self-chosen). */
+export function assertMayChooseTier(caller: Caller, tier: KeyTier, selfService: readonly KeyTier[]): void {
+  if (!selfService.includes(tier) && !isAdmin(caller)) {
+    throw forbidden(`the ${tier} tier is granted by an admin; tiers open to everyone here: ${selfService.join(', ')}`);
   }
 }
 

@@ -44,7 +44,7 @@ export const VisibilitySchema = Type.Enum([...VISIBILITIES]);
 /** What a contributor sends (POST /v1/knowledge); unknown and server-assigned fields are refused. */
 export const KnowledgeUnitInput = Type.Object(
   {
-    title: Type.String({ minLength: 1, maxLength: 200 }),
+    title: Type.String({ minLength: 1, maxLength: 1_000, description: '1..200 characters after trimming surrounding white space' }),
     type: UnitTypeSchema,
     domain: Type.String({ minLength: 1, maxLength: 100 }),
     content: Type.Object(
@@ -85,6 +85,12 @@ export const KnowledgeUnit = Type.Object(
 );
 export type KnowledgeUnit = Static<typeof KnowledgeUnit>;
 
+/** A unit in a list: long text cut (domain/summaries.ts), marked `truncated`; GET by id has it all. */
+export const KnowledgeUnitSummary = Type.Object({
+  ...KnowledgeUnit.properties,
+  truncated: Type.Boolean({ description: 'true when text was cut for the list: GET /v1/knowledge/{id} has all of it' }),
+});
+
 export const Verdict = Type.Object(
   {
     unit_id: Type.String(),
@@ -116,6 +122,9 @@ export const Skill = Type.Object(
   },
 );
 export type Skill = Static<typeof Skill>;
+
+/** A skill in a list: everything but its SKILL.md (GET /v1/skills/{id} has it). */
+export const SkillSummary = Type.Omit(Skill, ['skill_md_content']);
 
 // ---- agents, keys and reputation ---------------------------------------------------------------------
 

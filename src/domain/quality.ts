@@ -31,8 +31,9 @@ export const VERDICT_PRIOR_WEIGHT = 4;
 
 /**
  * Verdicts move the score as a weighted mean: the base counts as VERDICT_PRIOR_WEIGHT votes at its own
- * value, each `valid` verdict as a vote for 1 and each `invalid` one as a vote for 0. So a valid verdict
- * never lowers a score, an invalid one never raises it, and many verdicts outweigh the base.
+ * value, `valid` verdicts as votes for 1 and `invalid` ones as votes for 0, each counted with its
+ * validator's weight (domain/verdicts.ts: `valid` and `invalid` are the weighted sums). So a valid
+ * verdict never lowers a score, an invalid one never raises it, and many verdicts outweigh the base.
  */
 export function unitQuality(base: number, valid: number, invalid: number): number {
   const weight = VERDICT_PRIOR_WEIGHT;

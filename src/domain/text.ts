@@ -33,3 +33,12 @@ export function findUnstorableText(value: unknown, path = '', depth = 0): string
 export function isStorableText(text: string): boolean {
   return !text.includes('\u0000') && text.isWellFormed();
 }
+
+// A letter, digit, punctuation mark or symbol: something a reader can see. White space, control and
+// format characters (zero-width spaces, bidi marks) and lone combining marks are not.
+const VISIBLE = /[\p{L}\p{N}\p{P}\p{S}]/u;
+
+/** Whether `text` shows anything at all. */
+export function hasVisibleCharacter(text: string): boolean {
+  return VISIBLE.test(text);
+}

@@ -5,15 +5,17 @@ import type { FastifyInstance } from 'fastify';
 import { unavailable } from '../domain/errors.js';
 
 export interface Limits {
-  /** Requests being worked on at once; beyond it the service answers 503 at once. */
+  /** Requests being worked on at once (counted once their body is in); beyond it, 503 at once. */
   maxInFlight: number;
+  /** Of those, at most this many from one client address, so one client cannot take every slot. */
+  maxInFlightPerClient: number;
   /** Event-loop delay beyond which the service answers 503 until it recovers (ms; 0 = off). */
   maxEventLoopDelayMs: number;
   /** In-process rate-limit counters kept at most; the least recently seen callers are forgotten first. */
   rateLimitCallers: number;
 }
 
-export const DEFAULT_LIMITS: Limits = { maxInFlight: 256, maxEventLoopDelayMs: 1_000, rateLimitCallers: 20_000 };
+export const DEFAULT_LIMITS: Limits = { maxInFlight: 256, maxInFlightPerClient: 64, maxEventLoopDelayMs: 1_000, rateLimitCallers: 20_000 };
 
 export interface ServerTimeouts {
   requestTimeout: number;
@@ -44,16 +46,30 @@ const RETRY_AFTER_SECONDS = 2;
 
 export async function installLimits(app: FastifyInstance, limits: Limits): Promise<void> {
   let inFlight = 0;
-  const counted = new WeakSet<object>();
+  const perClient = new Map<string, number>();
+  const counted = new WeakMap<object, string>();
   const done = (request: object) => {
-    if (counted.delete(request)) inFlight--;
+    const client = counted.get(request);
+    if (client === undefined) return;
+    counted.delete(request);
+    inFlight--;
+    const left = (perClient.get(client) ?? 1) - 1;
+    if (left > 0) perClient.set(client, left);
+    else perClient.delete(client);
   };
-  app.addHook('onRequest', async (request) => {
+  // Counted once the body is in (preValidation comes after parsing): a client trickling a body holds a
+  // connection until the request timeout, never a share of the work the service can do at once.
+  app.addHook('preValidation', async (request) => {
     if (inFlight >= limits.maxInFlight) {
       throw unavailable('the registry is at capacity; retry shortly', RETRY_AFTER_SECONDS);
     }
+    const mine = perClient.get(request.ip) ?? 0;
+    if (mine >= limits.maxInFlightPerClient) {
+      throw unavailable('this client has too many requests in flight; retry shortly', RETRY_AFTER_SECONDS);
+    }
     inFlight++;
-    counted.add(request);
+    perClient.set(request.ip, mine + 1);
+    counted.set(request, request.ip);
   });
   // Whichever comes first — the response sent, or the client gone — ends the request's share.
   app.addHook('onResponse', async (request) => done(request));

@@ -8,10 +8,12 @@ import {
   KeyTierSchema,
   KnowledgeUnit,
   KnowledgeUnitInput,
+  KnowledgeUnitSummary,
   ReputationEvent,
   ReputationProfile,
   ScopeSchema,
   Skill,
+  SkillSummary,
   Verdict,
   VisibilitySchema,
 } from '../domain/model.js';
@@ -109,7 +111,7 @@ export type SkillBody = Static<typeof SkillBody>;
 
 export const SkillCreated = Type.Object({ data: Skill, warnings: Type.Array(Type.String()) });
 export const SkillOne = Type.Object({ data: Skill });
-export const SkillPage = pageOf(Skill);
+export const SkillPage = pageOf(SkillSummary);
 
 // ---- knowledge units -----------------------------------------------------------------------------
 
@@ -118,7 +120,7 @@ export type UnitBody = Static<typeof UnitBody>;
 
 export const UnitCreated = Type.Object({ data: KnowledgeUnit, quality_score: Type.Number() });
 export const UnitOne = Type.Object({ data: KnowledgeUnit });
-export const UnitPage = pageOf(KnowledgeUnit);
+export const UnitPage = pageOf(KnowledgeUnitSummary);
 
 export const VerdictBody = Type.Object(
   { valid: Type.Boolean(), feedback: Type.Optional(Type.String({ maxLength: 5_000 })) },
@@ -154,6 +156,10 @@ export const ExportDocument = Type.Object({
 // ---- operations ----------------------------------------------------------------------------------
 
 export const Health = Type.Object({ status: Type.String() });
+export const Readiness = Type.Object({
+  status: Type.String(),
+  warnings: Type.Optional(Type.Array(Type.String(), { description: 'what the configuration turned off or ignored' })),
+});
 
 /** The error responses a route can give, for its OpenAPI entry. */
 export function errors(...statuses: number[]): Record<number, typeof ErrorBody> {

@@ -6,7 +6,7 @@ import type { Agent } from '../domain/caller.js';
 import { ApiError, badRequest, conflict, notFound } from '../domain/errors.js';
 import { hashApiKey, keyPrefixOf } from '../domain/keys.js';
 import type { KeyTier, Scope } from '../domain/model.js';
-import { AgentExistsError, PrefixTakenError, type NewKey } from '../store/store.js';
+import { AgentConfusableError, AgentExistsError, PrefixTakenError, type NewKey } from '../store/store.js';
 import type { Change, Context } from './context.js';
 
 /** Two unrevoked keys may not share a prefix; a clash (about 1 in 14 million per live key) draws again. */
@@ -21,6 +21,18 @@ export interface KeyRequest {
 export interface KeyCreated {
   data: { api_key: string; key_prefix: string; scopes: Scope[]; tier: KeyTier; created_at: string };
   message: string;
+}
+
+/**
+ * Every draw hit a prefix an unrevoked key holds: the 8-character prefix space (62^4 random parts) is
+ * nearly full. Not the client's fault and not a bug: 503, logged for the operator.
+ */
+export class PrefixSpaceExhaustedError extends ApiError {
+  constructor() {
+    super(503, 'UNAVAILABLE', `no unused key prefix found in ${KEY_ATTEMPTS} draws: the registry's key prefixes are nearly exhausted; retry later`, {
+      'retry-after': '60',
+    });
+  }
 }
 
 /** The agent id was claimed through the identity provider: it authenticates with tokens, never keys. */
@@ -78,10 +90,14 @@ export async function issueKey<R>(
       return await apply({ status: 201, body, at, write });
     } catch (error) {
       if (error instanceof PrefixTakenError) continue;
+      if (error instanceof AgentConfusableError) {
+        throw conflict(`agent_id ${agentId} looks like the id of an existing agent (letters that look alike, or differ only in case); choose another`);
+      }
       throw error;
     }
   }
-  throw new Error('could not draw an unused key prefix');
+  // Only when nearly every prefix is taken by an unrevoked key (SECURITY.md: key prefix exhaustion).
+  throw new PrefixSpaceExhaustedError();
 }
 
 export interface Revoked {

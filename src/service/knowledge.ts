@@ -7,9 +7,10 @@ import { UNIT_TYPES, type KnowledgeUnit, type KnowledgeUnitInput, type UnitType 
 import { unitBaseQuality, unitQuality } from '../domain/quality.js';
 import { REWARD_MILLIS } from '../domain/reputation.js';
 import { commaList, textFilter } from '../domain/search.js';
-import { decideVerdict } from '../domain/verdicts.js';
+import type { UnitSummary } from '../domain/summaries.js';
+import { decideVerdict, verdictWeight } from '../domain/verdicts.js';
 import type { Page } from '../store/store.js';
-import type { Change, Context } from './context.js';
+import { quotaOf, withinQuota, type Change, type Context } from './context.js';
 
 const isUnitType = (value: string): value is UnitType => (UNIT_TYPES as readonly string[]).includes(value);
 
@@ -22,7 +23,7 @@ export interface UnitListParams {
   offset: number;
 }
 
-export async function listUnits(ctx: Context, params: UnitListParams): Promise<Page<KnowledgeUnit>> {
+export async function listUnits(ctx: Context, params: UnitListParams): Promise<Page<UnitSummary>> {
   const typeList = commaList(params.types);
   const unknown = typeList.filter((t) => !isUnitType(t));
   if (unknown.length > 0) {
@@ -75,7 +76,8 @@ export function prepareUnitContribution(
     status: 201,
     body: { data: unit, quality_score: unit.quality_score },
     at,
-    write: (response) => ctx.store.contributeUnit(unit, baseQuality, REWARD_MILLIS.contribute_knowledge, response),
+    write: (response) =>
+      withinQuota(agent, () => ctx.store.contributeUnit(unit, baseQuality, REWARD_MILLIS.contribute_knowledge, response, quotaOf(ctx, agent))),
   };
 }
 
@@ -93,8 +95,11 @@ export async function prepareVerdict(
   const unit = await getUnit(ctx, id);
   assertMayValidate(agent, unit);
   const feedback = input.feedback ?? '';
+  // The verdict counts with the validator's standing now (its contributions still held).
+  const standing = await ctx.store.reputation(agent.agentId, 0);
+  const weight = verdictWeight(standing?.contributions ?? 0);
   const at = ctx.clock();
-  const verdict = { unitId: id, agentId: agent.agentId, valid: input.valid, feedback, at: at.toISOString(), decide: decideVerdict };
+  const verdict = { unitId: id, agentId: agent.agentId, valid: input.valid, feedback, at: at.toISOString(), weight, decide: decideVerdict };
   return {
     status: 200,
     body: { data: { id, validated: input.valid, feedback } },
@@ -109,6 +114,6 @@ export async function prepareVerdict(
 export async function deleteUnit(ctx: Context, caller: Agent, id: string): Promise<{ data: { id: string; deleted: boolean } }> {
   const unit = await getUnit(ctx, id);
   assertMayDeleteUnit(caller, unit);
-  if (!(await ctx.store.deleteUnit(id))) throw notFound('knowledge unit');
+  if (!(await ctx.store.deleteUnit(id, ctx.clock().toISOString()))) throw notFound('knowledge unit');
   return { data: { id, deleted: true } };
 }

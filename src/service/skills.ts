@@ -3,12 +3,13 @@ import { canSeeSkill, skillViewer } from '../domain/access.js';
 import type { Agent, Caller } from '../domain/caller.js';
 import { badRequest, notFound } from '../domain/errors.js';
 import type { Skill, Visibility } from '../domain/model.js';
+import type { SkillSummary } from '../domain/summaries.js';
 import { skillQuality } from '../domain/quality.js';
 import { REWARD_MILLIS } from '../domain/reputation.js';
 import { commaList, textFilter } from '../domain/search.js';
 import { parseSkillMd } from '../domain/skill-md.js';
 import type { Page } from '../store/store.js';
-import type { Change, Context } from './context.js';
+import { quotaOf, withinQuota, type Change, type Context } from './context.js';
 
 const MAX_TAG_FILTERS = 20;
 
@@ -21,7 +22,7 @@ export interface SkillListParams {
   offset: number;
 }
 
-export async function listSkills(ctx: Context, caller: Caller, params: SkillListParams): Promise<Page<Skill>> {
+export async function listSkills(ctx: Context, caller: Caller, params: SkillListParams): Promise<Page<SkillSummary>> {
   const tagList = commaList(params.tags);
   if (tagList.length > MAX_TAG_FILTERS) throw badRequest(`query parameter tags may name at most ${MAX_TAG_FILTERS} tags`);
   if (tagList.some((t) => t.length > 50)) throw badRequest('query parameter tags: each tag is at most 50 characters');
@@ -73,6 +74,7 @@ export function prepareSkillContribution(ctx: Context, agent: Agent, input: Skil
     status: 201,
     body: { data: skill, warnings },
     at,
-    write: (response) => ctx.store.contributeSkill(skill, doc.body, REWARD_MILLIS.contribute_skill, response),
+    write: (response) =>
+      withinQuota(agent, () => ctx.store.contributeSkill(skill, doc.body, REWARD_MILLIS.contribute_skill, response, quotaOf(ctx, agent))),
   };
 }

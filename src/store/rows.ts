@@ -16,6 +16,7 @@ import type {
   Verdict,
   Visibility,
 } from '../domain/model.js';
+import type { SkillSummary } from '../domain/summaries.js';
 import type { SavedResponse } from './store.js';
 
 export interface Decode {
@@ -183,6 +184,11 @@ export function toSkill(row: SkillRow, decode: Decode): Skill {
   };
 }
 
+export function toSkillSummary(row: Omit<SkillRow, 'skill_md_content'>, decode: Decode): SkillSummary {
+  const { skill_md_content: _content, ...summary } = toSkill({ ...row, skill_md_content: '' }, decode);
+  return summary;
+}
+
 export function toEvent(row: EventRow): ReputationEvent {
   return {
     action: row.action as ReputationEvent['action'],
@@ -227,9 +233,20 @@ export function toSavedResponse(row: IdempotencyRow): SavedResponse {
 
 // ---- what the writers insert, in one column order for both backends --------------------------------
 
+/** The storage a unit takes against its contributor's quota: the UTF-8 bytes of its text. */
+export function unitBytes(unit: KnowledgeUnit): number {
+  const text = [unit.title, unit.domain, unit.content.description, JSON.stringify(unit.content.examples), unit.metadata.source, JSON.stringify(unit.tags)];
+  return text.reduce((sum, part) => sum + Buffer.byteLength(part, 'utf8'), 0);
+}
+
+/** The storage a skill takes against its contributor's quota: the UTF-8 bytes of its SKILL.md. */
+export function skillBytes(skill: Skill): number {
+  return Buffer.byteLength(skill.skill_md_content, 'utf8');
+}
+
 export const UNIT_INSERT_COLUMNS = [
   'id', 'agent_id', 'title', 'type', 'domain', 'description', 'examples', 'source', 'confidence',
-  'tags', 'base_quality', 'quality_score', 'created_at', 'updated_at',
+  'tags', 'base_quality', 'quality_score', 'created_at', 'updated_at', 'bytes',
 ] as const;
 
 /** A unit's insert values, in UNIT_INSERT_COLUMNS order (arrays as JSON text). */
@@ -237,20 +254,20 @@ export function unitValues(unit: KnowledgeUnit, baseQuality: number): unknown[] 
   return [
     unit.id, unit.agent_id, unit.title, unit.type, unit.domain, unit.content.description,
     JSON.stringify(unit.content.examples), unit.metadata.source, unit.metadata.confidence, JSON.stringify(unit.tags),
-    baseQuality, unit.quality_score, unit.created_at, unit.updated_at,
+    baseQuality, unit.quality_score, unit.created_at, unit.updated_at, unitBytes(unit),
   ];
 }
 
 export const SKILL_INSERT_COLUMNS = [
   'id', 'agent_id', 'name', 'description', 'domain', 'tags', 'license', 'visibility', 'quality_score',
-  'skill_md_content', 'created_at', 'updated_at',
+  'skill_md_content', 'created_at', 'updated_at', 'bytes',
 ] as const;
 
 /** A skill's insert values, in SKILL_INSERT_COLUMNS order (tags as JSON text). */
 export function skillValues(skill: Skill): unknown[] {
   return [
     skill.id, skill.agent_id, skill.name, skill.description, skill.domain, JSON.stringify(skill.tags), skill.license,
-    skill.visibility, skill.quality_score, skill.skill_md_content, skill.created_at, skill.updated_at,
+    skill.visibility, skill.quality_score, skill.skill_md_content, skill.created_at, skill.updated_at, skillBytes(skill),
   ];
 }
 

@@ -1,5 +1,6 @@
 // The one interface every backend implements. Stores keep data consistent; they never decide policy
 // (who may do what, what a verdict is worth): the domain decides, and the store is told what to write.
+import type { SkillSummary, UnitSummary } from '../domain/summaries.js';
 import type { VerdictDecision, VerdictState } from '../domain/verdicts.js';
 import type {
   ApiKeyRecord,
@@ -61,11 +62,38 @@ export interface NewVerdict {
   valid: boolean;
   feedback: string;
   at: string;
+  /** How much the verdict counts (the validator's standing, decided by the domain). */
+  weight: number;
   /** The domain's verdict rule, applied inside the store's transaction to what it finds there. */
-  decide: (state: VerdictState, valid: boolean) => VerdictDecision;
+  decide: (state: VerdictState, verdict: { valid: boolean; weight: number }) => VerdictDecision;
 }
 
 export type VerdictOutcome = { recorded: true; first: boolean } | { recorded: false; reason: 'not_found' };
+
+/** Storage an agent may hold; null: no bound. The store enforces it inside the write's transaction. */
+export interface StorageQuota {
+  units: number | null;
+  skills: number | null;
+  bytes: number | null;
+}
+
+/** Raised when a write would take an agent over its storage quota; nothing is written. */
+export class QuotaExceededError extends Error {
+  constructor(
+    readonly quota: keyof StorageQuota,
+    readonly limit: number,
+    readonly used: number,
+  ) {
+    super(`storage quota exceeded: ${quota} ${used} of ${limit}`);
+  }
+}
+
+/** Raised when a new agent id is confusable with one an existing agent holds (same skeleton). */
+export class AgentConfusableError extends Error {
+  constructor(readonly agentId: string) {
+    super(`agent id ${agentId} is confusable with an existing one`);
+  }
+}
 
 /** Raised when the agent id of a new agent is already claimed. */
 export class AgentExistsError extends Error {
@@ -137,7 +165,7 @@ export interface Store {
   findKeyByHash(keyHash: string): Promise<ApiKeyRecord | null>;
   findActiveKeyByPrefix(keyPrefix: string): Promise<ApiKeyRecord | null>;
   agentExists(agentId: string): Promise<boolean>;
-  /** Claims a new agent id together with its first key (AgentExistsError, PrefixTakenError). */
+  /** Claims a new agent id together with its first key (AgentExistsError, AgentConfusableError, PrefixTakenError). */
   createAgentWithKey(key: NewKey, response?: IdempotentResponse): Promise<void>;
   /** Which credential kind claimed an agent id, or null for an id never seen. */
   agentOrigin(agentId: string): Promise<AgentOrigin | null>;
@@ -157,17 +185,31 @@ export interface Store {
   /** Deletes responses created before `before`; answers how many. */
   purgeIdempotentResponses(before: string): Promise<number>;
 
-  contributeSkill(skill: Skill, body: string, rewardMillis: number, response?: IdempotentResponse): Promise<void>;
+  /** Contributions count against `quota` when given (QuotaExceededError: nothing is written). */
+  contributeSkill(skill: Skill, body: string, rewardMillis: number, response?: IdempotentResponse, quota?: StorageQuota): Promise<void>;
   getSkill(id: string): Promise<Skill | null>;
-  listSkills(query: SkillQuery): Promise<Page<Skill>>;
+  /** Skill summaries (no SKILL.md): list items are sized for an agent's context (domain/summaries.ts). */
+  listSkills(query: SkillQuery): Promise<Page<SkillSummary>>;
 
-  contributeUnit(unit: KnowledgeUnit, baseQuality: number, rewardMillis: number, response?: IdempotentResponse): Promise<void>;
+  contributeUnit(
+    unit: KnowledgeUnit,
+    baseQuality: number,
+    rewardMillis: number,
+    response?: IdempotentResponse,
+    quota?: StorageQuota,
+  ): Promise<void>;
   getUnit(id: string): Promise<KnowledgeUnit | null>;
-  listUnits(query: UnitQuery): Promise<Page<KnowledgeUnit>>;
-  deleteUnit(id: string): Promise<boolean>;
+  /** Unit summaries: long text cut and marked (domain/summaries.ts); the store reads no more than that. */
+  listUnits(query: UnitQuery): Promise<Page<UnitSummary>>;
+  /**
+   * Deletes a unit, its verdicts and its search entries, and takes its contribution reward back (a
+   * history item of the negated reward, at `at`); validators keep theirs. False for an unknown unit.
+   */
+  deleteUnit(id: string, at: string): Promise<boolean>;
   recordVerdict(verdict: NewVerdict, response?: IdempotentResponse): Promise<VerdictOutcome>;
 
-  reputation(agentId: string, historyLimit: number): Promise<ReputationProfile | null>;
+  /** The profile with its newest history items; items about private skills only with `withPrivate`. */
+  reputation(agentId: string, historyLimit: number, withPrivate?: boolean): Promise<ReputationProfile | null>;
 
   /**
    * The bulk path (benchmark corpora, operator imports): many contributions in one transaction, writing

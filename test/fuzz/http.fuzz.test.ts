@@ -578,7 +578,14 @@ async function runOp(m: Model, o: A.Op, touched: Set<ModelUnit>): Promise<void> 
       const expected = !unit.live ? 404 : allowed ? 200 : 403;
       const res = await expectOk(m, s, [expected], 'delete');
       touched.add(unit);
-      if (res.statusCode === 200) unit.live = false;
+      if (res.statusCode === 200) {
+        unit.live = false;
+        // Deleting takes the contribution reward back: one more history item, one contribution less.
+        const owner = byId(m, unit.owner);
+        owner.millis -= 200;
+        owner.contributions -= 1;
+        owner.events += 1;
+      }
       return;
     }
     case 'addKey': {

@@ -92,15 +92,17 @@ for (const backend of backends()) {
 
     it('replays a registration, with its key, without keeping the key readable', async () => {
       const body = { agent_id: 'idem-new', scopes: ['read'], tier: 'free' };
-      const first = await post('/v1/auth/register', undefined, body, 'k-register');
-      const retry = await post('/v1/auth/register', undefined, body, 'k-register');
+      // The answer carries a secret, so the key must be high-entropy (issue 13): a UUID.
+      const idem = '3f1c9a52-7d4e-4b8a-9c2f-5e6d7a8b9c0d';
+      const first = await post('/v1/auth/register', undefined, body, idem);
+      const retry = await post('/v1/auth/register', undefined, body, idem);
       assert.equal(first.statusCode, 201);
       assert.equal(retry.statusCode, 201);
       assert.equal(retry.json().data.api_key, first.json().data.api_key);
       const apiKey = first.json().data.api_key as string;
       assert.equal((await call(t.app, 'GET', '/v1/export/idem-new', { key: apiKey })).statusCode, 200);
       const saved = await t.store.findIdempotentResponse('ip:127.0.0.1', (await import('node:crypto')).createHash('sha256')
-        .update('idempotency-key\u0000k-register').digest('hex'), '2000-01-01T00:00:00.000Z');
+        .update(`idempotency-key\u0000${idem}`).digest('hex'), '2000-01-01T00:00:00.000Z');
       assert.ok(saved, 'the response is saved');
       assert.ok(!saved.body.includes(apiKey.slice(4)), 'sealed: the raw key is not readable in the database');
     });

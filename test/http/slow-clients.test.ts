@@ -64,3 +64,41 @@ describe('slow clients', () => {
     assert.ok(ms >= TIMEOUTS.keepAliveTimeout - 50 && ms < 5_000, `closed after ${Math.round(ms)} ms`);
   });
 });
+
+// Issue 13.1: bodies trickling in (to real and unknown routes) once held every in-flight slot, and other
+// clients got 503. A request now counts against the cap only once its body is in.
+describe('slow bodies and the in-flight cap', () => {
+  let app: FastifyInstance;
+  let port: number;
+  const trickling: Socket[] = [];
+  before(async () => {
+    app = await buildApp({
+      config: testConfig(),
+      store: new SqliteStore('sqlite::memory:'),
+      limits: { maxInFlight: 4, maxEventLoopDelayMs: 0 },
+      timeouts: { requestTimeout: 60_000, connectionsCheckingInterval: 1_000 },
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    port = (app.server.address() as AddressInfo).port;
+  });
+  after(async () => {
+    for (const socket of trickling) socket.destroy();
+    await app.close();
+  });
+
+  it('serves other clients while more uploads than the cap trickle in', async () => {
+    for (let i = 0; i < 12; i++) {
+      const socket = connect(port, '127.0.0.1');
+      socket.on('error', () => {});
+      const path = i % 2 === 0 ? '/v1/knowledge' : '/no/such/route';
+      socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"ti`);
+      trickling.push(socket);
+    }
+    // Let the server take in every trickling request's headers and first bytes.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    for (let i = 0; i < 6; i++) {
+      const res = await fetch(`http://127.0.0.1:${port}/v1/knowledge`);
+      assert.equal(res.status, 200, await res.text());
+    }
+  });
+});

@@ -79,8 +79,8 @@ async function verifySqlite(): Promise<void> {
   await sameReads(a, b);
   // Deleting bulk-imported units takes them out of the search index as it does for contributed ones.
   for (const i of [0, 7, 500, 1_199]) {
-    assert.equal(await a.deleteUnit(units[i]!.unit.id), true);
-    assert.equal(await b.deleteUnit(units[i]!.unit.id), true);
+    assert.equal(await a.deleteUnit(units[i]!.unit.id, '2026-11-23T00:00:00.000Z'), true);
+    assert.equal(await b.deleteUnit(units[i]!.unit.id, '2026-11-23T00:00:00.000Z'), true);
   }
   for (const sql of SQLITE_TABLES) assert.deepEqual(db.prepare(sql).all(), dbA.prepare(sql).all(), sql);
   await sameReads(a, b);

@@ -137,11 +137,11 @@ export function storeContract(backend: Backend): void {
       await store.contributeUnit(u, 0.5, 200);
       assert.deepEqual(await store.getUnit(u.id), u);
       const verdict = await store.recordVerdict({
-        unitId: u.id, agentId: 'critic', valid: true, feedback: 'good', at: at(900), decide: decideVerdict,
+        unitId: u.id, agentId: 'critic', valid: true, feedback: 'good', at: at(900), weight: 1, decide: decideVerdict,
       });
       assert.deepEqual(verdict, { recorded: true, first: true });
       const again = await store.recordVerdict({
-        unitId: u.id, agentId: 'critic', valid: false, feedback: 'changed my mind', at: at(901), decide: decideVerdict,
+        unitId: u.id, agentId: 'critic', valid: false, feedback: 'changed my mind', at: at(901), weight: 1, decide: decideVerdict,
       });
       assert.deepEqual(again, { recorded: true, first: false });
       const scored = await store.getUnit(u.id);
@@ -154,15 +154,23 @@ export function storeContract(backend: Backend): void {
       assert.deepEqual((await collect(store.exportVerdicts('critic'))).map((v) => [v.unit_id, v.valid, v.feedback]), [
         [u.id, false, 'changed my mind'],
       ]);
-      assert.equal(await store.deleteUnit(u.id), true);
-      assert.equal(await store.deleteUnit(u.id), false);
+      assert.equal(await store.deleteUnit(u.id, at(999)), true);
+      assert.equal(await store.deleteUnit(u.id, at(999)), false);
       assert.equal(await store.getUnit(u.id), null);
       assert.deepEqual(await collect(store.exportVerdicts('critic')), []);
       const missing = await store.recordVerdict({
-        unitId: u.id, agentId: 'critic', valid: true, feedback: '', at: at(902), decide: decideVerdict,
+        unitId: u.id, agentId: 'critic', valid: true, feedback: '', at: at(902), weight: 1, decide: decideVerdict,
       });
       assert.deepEqual(missing, { recorded: false, reason: 'not_found' });
-      assert.equal((await store.reputation('author', 10))?.score, 0.2, 'earned reputation stays');
+      // Issue 13: deleting takes the contribution reward back (history keeps both); the validator keeps its own.
+      const author = await store.reputation('author', 10);
+      assert.equal(author?.score, 0, 'contribute-and-delete earns nothing');
+      assert.equal(author?.contributions, 0);
+      assert.deepEqual(author?.history.map((h) => [h.action, h.delta, h.target_id]), [
+        ['contribute_knowledge', -0.2, u.id],
+        ['contribute_knowledge', 0.2, u.id],
+      ]);
+      assert.equal((await store.reputation('critic', 10))?.score, 0.05, 'the validator keeps its reward');
     });
 
     it('lists units with filters, exact totals and the contract order', async () => {
@@ -242,7 +250,7 @@ export function storeContract(backend: Backend): void {
       const outcomes = await Promise.all(
         crowd.map((agentId, i) =>
           store.recordVerdict({
-            unitId: u.id, agentId, valid: i % 4 !== 0, feedback: `verdict ${i}`, at: at(1_000 + i), decide: decideVerdict,
+            unitId: u.id, agentId, valid: i % 4 !== 0, feedback: `verdict ${i}`, at: at(1_000 + i), weight: 1, decide: decideVerdict,
           }),
         ),
       );
@@ -275,7 +283,7 @@ export function storeContract(backend: Backend): void {
       const outcomes = await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
           store.recordVerdict({
-            unitId: u.id, agentId: 'eager-critic', valid: true, feedback: `try ${i}`, at: at(2_000 + i), decide: decideVerdict,
+            unitId: u.id, agentId: 'eager-critic', valid: true, feedback: `try ${i}`, at: at(2_000 + i), weight: 1, decide: decideVerdict,
           }),
         ),
       );

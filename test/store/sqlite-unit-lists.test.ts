@@ -90,10 +90,10 @@ describe('SQLite unit lists: every shortcut gives what the plain query gives', (
           valid: i % 2 === 0,
           feedback: '',
           at: at(i),
-          decide: decideVerdict,
+          weight: 1, decide: decideVerdict,
         });
       }
-      if (i % 13 === 0) await writer.deleteUnit(unit.id);
+      if (i % 13 === 0) await writer.deleteUnit(unit.id, at(i));
     }
     for (const [, tuning, readWorkers] of TUNINGS) stores.push(new SqliteStore(`sqlite:${file}`, { tuning, readWorkers }));
     plain = new Database(file, { readonly: true });

@@ -1,7 +1,7 @@
 // POST /v1/auth/register and POST /v1/auth/revoke.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { actsForAgent, assertMayGrantScopes, requireAgent } from '../../domain/access.js';
+import { actsForAgent, assertMayChooseTier, assertMayGrantScopes, requireAgent } from '../../domain/access.js';
 import type { Context } from '../../service/context.js';
 import { issueKey, prepareRevoke } from '../../service/keys.js';
 import { respondOnce } from '../idempotency.js';
@@ -21,7 +21,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) =
   app.post(
     '/v1/auth/register',
     {
-      config: { rateLimit: registerLimit(ctx.config.registerLimitPerHour) },
+      config: { rateLimit: registerLimit(ctx.config.registerLimitPerHour), carriesSecret: true },
       schema: {
         summary: 'Register an agent (or add a key to your own agent) and receive an API key once',
         tags: ['auth'],
@@ -31,7 +31,10 @@ export const authRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) =
     },
     async (request, reply) => {
       const { agent_id: agentId, scopes, tier } = request.body;
+      // The raw key is in this answer: no cache or proxy may keep it.
+      reply.header('cache-control', 'no-store');
       assertMayGrantScopes(request.auth, agentId, scopes, ctx.config.openAdminRegistration);
+      assertMayChooseTier(request.auth, tier, ctx.config.selfServiceTiers);
       return issueKey(ctx, { agentId, scopes, tier }, actsForAgent(request.auth, agentId), (change) =>
         respondOnce(request, reply, ctx.store, change),
       );

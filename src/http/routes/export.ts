@@ -1,5 +1,6 @@
 // GET /v1/export/:agent_id — everything tied to an agent, streamed as one JSON document.
 import { Readable } from 'node:stream';
+import { setImmediate } from 'node:timers/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { assertMayExport, requireAgent } from '../../domain/access.js';
 import { notFound } from '../../domain/errors.js';
@@ -10,7 +11,11 @@ import { AgentParams, ExportDocument, errors } from '../schemas.js';
 
 const CHUNK_BYTES = 64 * 1024;
 
-/** Writes the items of `source` as JSON array elements, gathered into chunks of about CHUNK_BYTES. */
+/**
+ * Writes the items of `source` as JSON array elements, gathered into chunks of about CHUNK_BYTES. After
+ * each chunk it yields to the event loop: reading a batch from SQLite and serializing it are synchronous,
+ * and an export of large units must not hold every other request up until it is done.
+ */
 async function* jsonArray<T>(source: AsyncIterable<T>): AsyncGenerator<string> {
   let chunk = '';
   let first = true;
@@ -20,6 +25,7 @@ async function* jsonArray<T>(source: AsyncIterable<T>): AsyncGenerator<string> {
     if (chunk.length >= CHUNK_BYTES) {
       yield chunk;
       chunk = '';
+      await setImmediate();
     }
   }
   if (chunk) yield chunk;

@@ -1,8 +1,9 @@
 // GET /healthz, GET /readyz, GET /v1/openapi.json.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Context } from '../../service/context.js';
 import { unavailable } from '../../domain/errors.js';
-import { Health, errors } from '../schemas.js';
+import type { Context } from '../../service/context.js';
+import { StoreUnavailableError } from '../../store/store.js';
+import { Health, Readiness, errors } from '../schemas.js';
 
 export const operationRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) => {
   app.get(
@@ -18,16 +19,21 @@ export const operationRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
     '/readyz',
     {
       config: { rateLimit: false },
-      schema: { summary: 'The database answers', tags: ['operations'], response: { 200: Health, ...errors(503) } },
+      schema: {
+        summary: 'The database answers and can take writes',
+        description: 'warnings: what the configuration turned off or ignored (also logged at start-up).',
+        tags: ['operations'],
+        response: { 200: Readiness, ...errors(503) },
+      },
     },
     async (request) => {
       try {
         await ctx.store.ping();
       } catch (error) {
         request.log.warn({ err: error }, 'readiness check failed');
-        throw unavailable('the database is not reachable');
+        throw unavailable(error instanceof StoreUnavailableError && /disk/.test(error.message) ? error.message : 'the database is not reachable');
       }
-      return { status: 'ready' };
+      return { status: 'ready', ...(ctx.config.warnings.length > 0 ? { warnings: ctx.config.warnings } : {}) };
     },
   );
 

@@ -1,5 +1,6 @@
 // GET /v1/reputation/:agent_id — public.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { isAdmin } from '../../domain/caller.js';
 import type { Context } from '../../service/context.js';
 import { notFound } from '../../domain/errors.js';
 import { AgentParams, ReputationOne, errors } from '../schemas.js';
@@ -19,7 +20,9 @@ export const reputationRoutes: FastifyPluginAsyncTypebox<Context> = async (app, 
       },
     },
     async (request) => {
-      const profile = await ctx.store.reputation(request.params.agent_id, PROFILE_HISTORY_LIMIT);
+      const agentId = request.params.agent_id;
+      // Items about private skills are shown to their contributor and admins only.
+      const profile = await ctx.store.reputation(agentId, PROFILE_HISTORY_LIMIT, request.auth.agentId === agentId || isAdmin(request.auth));
       if (!profile) throw notFound('agent');
       return { data: profile };
     },

@@ -236,6 +236,7 @@ async function applyOne(client: pg.Client, migration: Migration): Promise<void> 
   await client.query('BEGIN');
   try {
     await client.query(migration.sql);
+    await migration.backfill?.(client);
     await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
       migration.version,
       migration.name,

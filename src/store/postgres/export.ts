@@ -7,13 +7,15 @@ import * as rows from '../rows.js';
 import { run, type Queryable } from './connection.js';
 
 const EXPORT_BATCH = 500;
+/** Units and skills may be up to about 1 MB each: fewer per batch keeps an export's memory small. */
+const LARGE_ROW_BATCH = 32;
 
-async function* batches<R extends QueryResultRow, T>(db: Queryable, sql: string, agentId: string, map: (row: R) => T) {
+async function* batches<R extends QueryResultRow, T>(db: Queryable, sql: string, agentId: string, map: (row: R) => T, size = EXPORT_BATCH) {
   let after = '0';
   for (;;) {
-    const batch = (await run<R & { seq: string }>(db, sql, [agentId, after, EXPORT_BATCH])).rows;
+    const batch = (await run<R & { seq: string }>(db, sql, [agentId, after, size])).rows;
     for (const row of batch) yield map(row);
-    if (batch.length < EXPORT_BATCH) return;
+    if (batch.length < size) return;
     after = batch[batch.length - 1]!.seq;
   }
 }
@@ -26,12 +28,12 @@ export function exportKeys(db: Queryable, agentId: string): AsyncIterable<KeyMet
 export function exportUnits(db: Queryable, agentId: string): AsyncIterable<KnowledgeUnit> {
   const sql = `SELECT ku.seq, ${rows.UNIT_COLUMNS} FROM knowledge_units ku
     WHERE ku.agent_id = $1 AND ku.seq > $2 ORDER BY ku.seq LIMIT $3`;
-  return batches(db, sql, agentId, (row: rows.UnitRow) => rows.toUnit(row, rows.postgresDecode));
+  return batches(db, sql, agentId, (row: rows.UnitRow) => rows.toUnit(row, rows.postgresDecode), LARGE_ROW_BATCH);
 }
 
 export function exportSkills(db: Queryable, agentId: string): AsyncIterable<Skill> {
   const sql = `SELECT s.seq, ${rows.SKILL_COLUMNS} FROM skills s WHERE s.agent_id = $1 AND s.seq > $2 ORDER BY s.seq LIMIT $3`;
-  return batches(db, sql, agentId, (row: rows.SkillRow) => rows.toSkill(row, rows.postgresDecode));
+  return batches(db, sql, agentId, (row: rows.SkillRow) => rows.toSkill(row, rows.postgresDecode), LARGE_ROW_BATCH);
 }
 
 export function exportVerdicts(db: Queryable, agentId: string): AsyncIterable<Verdict> {

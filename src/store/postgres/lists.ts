@@ -1,7 +1,7 @@
 // Lists and search for the PostgreSQL store: filters as parameterised SQL, search through the weighted
 // tsvector columns and their GIN indexes, exact totals, and the contract order.
 import type { Pool, QueryResultRow } from 'pg';
-import type { KnowledgeUnit, Skill } from '../../domain/model.js';
+import { SUMMARY_DESCRIPTION_CHARS, SUMMARY_EXAMPLE_CHARS, SUMMARY_EXAMPLES, summarizeUnit, type SkillSummary, type UnitSummary } from '../../domain/summaries.js';
 import type { Page, SkillQuery, UnitQuery } from '../store.js';
 import * as rows from '../rows.js';
 import { inTransaction, READ_ONE_SNAPSHOT, runAdHoc } from './connection.js';
@@ -15,6 +15,16 @@ const SKILL_RANK_WEIGHTS = `'{0.1, 0.1, 0.5, 1.0}'`;
 // outrank a short, focused one merely by repeating a word (bm25 normalises for length too).
 const RANK_NORMALIZATION = 1;
 
+// A list reads each unit's text only a character past what its summary shows (enough to know it was
+// cut), so a page of units that are large in full stays small in memory.
+const UNIT_SUMMARY_COLUMNS = rows.UNIT_COLUMNS.replace(
+  'ku.description, ku.examples',
+  `left(ku.description, ${SUMMARY_DESCRIPTION_CHARS + 1}) AS description,
+  coalesce((SELECT jsonb_agg(left(e.v, ${SUMMARY_EXAMPLE_CHARS + 1}) ORDER BY e.n)
+    FROM jsonb_array_elements_text(ku.examples) WITH ORDINALITY AS e(v, n) WHERE e.n <= ${SUMMARY_EXAMPLES + 1}), '[]'::jsonb) AS examples`,
+);
+const SKILL_SUMMARY_COLUMNS = rows.SKILL_COLUMNS.replace('s.skill_md_content, ', '');
+
 /** The values of a statement built per request, handing out their placeholders in order. */
 class Params {
   readonly values: unknown[] = [];
@@ -24,7 +34,7 @@ class Params {
   }
 }
 
-export function listSkills(pool: Pool, query: SkillQuery): Promise<Page<Skill>> {
+export function listSkills(pool: Pool, query: SkillQuery): Promise<Page<SkillSummary>> {
   const params = new Params();
   const where: string[] = [];
   if (!query.viewer.everything) {
@@ -41,18 +51,18 @@ export function listSkills(pool: Pool, query: SkillQuery): Promise<Page<Skill>> 
          GROUP BY skill_seq HAVING count(*) = ${params.add(tags.length)})`,
     );
   }
-  const source = { table: 'skills', alias: 's', columns: rows.SKILL_COLUMNS, weights: SKILL_RANK_WEIGHTS };
-  return page(pool, source, query, where, params, (row: rows.SkillRow) => rows.toSkill(row, rows.postgresDecode));
+  const source = { table: 'skills', alias: 's', columns: SKILL_SUMMARY_COLUMNS, weights: SKILL_RANK_WEIGHTS };
+  return page(pool, source, query, where, params, (row: rows.SkillRow) => rows.toSkillSummary(row, rows.postgresDecode));
 }
 
-export function listUnits(pool: Pool, query: UnitQuery): Promise<Page<KnowledgeUnit>> {
+export function listUnits(pool: Pool, query: UnitQuery): Promise<Page<UnitSummary>> {
   const params = new Params();
   const where: string[] = [];
   if (query.types.length > 0) where.push(`ku.type = ANY(${params.add(query.types)}::text[])`);
   if (query.domain !== undefined) where.push(`ku.domain = ${params.add(query.domain)}`);
   if (query.minQuality !== undefined) where.push(`ku.quality_score >= ${params.add(query.minQuality)}`);
-  const source = { table: 'knowledge_units', alias: 'ku', columns: rows.UNIT_COLUMNS, weights: UNIT_RANK_WEIGHTS };
-  return page(pool, source, query, where, params, (row: rows.UnitRow) => rows.toUnit(row, rows.postgresDecode));
+  const source = { table: 'knowledge_units', alias: 'ku', columns: UNIT_SUMMARY_COLUMNS, weights: UNIT_RANK_WEIGHTS };
+  return page(pool, source, query, where, params, (row: rows.UnitRow) => summarizeUnit(rows.toUnit(row, rows.postgresDecode)));
 }
 
 /**

@@ -4,20 +4,23 @@
 // pooled connection.
 import type { Pool, PoolClient } from 'pg';
 import type { ApiKeyRecord, KeyMetadata, KnowledgeUnit, ReputationEvent, ReputationProfile, Skill, Verdict } from '../../domain/model.js';
+import type { SkillSummary, UnitSummary } from '../../domain/summaries.js';
 import * as rows from '../rows.js';
-import type {
-  AgentOrigin,
-  IdempotentResponse,
-  NewKey,
-  NewVerdict,
-  Page,
-  SavedResponse,
-  SkillImport,
-  SkillQuery,
-  Store,
-  UnitImport,
-  UnitQuery,
-  VerdictOutcome,
+import {
+  AgentExistsError,
+  type AgentOrigin,
+  type IdempotentResponse,
+  type NewKey,
+  type NewVerdict,
+  type Page,
+  type SavedResponse,
+  type SkillImport,
+  type SkillQuery,
+  type StorageQuota,
+  type Store,
+  type UnitImport,
+  type UnitQuery,
+  type VerdictOutcome,
 } from '../store.js';
 import { appliedMigrations, createPool, inTransaction, migrate, run, type PoolOptions } from './connection.js';
 import { refuseUnstorable } from './errors.js';
@@ -86,13 +89,13 @@ export class PostgresStore implements Store {
 
   async claimOidcAgent(agentId: string, at: string): Promise<AgentOrigin> {
     refuseUnstorable(agentId, 'agent_id');
-    // Two statements on purpose: the SELECT takes a fresh snapshot, so it sees a row that a concurrent
-    // instance committed after this INSERT's snapshot was taken.
-    await run(
-      this.pool,
-      `INSERT INTO agents (agent_id, origin, created_at, updated_at) VALUES ($1, 'oidc', $2, $2) ON CONFLICT DO NOTHING`,
-      [agentId, at],
-    );
+    // The claim and the read that follows are separate statements on purpose: the SELECT takes a fresh
+    // snapshot, so it sees a row that a concurrent instance committed after the INSERT's was taken.
+    try {
+      await this.write((client) => writes.insertAgent(client, agentId, 'oidc', at));
+    } catch (error) {
+      if (!(error instanceof AgentExistsError)) throw error;
+    }
     return (await this.agentOrigin(agentId))!;
   }
 
@@ -128,12 +131,15 @@ export class PostgresStore implements Store {
 
   // ---- skills ----------------------------------------------------------------------------------
 
-  async contributeSkill(skill: Skill, body: string, rewardMillis: number, response?: IdempotentResponse): Promise<void> {
+  async contributeSkill(skill: Skill, body: string, rewardMillis: number, response?: IdempotentResponse, quota?: StorageQuota): Promise<void> {
     refuseUnstorable(skill);
     refuseUnstorable(body, 'body');
     await this.write(async (client) => {
+      const usage = { units: 0, skills: 1, bytes: rows.skillBytes(skill) };
+      if (quota) await writes.reserveStorage(client, skill.agent_id, quota, usage);
       await writes.insertSkills(client, [{ skill, body }]);
-      await writes.reward(client, [{ agentId: skill.agent_id, targetId: skill.id, at: skill.created_at }], 'contribute_skill', rewardMillis);
+      const rewarded = { agentId: skill.agent_id, targetId: skill.id, at: skill.created_at, isPrivate: skill.visibility === 'private', usage };
+      await writes.reward(client, [rewarded], 'contribute_skill', rewardMillis);
     }, response);
   }
 
@@ -142,17 +148,25 @@ export class PostgresStore implements Store {
     return row ? rows.toSkill(row, rows.postgresDecode) : null;
   }
 
-  listSkills(query: SkillQuery): Promise<Page<Skill>> {
+  listSkills(query: SkillQuery): Promise<Page<SkillSummary>> {
     return listSkills(this.pool, query);
   }
 
   // ---- knowledge units -------------------------------------------------------------------------
 
-  async contributeUnit(unit: KnowledgeUnit, baseQuality: number, rewardMillis: number, response?: IdempotentResponse): Promise<void> {
+  async contributeUnit(
+    unit: KnowledgeUnit,
+    baseQuality: number,
+    rewardMillis: number,
+    response?: IdempotentResponse,
+    quota?: StorageQuota,
+  ): Promise<void> {
     refuseUnstorable(unit);
     await this.write(async (client) => {
+      const usage = { units: 1, skills: 0, bytes: rows.unitBytes(unit) };
+      if (quota) await writes.reserveStorage(client, unit.agent_id, quota, usage);
       await writes.insertUnits(client, [{ unit, baseQuality }]);
-      await writes.reward(client, [{ agentId: unit.agent_id, targetId: unit.id, at: unit.created_at }], 'contribute_knowledge', rewardMillis);
+      await writes.reward(client, [{ agentId: unit.agent_id, targetId: unit.id, at: unit.created_at, usage }], 'contribute_knowledge', rewardMillis);
     }, response);
   }
 
@@ -161,12 +175,12 @@ export class PostgresStore implements Store {
     return row ? rows.toUnit(row, rows.postgresDecode) : null;
   }
 
-  listUnits(query: UnitQuery): Promise<Page<KnowledgeUnit>> {
+  listUnits(query: UnitQuery): Promise<Page<UnitSummary>> {
     return listUnits(this.pool, query);
   }
 
-  deleteUnit(id: string): Promise<boolean> {
-    return writes.deleteUnit(this.pool, id);
+  deleteUnit(id: string, at: string): Promise<boolean> {
+    return this.write((client) => writes.deleteUnit(client, id, at));
   }
 
   recordVerdict(verdict: NewVerdict, response?: IdempotentResponse): Promise<VerdictOutcome> {
@@ -185,7 +199,12 @@ export class PostgresStore implements Store {
     for (const { unit } of items) refuseUnstorable(unit);
     await this.write(async (client) => {
       await writes.insertUnits(client, items);
-      const rewarded = items.map(({ unit }) => ({ agentId: unit.agent_id, targetId: unit.id, at: unit.created_at }));
+      const rewarded = items.map(({ unit }) => ({
+        agentId: unit.agent_id,
+        targetId: unit.id,
+        at: unit.created_at,
+        usage: { units: 1, skills: 0, bytes: rows.unitBytes(unit) },
+      }));
       await writes.reward(client, rewarded, 'contribute_knowledge', rewardMillis);
     });
   }
@@ -198,18 +217,24 @@ export class PostgresStore implements Store {
     }
     await this.write(async (client) => {
       await writes.insertSkills(client, items);
-      const rewarded = items.map(({ skill }) => ({ agentId: skill.agent_id, targetId: skill.id, at: skill.created_at }));
+      const rewarded = items.map(({ skill }) => ({
+        agentId: skill.agent_id,
+        targetId: skill.id,
+        at: skill.created_at,
+        isPrivate: skill.visibility === 'private',
+        usage: { units: 0, skills: 1, bytes: rows.skillBytes(skill) },
+      }));
       await writes.reward(client, rewarded, 'contribute_skill', rewardMillis);
     });
   }
 
-  async reputation(agentId: string, historyLimit: number): Promise<ReputationProfile | null> {
+  async reputation(agentId: string, historyLimit: number, withPrivate = false): Promise<ReputationProfile | null> {
     const [agent] = (await run<rows.AgentRow>(this.pool, `SELECT ${rows.AGENT_COLUMNS} FROM agents WHERE agent_id = $1`, [agentId])).rows;
     if (!agent) return null;
     if (historyLimit <= 0) return rows.toProfile(agent, []);
     const history = await run<rows.EventRow>(
       this.pool,
-      `SELECT ${rows.EVENT_COLUMNS} FROM reputation_events WHERE agent_id = $1 ORDER BY seq DESC LIMIT $2`,
+      `SELECT ${rows.EVENT_COLUMNS} FROM reputation_events WHERE agent_id = $1${withPrivate ? '' : ' AND NOT private'} ORDER BY seq DESC LIMIT $2`,
       [agentId, historyLimit],
     );
     return rows.toProfile(agent, history.rows);

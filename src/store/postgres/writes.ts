@@ -4,7 +4,20 @@
 import type { PoolClient } from 'pg';
 import type { ReputationAction } from '../../domain/model.js';
 import * as rows from '../rows.js';
-import { AgentExistsError, PrefixTakenError, type AgentOrigin, type NewKey, type NewVerdict, type SkillImport, type UnitImport, type VerdictOutcome } from '../store.js';
+import { agentIdSkeletons } from '../../domain/agent-ids.js';
+import {
+  AgentConfusableError,
+  AgentExistsError,
+  PrefixTakenError,
+  type AgentOrigin,
+  type NewKey,
+  type NewVerdict,
+  type SkillImport,
+  type StorageQuota,
+  type UnitImport,
+  type VerdictOutcome,
+} from '../store.js';
+import { checkQuota } from '../quota.js';
 import { run, type Queryable } from './connection.js';
 import { uniqueViolation } from './errors.js';
 
@@ -25,10 +38,10 @@ FROM unnest(${arrays.join(', ')}) WITH ORDINALITY AS t(${columns.join(', ')}, or
 ORDER BY t.ord${returning ? ` RETURNING ${returning}` : ''}`;
 }
 
-const UNIT_TYPES = { examples: 'jsonb', tags: 'jsonb', confidence: 'float8', base_quality: 'float8', quality_score: 'float8' };
+const UNIT_TYPES = { examples: 'jsonb', tags: 'jsonb', confidence: 'float8', base_quality: 'float8', quality_score: 'float8', bytes: 'int8' };
 const SKILL_COLUMNS = [...rows.SKILL_INSERT_COLUMNS, 'body'] as const; // the body alone, for the search vector
 const INSERT_UNITS = unnestInsert('knowledge_units', rows.UNIT_INSERT_COLUMNS, UNIT_TYPES);
-const INSERT_SKILLS = unnestInsert('skills', SKILL_COLUMNS, { tags: 'jsonb', quality_score: 'float8' }, 'id, seq');
+const INSERT_SKILLS = unnestInsert('skills', SKILL_COLUMNS, { tags: 'jsonb', quality_score: 'float8', bytes: 'int8' }, 'id, seq');
 const INSERT_SKILL_TAGS = 'INSERT INTO skill_tags (tag, skill_seq) SELECT t.tag, t.seq FROM unnest($1::text[], $2::bigint[]) AS t(tag, seq)';
 
 /** Rows of values → one array per column. */
@@ -44,12 +57,21 @@ function chunks<T>(items: readonly T[]): T[][] {
 
 // ---- agents and keys -----------------------------------------------------------------------------
 
+/**
+ * Claims an agent id (AgentExistsError) and its skeleton. A key agent whose id looks like an existing
+ * one is refused (AgentConfusableError); an identity-provider agent's id is taken as given, and holds
+ * its skeleton only when no other agent does.
+ */
 export async function insertAgent(db: Queryable, agentId: string, origin: AgentOrigin, at: string): Promise<void> {
   try {
     await run(db, 'INSERT INTO agents (agent_id, origin, created_at, updated_at) VALUES ($1, $2, $3, $3)', [agentId, origin, at]);
   } catch (error) {
     if (uniqueViolation(error) === 'agents_pkey') throw new AgentExistsError(agentId);
     throw error;
+  }
+  for (const skeleton of agentIdSkeletons(agentId)) {
+    const claimed = await run(db, 'INSERT INTO agent_skeletons (skeleton, agent_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [skeleton, agentId]);
+    if (claimed.rowCount === 0 && origin === 'api_key') throw new AgentConfusableError(agentId);
   }
 }
 
@@ -73,21 +95,26 @@ export async function revokeKey(db: Queryable, keyId: number, at: string): Promi
 // ---- reputation ----------------------------------------------------------------------------------
 
 const INSERT_EVENTS = `
-INSERT INTO reputation_events (agent_id, action, delta_millis, target_id, created_at)
-SELECT t.agent_id, $4::text, $5::int, t.target_id, t.created_at
-FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS t(agent_id, target_id, created_at, ord)
+INSERT INTO reputation_events (agent_id, action, delta_millis, target_id, created_at, private)
+SELECT t.agent_id, $4::text, $5::int, t.target_id, t.created_at, t.private
+FROM unnest($1::text[], $2::text[], $3::text[], $6::boolean[]) WITH ORDINALITY AS t(agent_id, target_id, created_at, private, ord)
 ORDER BY t.ord`;
 
 const MOVE_TOTALS = `
 UPDATE agents AS a SET score_millis = a.score_millis + d.millis, contributions = a.contributions + d.contributions,
-  validations = a.validations + d.validations, updated_at = d.at
-FROM unnest($1::text[], $2::bigint[], $3::int[], $4::int[], $5::text[]) AS d(agent_id, millis, contributions, validations, at)
+  validations = a.validations + d.validations, unit_count = a.unit_count + d.units, skill_count = a.skill_count + d.skills,
+  stored_bytes = a.stored_bytes + d.bytes, updated_at = d.at
+FROM unnest($1::text[], $2::bigint[], $3::int[], $4::int[], $5::text[], $6::int[], $7::int[], $8::bigint[])
+  AS d(agent_id, millis, contributions, validations, at, units, skills, bytes)
 WHERE a.agent_id = d.agent_id`;
 
 interface Rewarded {
   agentId: string;
   targetId: string;
   at: string;
+  isPrivate?: boolean;
+  /** Storage the contribution takes (units, skills, bytes), moved with the agent's totals. */
+  usage?: { units: number; skills: number; bytes: number };
 }
 
 /**
@@ -96,24 +123,37 @@ interface Rewarded {
  */
 export async function reward(client: PoolClient, items: readonly Rewarded[], action: ReputationAction, millis: number): Promise<void> {
   for (const chunk of chunks(items)) {
-    await run(client, INSERT_EVENTS, [chunk.map((i) => i.agentId), chunk.map((i) => i.targetId), chunk.map((i) => i.at), action, millis]);
+    await run(client, INSERT_EVENTS, [
+      chunk.map((i) => i.agentId),
+      chunk.map((i) => i.targetId),
+      chunk.map((i) => i.at),
+      action,
+      millis,
+      chunk.map((i) => i.isPrivate ?? false),
+    ]);
   }
-  const totals = new Map<string, { count: number; lastAt: string }>();
+  const totals = new Map<string, { count: number; lastAt: string; units: number; skills: number; bytes: number }>();
   for (const item of items) {
-    const total = totals.get(item.agentId);
-    if (total) {
-      total.count += 1;
-      total.lastAt = item.at;
-    } else totals.set(item.agentId, { count: 1, lastAt: item.at });
+    const total = totals.get(item.agentId) ?? { count: 0, lastAt: item.at, units: 0, skills: 0, bytes: 0 };
+    totals.set(item.agentId, total);
+    total.count += 1;
+    total.lastAt = item.at;
+    total.units += item.usage?.units ?? 0;
+    total.skills += item.usage?.skills ?? 0;
+    total.bytes += item.usage?.bytes ?? 0;
   }
   const ids = [...totals.keys()].sort();
   const contribution = action !== 'validate_knowledge';
+  const of = (id: string) => totals.get(id)!;
   const updated = await run(client, MOVE_TOTALS, [
     ids,
-    ids.map((id) => millis * totals.get(id)!.count),
-    ids.map((id) => (contribution ? totals.get(id)!.count : 0)),
-    ids.map((id) => (contribution ? 0 : totals.get(id)!.count)),
-    ids.map((id) => totals.get(id)!.lastAt),
+    ids.map((id) => millis * of(id).count),
+    ids.map((id) => (contribution ? of(id).count : 0)),
+    ids.map((id) => (contribution ? 0 : of(id).count)),
+    ids.map((id) => of(id).lastAt),
+    ids.map((id) => of(id).units),
+    ids.map((id) => of(id).skills),
+    ids.map((id) => of(id).bytes),
   ]);
   if (updated.rowCount !== ids.length) throw new Error('a contributing agent does not exist; create agents before their contributions');
 }
@@ -127,9 +167,60 @@ export async function insertUnits(client: PoolClient, items: readonly UnitImport
   }
 }
 
-export async function deleteUnit(db: Queryable, id: string): Promise<boolean> {
-  // One statement: verdicts go by ON DELETE CASCADE, and the search vector lives in the row itself.
-  return (await run(db, 'DELETE FROM knowledge_units WHERE id = $1', [id])).rowCount === 1;
+/** Refuses (QuotaExceededError) storage that would take the agent over `quota`; its row stays locked. */
+export async function reserveStorage(client: PoolClient, agentId: string, quota: StorageQuota, growth: { units: number; skills: number; bytes: number }): Promise<void> {
+  const [used] = (
+    await run<{ unit_count: number; skill_count: number; stored_bytes: string }>(
+      client,
+      'SELECT unit_count, skill_count, stored_bytes FROM agents WHERE agent_id = $1 FOR UPDATE',
+      [agentId],
+    )
+  ).rows;
+  if (!used) return;
+  checkQuota(quota, used.unit_count + growth.units, used.skill_count + growth.skills, Number(used.stored_bytes) + growth.bytes, growth);
+}
+
+/** Deletes a unit (verdicts go by ON DELETE CASCADE; the search vector lives in the row) and takes its reward back. */
+export async function deleteUnit(client: PoolClient, id: string, at: string): Promise<boolean> {
+  const [unit] = (
+    await run<{ agent_id: string; bytes: string }>(client, 'DELETE FROM knowledge_units WHERE id = $1 RETURNING agent_id, bytes', [id])
+  ).rows;
+  if (!unit) return false;
+  await takeBack(client, unit.agent_id, 'contribute_knowledge', id, at, false, { units: -1, skills: 0, bytes: -Number(unit.bytes) });
+  return true;
+}
+
+/** The contribution reward for `targetId`, taken back: a history item of the negated sum, one contribution less. */
+async function takeBack(
+  client: PoolClient,
+  agentId: string,
+  action: ReputationAction,
+  targetId: string,
+  at: string,
+  isPrivate: boolean,
+  usage: { units: number; skills: number; bytes: number },
+): Promise<void> {
+  const [{ given }] = (
+    await run<{ given: string }>(
+      client,
+      'SELECT coalesce(sum(delta_millis), 0) AS given FROM reputation_events WHERE agent_id = $1 AND action = $2 AND target_id = $3',
+      [agentId, action, targetId],
+    )
+  ).rows as [{ given: string }];
+  const millis = Number(given);
+  if (millis > 0) {
+    await run(
+      client,
+      'INSERT INTO reputation_events (agent_id, action, delta_millis, target_id, created_at, private) VALUES ($1, $2, $3, $4, $5, $6)',
+      [agentId, action, -millis, targetId, at, isPrivate],
+    );
+  }
+  await run(
+    client,
+    `UPDATE agents SET score_millis = score_millis - $2, contributions = contributions - $3, unit_count = unit_count + $4,
+       skill_count = skill_count + $5, stored_bytes = stored_bytes + $6, updated_at = $7 WHERE agent_id = $1`,
+    [agentId, millis, millis > 0 ? 1 : 0, usage.units, usage.skills, usage.bytes, at],
+  );
 }
 
 /** Reads what the verdict rule needs, lets it decide, and writes its decision. */
@@ -137,36 +228,46 @@ export async function recordVerdict(client: PoolClient, v: NewVerdict): Promise<
   // FOR UPDATE: verdicts on one unit, from any instance, queue here, so each one starts from the counts
   // the previous one committed and none is lost.
   const [unit] = (
-    await run<{ seq: string; base_quality: number; valid_count: number; invalid_count: number }>(
+    await run<{ seq: string; base_quality: number; valid_count: number; invalid_count: number; valid_weight: number; invalid_weight: number }>(
       client,
-      'SELECT seq, base_quality, valid_count, invalid_count FROM knowledge_units WHERE id = $1 FOR UPDATE',
+      'SELECT seq, base_quality, valid_count, invalid_count, valid_weight, invalid_weight FROM knowledge_units WHERE id = $1 FOR UPDATE',
       [v.unitId],
     )
   ).rows;
   if (!unit) return { recorded: false, reason: 'not_found' };
   const [previous] = (
-    await run<{ valid: boolean }>(client, 'SELECT valid FROM verdicts WHERE unit_seq = $1 AND agent_id = $2', [unit.seq, v.agentId])
+    await run<{ valid: boolean; weight: number }>(client, 'SELECT valid, weight FROM verdicts WHERE unit_seq = $1 AND agent_id = $2', [
+      unit.seq,
+      v.agentId,
+    ])
   ).rows;
   const decision = v.decide(
-    { baseQuality: unit.base_quality, valid: unit.valid_count, invalid: unit.invalid_count, previous: previous ? previous.valid : null },
-    v.valid,
+    {
+      baseQuality: unit.base_quality,
+      valid: unit.valid_count,
+      invalid: unit.invalid_count,
+      validWeight: unit.valid_weight,
+      invalidWeight: unit.invalid_weight,
+      previous: previous ? { valid: previous.valid, weight: previous.weight } : null,
+    },
+    { valid: v.valid, weight: v.weight },
   );
   await run(
     client,
-    `INSERT INTO verdicts (unit_seq, unit_id, agent_id, valid, feedback, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6)
-     ON CONFLICT (unit_seq, agent_id) DO UPDATE SET valid = excluded.valid, feedback = excluded.feedback, updated_at = excluded.updated_at`,
-    [unit.seq, v.unitId, v.agentId, v.valid, v.feedback, v.at],
+    `INSERT INTO verdicts (unit_seq, unit_id, agent_id, valid, feedback, created_at, updated_at, weight) VALUES ($1, $2, $3, $4, $5, $6, $6, $7)
+     ON CONFLICT (unit_seq, agent_id) DO UPDATE SET valid = excluded.valid, feedback = excluded.feedback,
+       updated_at = excluded.updated_at, weight = excluded.weight`,
+    [unit.seq, v.unitId, v.agentId, v.valid, v.feedback, v.at, v.weight],
   );
   if (decision.rewardMillis > 0) {
     await reward(client, [{ agentId: v.agentId, targetId: v.unitId, at: v.at }], 'validate_knowledge', decision.rewardMillis);
   }
-  await run(client, 'UPDATE knowledge_units SET valid_count = $1, invalid_count = $2, quality_score = $3, updated_at = $4 WHERE seq = $5', [
-    decision.valid,
-    decision.invalid,
-    decision.qualityScore,
-    v.at,
-    unit.seq,
-  ]);
+  await run(
+    client,
+    `UPDATE knowledge_units SET valid_count = $1, invalid_count = $2, valid_weight = $3, invalid_weight = $4, quality_score = $5,
+       updated_at = $6 WHERE seq = $7`,
+    [decision.valid, decision.invalid, decision.validWeight, decision.invalidWeight, decision.qualityScore, v.at, unit.seq],
+  );
   return { recorded: true, first: previous === undefined };
 }
 

@@ -57,6 +57,7 @@ export function migrate(db: Db, migrations: Migration[] = allMigrations): void {
     db.transaction(() => {
       if (db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(migration.version)) return;
       db.exec(migration.sql);
+      migration.backfill?.(db);
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
         migration.version,
         migration.name,

@@ -5,14 +5,16 @@ import * as rows from '../rows.js';
 import type { Prepare } from './connection.js';
 
 const EXPORT_BATCH = 500;
+/** Units and skills may be up to about 1 MB each: fewer per batch keeps an export's memory small. */
+const LARGE_ROW_BATCH = 32;
 
-async function* batches<R, T>(prepare: Prepare, sql: string, agentId: string, map: (row: R) => T): AsyncGenerator<T> {
+async function* batches<R, T>(prepare: Prepare, sql: string, agentId: string, map: (row: R) => T, size = EXPORT_BATCH): AsyncGenerator<T> {
   const statement = prepare(sql);
   let after = 0;
   for (;;) {
-    const batch = statement.all(agentId, after, EXPORT_BATCH) as (R & { seq: number })[];
+    const batch = statement.all(agentId, after, size) as (R & { seq: number })[];
     for (const row of batch) yield map(row);
-    if (batch.length < EXPORT_BATCH) return;
+    if (batch.length < size) return;
     after = batch[batch.length - 1]!.seq;
   }
 }
@@ -24,12 +26,12 @@ export function exportKeys(prepare: Prepare, agentId: string): AsyncIterable<Key
 
 export function exportUnits(prepare: Prepare, agentId: string): AsyncIterable<KnowledgeUnit> {
   const sql = `SELECT ku.seq, ${rows.UNIT_COLUMNS} FROM knowledge_units ku WHERE ku.agent_id = ? AND ku.seq > ? ORDER BY ku.seq LIMIT ?`;
-  return batches(prepare, sql, agentId, (row: rows.UnitRow) => rows.toUnit(row, rows.sqliteDecode));
+  return batches(prepare, sql, agentId, (row: rows.UnitRow) => rows.toUnit(row, rows.sqliteDecode), LARGE_ROW_BATCH);
 }
 
 export function exportSkills(prepare: Prepare, agentId: string): AsyncIterable<Skill> {
   const sql = `SELECT s.seq, ${rows.SKILL_COLUMNS} FROM skills s WHERE s.agent_id = ? AND s.seq > ? ORDER BY s.seq LIMIT ?`;
-  return batches(prepare, sql, agentId, (row: rows.SkillRow) => rows.toSkill(row, rows.sqliteDecode));
+  return batches(prepare, sql, agentId, (row: rows.SkillRow) => rows.toSkill(row, rows.sqliteDecode), LARGE_ROW_BATCH);
 }
 
 export function exportVerdicts(prepare: Prepare, agentId: string): AsyncIterable<Verdict> {

@@ -1,13 +1,23 @@
 // Lists and searches on SQLite: exact totals and deterministic pages whose cost follows the page and
 // the matches, not the table. The README's Performance section explains each path and what it costs.
 // Run on the main thread or in a read worker (read-pool.ts), always inside one read transaction.
-import type { KnowledgeUnit, Skill } from '../../domain/model.js';
+import { SUMMARY_DESCRIPTION_CHARS, SUMMARY_EXAMPLE_CHARS, SUMMARY_EXAMPLES, summarizeUnit, type SkillSummary, type UnitSummary } from '../../domain/summaries.js';
 import * as rows from '../rows.js';
 import type { Page, SkillQuery, UnitQuery } from '../store.js';
 import type { Prepare } from './connection.js';
 
-const toUnit = (row: rows.UnitRow) => rows.toUnit(row, rows.sqliteDecode);
-const toSkill = (row: rows.SkillRow) => rows.toSkill(row, rows.sqliteDecode);
+// A list reads each unit's text only a character past what its summary shows (enough to know it was
+// cut), so a page of units that are large in full stays small in memory.
+const UNIT_SUMMARY_COLUMNS = rows.UNIT_COLUMNS.replace(
+  'ku.description, ku.examples',
+  `substr(ku.description, 1, ${SUMMARY_DESCRIPTION_CHARS + 1}) AS description,
+  (SELECT json_group_array(substr(value, 1, ${SUMMARY_EXAMPLE_CHARS + 1})) FROM
+    (SELECT value FROM json_each(ku.examples) ORDER BY key LIMIT ${SUMMARY_EXAMPLES + 1})) AS examples`,
+);
+const SKILL_SUMMARY_COLUMNS = rows.SKILL_COLUMNS.replace('s.skill_md_content, ', '');
+
+const toUnit = (row: rows.UnitRow): UnitSummary => summarizeUnit(rows.toUnit(row, rows.sqliteDecode));
+const toSkill = (row: rows.SkillRow): SkillSummary => rows.toSkillSummary(row, rows.sqliteDecode);
 
 // ---- knowledge units -----------------------------------------------------------------------------
 
@@ -57,17 +67,17 @@ function filters(query: UnitQuery, alias: string, withQuality: boolean): Filter 
 const where = (conditions: string[]) => (conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '');
 const and = (conditions: string[]) => conditions.map((c) => ` AND ${c}`).join('');
 
-export function listUnits(prepare: Prepare, query: UnitQuery, tuning = DEFAULT_TUNING): Page<KnowledgeUnit> {
+export function listUnits(prepare: Prepare, query: UnitQuery, tuning = DEFAULT_TUNING): Page<UnitSummary> {
   return query.terms.length === 0 ? browse(prepare, query) : search(prepare, query, tuning);
 }
 
 /** Without `q`: the total from unit_counts, the page straight off the index that ends in the list order. */
-function browse(prepare: Prepare, query: UnitQuery): Page<KnowledgeUnit> {
+function browse(prepare: Prepare, query: UnitQuery): Page<UnitSummary> {
   const total = countByFilters(prepare, query);
   if (total <= query.offset) return { items: [], total };
   const f = filters(query, 'ku', true);
   const items = prepare(
-    `SELECT ${rows.UNIT_COLUMNS} FROM knowledge_units ku ${where(f.sql)} ORDER BY ${ORDER} LIMIT ? OFFSET ?`,
+    `SELECT ${UNIT_SUMMARY_COLUMNS} FROM knowledge_units ku ${where(f.sql)} ORDER BY ${ORDER} LIMIT ? OFFSET ?`,
   ).all(...f.params, query.limit, query.offset) as rows.UnitRow[];
   return { items: items.map(toUnit), total };
 }
@@ -110,7 +120,7 @@ function countByFilters(prepare: Prepare, query: UnitQuery): number {
  *   score differences in the sixth decimal; those are deliberately ignored (documented in the README),
  *   so the list order decides: the page walks the list-order index and asks the full-text index per row.
  */
-function search(prepare: Prepare, query: UnitQuery, tuning: UnitListTuning): Page<KnowledgeUnit> {
+function search(prepare: Prepare, query: UnitQuery, tuning: UnitListTuning): Page<UnitSummary> {
   const match = ftsMatch(query.terms);
   const matches = prepare('SELECT count(*) FROM knowledge_fts WHERE knowledge_fts MATCH ?').pluck().get(match) as number;
   if (matches === 0) return { items: [], total: 0 };
@@ -129,14 +139,14 @@ function search(prepare: Prepare, query: UnitQuery, tuning: UnitListTuning): Pag
   let items: rows.UnitRow[] | null;
   if (matches > tuning.broadMinMatches && matches * 2 > unitCount(prepare)) {
     items = prepare(
-      `SELECT ${rows.UNIT_COLUMNS} FROM knowledge_units ku
+      `SELECT ${UNIT_SUMMARY_COLUMNS} FROM knowledge_units ku
        WHERE EXISTS (SELECT 1 FROM knowledge_fts WHERE knowledge_fts MATCH ? AND knowledge_fts.rowid = ku.seq)${and(f.sql)}
        ORDER BY ${ORDER} LIMIT ? OFFSET ?`,
     ).all(match, ...f.params, query.limit, query.offset) as rows.UnitRow[];
   } else {
     items = filtered ? null : rankedInIndex(prepare, match, query, tuning.tieSlack);
     items ??= prepare(
-      `SELECT ${rows.UNIT_COLUMNS} FROM knowledge_fts JOIN knowledge_units ku ON ku.seq = knowledge_fts.rowid
+      `SELECT ${UNIT_SUMMARY_COLUMNS} FROM knowledge_fts JOIN knowledge_units ku ON ku.seq = knowledge_fts.rowid
        WHERE knowledge_fts MATCH ?${and(f.sql)} ORDER BY ${UNIT_RANK}, ${ORDER} LIMIT ? OFFSET ?`,
     ).all(match, ...f.params, query.limit, query.offset) as rows.UnitRow[];
   }
@@ -152,7 +162,7 @@ function rankedInIndex(prepare: Prepare, match: string, query: UnitQuery, slack:
   const end = query.offset + query.limit;
   const fetched = prepare(
     `WITH top AS (SELECT rowid AS seq, ${UNIT_RANK} AS rank FROM knowledge_fts WHERE knowledge_fts MATCH ? ORDER BY rank LIMIT ?)
-     SELECT top.rank AS rank, ${rows.UNIT_COLUMNS} FROM top JOIN knowledge_units ku ON ku.seq = top.seq
+     SELECT top.rank AS rank, ${UNIT_SUMMARY_COLUMNS} FROM top JOIN knowledge_units ku ON ku.seq = top.seq
      ORDER BY top.rank, ${ORDER}`,
   ).all(match, end + slack) as (rows.UnitRow & { rank: number })[];
   if (fetched.length === end + slack && fetched[end - 1]!.rank === fetched[fetched.length - 1]!.rank) return null;
@@ -169,7 +179,7 @@ function unitCount(prepare: Prepare): number {
 const SKILL_RANK = 'bm25(skills_fts, 10.0, 5.0, 5.0, 1.0)';
 const SKILL_ORDER = 's.quality_score DESC, s.created_at DESC, s.id DESC';
 
-export function listSkills(prepare: Prepare, query: SkillQuery): Page<Skill> {
+export function listSkills(prepare: Prepare, query: SkillQuery): Page<SkillSummary> {
   const conditions: string[] = [];
   const params: unknown[] = [];
   if (!query.viewer.everything) {
@@ -206,7 +216,7 @@ export function listSkills(prepare: Prepare, query: SkillQuery): Page<Skill> {
   const whereSql = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
   const total = prepare(`SELECT count(*) FROM ${from} ${whereSql}`).pluck().get(...params) as number;
   if (total <= query.offset) return { items: [], total };
-  const list = prepare(`SELECT ${rows.SKILL_COLUMNS} FROM ${from} ${whereSql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`).all(
+  const list = prepare(`SELECT ${SKILL_SUMMARY_COLUMNS} FROM ${from} ${whereSql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`).all(
     ...params,
     query.limit,
     query.offset,

@@ -3,7 +3,7 @@
 // search of tens of milliseconds holds up every other request, and a burst of them stalls the event
 // loop. In workers they use every core, and a get or a write is never queued behind a search.
 import { Worker } from 'node:worker_threads';
-import type { KnowledgeUnit, Skill } from '../../domain/model.js';
+import type { SkillSummary, UnitSummary } from '../../domain/summaries.js';
 import { StoreUnavailableError, type Page, type SkillQuery, type UnitQuery } from '../store.js';
 import type { UnitListTuning } from './lists.js';
 
@@ -56,12 +56,12 @@ export class ReadPool {
     for (let i = 0; i < options.workers; i++) this.readers.push(this.spawn());
   }
 
-  listUnits(query: UnitQuery): Promise<Page<KnowledgeUnit>> {
-    return this.run({ kind: 'units', query }) as Promise<Page<KnowledgeUnit>>;
+  listUnits(query: UnitQuery): Promise<Page<UnitSummary>> {
+    return this.run({ kind: 'units', query }) as Promise<Page<UnitSummary>>;
   }
 
-  listSkills(query: SkillQuery): Promise<Page<Skill>> {
-    return this.run({ kind: 'skills', query }) as Promise<Page<Skill>>;
+  listSkills(query: SkillQuery): Promise<Page<SkillSummary>> {
+    return this.run({ kind: 'skills', query }) as Promise<Page<SkillSummary>>;
   }
 
   async close(): Promise<void> {

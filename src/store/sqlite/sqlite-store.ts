@@ -1,22 +1,27 @@
 // The embedded store: SQLite through better-sqlite3, WAL journal, FTS5 for search. This class only
 // wires the rooms together: the connection, group commit, the writers, lists (here or in read workers),
 // idempotent responses and export batches live in files of their own, mirrored by the PostgreSQL store.
+import { statfsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Database as Db } from 'better-sqlite3';
 import type { ApiKeyRecord, KeyMetadata, KnowledgeUnit, ReputationEvent, ReputationProfile, Skill, Verdict } from '../../domain/model.js';
+import type { SkillSummary, UnitSummary } from '../../domain/summaries.js';
 import * as rows from '../rows.js';
-import type {
-  AgentOrigin,
-  IdempotentResponse,
-  NewKey,
-  NewVerdict,
-  Page,
-  SavedResponse,
-  SkillImport,
-  SkillQuery,
-  Store,
-  UnitImport,
-  UnitQuery,
-  VerdictOutcome,
+import {
+  StoreUnavailableError,
+  type AgentOrigin,
+  type IdempotentResponse,
+  type NewKey,
+  type NewVerdict,
+  type Page,
+  type SavedResponse,
+  type SkillImport,
+  type SkillQuery,
+  type StorageQuota,
+  type Store,
+  type UnitImport,
+  type UnitQuery,
+  type VerdictOutcome,
 } from '../store.js';
 import { openWriter, sqliteFilename, statementCache, type Prepare } from './connection.js';
 import * as exports from './export.js';
@@ -28,6 +33,11 @@ import * as writes from './writes.js';
 
 export { sqliteFilename };
 
+function freeBytesOn(directory: string): number {
+  const stats = statfsSync(directory);
+  return stats.bavail * stats.bsize;
+}
+
 const CACHE_KIB = 32 * 1024;
 const READER_CACHE_KIB = 24 * 1024;
 /** Searches waiting for a read worker at most; more answer 503, while gets and writes go on. */
@@ -38,7 +48,12 @@ export interface SqliteOptions {
   tuning?: UnitListTuning;
   /** Worker threads for lists and searches (0: on the main thread; always 0 for `:memory:`). */
   readWorkers?: number;
+  /** Free bytes on the database's disk (tests fake a full disk). */
+  freeBytes?: () => number;
 }
+
+/** Below this much free disk the store says it is not ready: SQLite needs room for the WAL and temp files. */
+export const MIN_FREE_BYTES = 16 * 1024 * 1024;
 
 export class SqliteStore implements Store {
   readonly backend = 'sqlite' as const;
@@ -47,9 +62,11 @@ export class SqliteStore implements Store {
   private readonly commits: GroupCommit;
   private readonly reads: Pick<ReadPool, 'listUnits' | 'listSkills'>;
   private readonly pool: ReadPool | null = null;
+  private readonly freeBytes: (() => number) | null;
 
   constructor(url: string, options: SqliteOptions = {}) {
     const filename = sqliteFilename(url);
+    this.freeBytes = options.freeBytes ?? (filename === ':memory:' ? null : () => freeBytesOn(dirname(filename)));
     this.db = openWriter(filename, CACHE_KIB);
     this.prepare = statementCache(this.db);
     this.commits = new GroupCommit(this.db);
@@ -76,8 +93,13 @@ export class SqliteStore implements Store {
     });
   }
 
+  /** The database answers, and its disk has room for writes (a full disk would fail every write). */
   async ping(): Promise<void> {
     this.prepare('SELECT 1').get();
+    const free = this.freeBytes?.();
+    if (free !== undefined && free < MIN_FREE_BYTES) {
+      throw new StoreUnavailableError(`the disk holding the database is full (${free} bytes free)`);
+    }
   }
 
   async close(): Promise<void> {
@@ -110,9 +132,9 @@ export class SqliteStore implements Store {
   }
 
   async claimOidcAgent(agentId: string, at: string): Promise<AgentOrigin> {
-    await this.write((prepare) =>
-      prepare(`INSERT INTO agents (agent_id, origin, created_at, updated_at) VALUES (?, 'oidc', ?, ?) ON CONFLICT DO NOTHING`).run(agentId, at, at),
-    );
+    await this.write((prepare) => {
+      if (prepare('SELECT 1 FROM agents WHERE agent_id = ?').get(agentId) === undefined) writes.insertAgent(prepare, agentId, 'oidc', at);
+    });
     return (await this.agentOrigin(agentId))!;
   }
 
@@ -148,10 +170,12 @@ export class SqliteStore implements Store {
 
   // ---- skills ----------------------------------------------------------------------------------
 
-  contributeSkill(skill: Skill, body: string, rewardMillis: number, response?: IdempotentResponse): Promise<void> {
+  contributeSkill(skill: Skill, body: string, rewardMillis: number, response?: IdempotentResponse, quota?: StorageQuota): Promise<void> {
     return this.write((prepare) => {
-      writes.insertSkill(prepare, { skill, body });
-      writes.reward(prepare, skill.agent_id, 'contribute_skill', rewardMillis, skill.id, skill.created_at);
+      writes.insertSkill(prepare, { skill, body }, quota);
+      writes.reward(prepare, skill.agent_id, 'contribute_skill', rewardMillis, skill.id, skill.created_at, {
+        private: skill.visibility === 'private',
+      });
     }, response);
   }
 
@@ -160,15 +184,21 @@ export class SqliteStore implements Store {
     return row ? rows.toSkill(row, rows.sqliteDecode) : null;
   }
 
-  listSkills(query: SkillQuery): Promise<Page<Skill>> {
+  listSkills(query: SkillQuery): Promise<Page<SkillSummary>> {
     return this.reads.listSkills(query);
   }
 
   // ---- knowledge units -------------------------------------------------------------------------
 
-  contributeUnit(unit: KnowledgeUnit, baseQuality: number, rewardMillis: number, response?: IdempotentResponse): Promise<void> {
+  contributeUnit(
+    unit: KnowledgeUnit,
+    baseQuality: number,
+    rewardMillis: number,
+    response?: IdempotentResponse,
+    quota?: StorageQuota,
+  ): Promise<void> {
     return this.write((prepare) => {
-      writes.insertUnit(prepare, { unit, baseQuality });
+      writes.insertUnit(prepare, { unit, baseQuality }, quota);
       writes.reward(prepare, unit.agent_id, 'contribute_knowledge', rewardMillis, unit.id, unit.created_at);
     }, response);
   }
@@ -178,12 +208,12 @@ export class SqliteStore implements Store {
     return row ? rows.toUnit(row, rows.sqliteDecode) : null;
   }
 
-  listUnits(query: UnitQuery): Promise<Page<KnowledgeUnit>> {
+  listUnits(query: UnitQuery): Promise<Page<UnitSummary>> {
     return this.reads.listUnits(query);
   }
 
-  deleteUnit(id: string): Promise<boolean> {
-    return this.write((prepare) => writes.deleteUnit(prepare, id));
+  deleteUnit(id: string, at: string): Promise<boolean> {
+    return this.write((prepare) => writes.deleteUnit(prepare, id, at));
   }
 
   recordVerdict(verdict: NewVerdict, response?: IdempotentResponse): Promise<VerdictOutcome> {
@@ -209,16 +239,16 @@ export class SqliteStore implements Store {
     return this.write((prepare) =>
       writes.importContributions(prepare, items, (item) => {
         writes.insertSkill(prepare, item);
-        return { agentId: item.skill.agent_id, targetId: item.skill.id, at: item.skill.created_at };
+        return { agentId: item.skill.agent_id, targetId: item.skill.id, at: item.skill.created_at, isPrivate: item.skill.visibility === 'private' };
       }, 'contribute_skill', rewardMillis),
     );
   }
 
-  async reputation(agentId: string, historyLimit: number): Promise<ReputationProfile | null> {
+  async reputation(agentId: string, historyLimit: number, withPrivate = false): Promise<ReputationProfile | null> {
     const agent = this.prepare(`SELECT ${rows.AGENT_COLUMNS} FROM agents WHERE agent_id = ?`).get(agentId) as rows.AgentRow | undefined;
     if (!agent) return null;
     const history = this.prepare(
-      `SELECT ${rows.EVENT_COLUMNS} FROM reputation_events WHERE agent_id = ? ORDER BY seq DESC LIMIT ?`,
+      `SELECT ${rows.EVENT_COLUMNS} FROM reputation_events WHERE agent_id = ?${withPrivate ? '' : ' AND private = 0'} ORDER BY seq DESC LIMIT ?`,
     ).all(agentId, historyLimit) as rows.EventRow[];
     return rows.toProfile(agent, history);
   }

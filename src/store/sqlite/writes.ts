@@ -3,16 +3,20 @@
 // idempotent response) commit together or not at all. Bulk imports reuse the same writers.
 import type { ReputationAction } from '../../domain/model.js';
 import * as rows from '../rows.js';
+import { agentIdSkeletons } from '../../domain/agent-ids.js';
 import {
+  AgentConfusableError,
   AgentExistsError,
   PrefixTakenError,
   type AgentOrigin,
   type NewKey,
   type NewVerdict,
   type SkillImport,
+  type StorageQuota,
   type UnitImport,
   type VerdictOutcome,
 } from '../store.js';
+import { checkQuota } from '../quota.js';
 import type { Prepare } from './connection.js';
 import { isUniqueViolation } from './errors.js';
 
@@ -22,12 +26,21 @@ const INSERT_SKILL = `INSERT INTO skills (${rows.SKILL_INSERT_COLUMNS.join(', ')
 
 // ---- agents and keys -----------------------------------------------------------------------------
 
+/**
+ * Claims an agent id (AgentExistsError) and its skeleton. A key agent whose id looks like an existing
+ * one is refused (AgentConfusableError); an identity-provider agent's id is taken as given, and holds
+ * its skeleton only when no other agent does.
+ */
 export function insertAgent(prepare: Prepare, agentId: string, origin: AgentOrigin, at: string): void {
   try {
     prepare('INSERT INTO agents (agent_id, origin, created_at, updated_at) VALUES (?, ?, ?, ?)').run(agentId, origin, at, at);
   } catch (error) {
     if (isUniqueViolation(error, 'agents.agent_id')) throw new AgentExistsError(agentId);
     throw error;
+  }
+  const claim = prepare('INSERT INTO agent_skeletons (skeleton, agent_id) VALUES (?, ?) ON CONFLICT DO NOTHING');
+  for (const skeleton of agentIdSkeletons(agentId)) {
+    if (claim.run(skeleton, agentId).changes === 0 && origin === 'api_key') throw new AgentConfusableError(agentId);
   }
 }
 
@@ -53,7 +66,13 @@ export function revokeKey(prepare: Prepare, keyId: number, at: string): boolean 
 
 // ---- reputation ----------------------------------------------------------------------------------
 
-/** A history item and the agent's running totals, moved by `count` items of `millis` each. */
+const INSERT_EVENT =
+  'INSERT INTO reputation_events (agent_id, action, delta_millis, target_id, created_at, private) VALUES (?, ?, ?, ?, ?, ?)';
+
+/**
+ * A history item and the agent's running totals. `count` is how much the item moves the agent's count
+ * of contributions or validations: 1 for a reward, -1 for a reward taken back.
+ */
 export function reward(
   prepare: Prepare,
   agentId: string,
@@ -61,15 +80,10 @@ export function reward(
   millis: number,
   targetId: string,
   at: string,
+  options: { private?: boolean; count?: number } = {},
 ): void {
-  prepare('INSERT INTO reputation_events (agent_id, action, delta_millis, target_id, created_at) VALUES (?, ?, ?, ?, ?)').run(
-    agentId,
-    action,
-    millis,
-    targetId,
-    at,
-  );
-  moveTotals(prepare, agentId, action, millis, 1, at);
+  prepare(INSERT_EVENT).run(agentId, action, millis, targetId, at, options.private ? 1 : 0);
+  moveTotals(prepare, agentId, action, millis, options.count ?? 1, at);
 }
 
 function moveTotals(prepare: Prepare, agentId: string, action: ReputationAction, millis: number, count: number, at: string): void {
@@ -77,13 +91,36 @@ function moveTotals(prepare: Prepare, agentId: string, action: ReputationAction,
   const changed = prepare(
     `UPDATE agents SET score_millis = score_millis + ?, contributions = contributions + ?,
        validations = validations + ?, updated_at = ? WHERE agent_id = ?`,
-  ).run(millis * count, contribution ? count : 0, contribution ? 0 : count, at, agentId).changes;
+  ).run(millis * Math.abs(count), contribution ? count : 0, contribution ? 0 : count, at, agentId).changes;
   if (changed !== 1) throw new Error(`agent ${agentId} does not exist; create it before its contributions`);
 }
 
+// ---- storage usage -------------------------------------------------------------------------------
+
+/**
+ * Moves an agent's storage usage by a contribution (or, negative, its removal), refusing a move that
+ * would take it over `quota`: inside the write's transaction, so concurrent writes cannot overshoot.
+ */
+export function moveUsage(prepare: Prepare, agentId: string, units: number, skills: number, bytes: number, quota?: StorageQuota): void {
+  if (quota) {
+    const used = prepare('SELECT unit_count, skill_count, stored_bytes FROM agents WHERE agent_id = ?').get(agentId) as
+      | { unit_count: number; skill_count: number; stored_bytes: number }
+      | undefined;
+    if (used) checkQuota(quota, used.unit_count + units, used.skill_count + skills, used.stored_bytes + bytes, { units, skills, bytes });
+  }
+  prepare('UPDATE agents SET unit_count = unit_count + ?, skill_count = skill_count + ?, stored_bytes = stored_bytes + ? WHERE agent_id = ?').run(
+    units,
+    skills,
+    bytes,
+    agentId,
+  );
+}
+
+
 // ---- knowledge units -----------------------------------------------------------------------------
 
-export function insertUnit(prepare: Prepare, { unit, baseQuality }: UnitImport): void {
+export function insertUnit(prepare: Prepare, { unit, baseQuality }: UnitImport, quota?: StorageQuota): void {
+  moveUsage(prepare, unit.agent_id, 1, 0, rows.unitBytes(unit), quota);
   const { lastInsertRowid: seq } = prepare(INSERT_UNIT).run(...rows.unitValues(unit, baseQuality));
   prepare('INSERT INTO knowledge_fts (rowid, title, description, examples, domain, tags) VALUES (?, ?, ?, ?, ?, ?)').run(
     seq,
@@ -95,45 +132,71 @@ export function insertUnit(prepare: Prepare, { unit, baseQuality }: UnitImport):
   );
 }
 
-export function deleteUnit(prepare: Prepare, id: string): boolean {
-  const seq = prepare('SELECT seq FROM knowledge_units WHERE id = ?').pluck().get(id) as number | undefined;
-  if (seq === undefined) return false;
-  prepare('DELETE FROM knowledge_fts WHERE rowid = ?').run(seq);
-  prepare('DELETE FROM knowledge_units WHERE seq = ?').run(seq); // verdicts go by ON DELETE CASCADE
+export function deleteUnit(prepare: Prepare, id: string, at: string): boolean {
+  const unit = prepare('SELECT seq, agent_id, bytes FROM knowledge_units WHERE id = ?').get(id) as
+    | { seq: number; agent_id: string; bytes: number }
+    | undefined;
+  if (unit === undefined) return false;
+  prepare('DELETE FROM knowledge_fts WHERE rowid = ?').run(unit.seq);
+  prepare('DELETE FROM knowledge_units WHERE seq = ?').run(unit.seq); // verdicts go by ON DELETE CASCADE
+  moveUsage(prepare, unit.agent_id, -1, 0, -unit.bytes);
+  takeBack(prepare, unit.agent_id, 'contribute_knowledge', id, at, false);
   return true;
+}
+
+/** The contribution reward for `targetId`, taken back: a history item of the negated sum, one contribution less. */
+function takeBack(prepare: Prepare, agentId: string, action: ReputationAction, targetId: string, at: string, isPrivate: boolean): void {
+  const given = prepare('SELECT coalesce(sum(delta_millis), 0) FROM reputation_events WHERE agent_id = ? AND action = ? AND target_id = ?')
+    .pluck()
+    .get(agentId, action, targetId) as number;
+  if (given <= 0) return;
+  prepare(INSERT_EVENT).run(agentId, action, -given, targetId, at, isPrivate ? 1 : 0);
+  prepare('UPDATE agents SET score_millis = score_millis - ?, contributions = contributions - 1, updated_at = ? WHERE agent_id = ?').run(
+    given,
+    at,
+    agentId,
+  );
 }
 
 /** Reads what the verdict rule needs, lets it decide, and writes its decision. */
 export function recordVerdict(prepare: Prepare, v: NewVerdict): VerdictOutcome {
-  const unit = prepare('SELECT seq, base_quality, valid_count, invalid_count FROM knowledge_units WHERE id = ?').get(v.unitId) as
-    | { seq: number; base_quality: number; valid_count: number; invalid_count: number }
+  const unit = prepare(
+    'SELECT seq, base_quality, valid_count, invalid_count, valid_weight, invalid_weight FROM knowledge_units WHERE id = ?',
+  ).get(v.unitId) as
+    | { seq: number; base_quality: number; valid_count: number; invalid_count: number; valid_weight: number; invalid_weight: number }
     | undefined;
   if (!unit) return { recorded: false, reason: 'not_found' };
-  const previous = prepare('SELECT valid FROM verdicts WHERE unit_seq = ? AND agent_id = ?').pluck().get(unit.seq, v.agentId) as
-    | number
+  const previous = prepare('SELECT valid, weight FROM verdicts WHERE unit_seq = ? AND agent_id = ?').get(unit.seq, v.agentId) as
+    | { valid: number; weight: number }
     | undefined;
   const decision = v.decide(
-    { baseQuality: unit.base_quality, valid: unit.valid_count, invalid: unit.invalid_count, previous: previous === undefined ? null : previous === 1 },
-    v.valid,
+    {
+      baseQuality: unit.base_quality,
+      valid: unit.valid_count,
+      invalid: unit.invalid_count,
+      validWeight: unit.valid_weight,
+      invalidWeight: unit.invalid_weight,
+      previous: previous === undefined ? null : { valid: previous.valid === 1, weight: previous.weight },
+    },
+    { valid: v.valid, weight: v.weight },
   );
   prepare(
-    `INSERT INTO verdicts (unit_seq, unit_id, agent_id, valid, feedback, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (unit_seq, agent_id) DO UPDATE SET valid = excluded.valid, feedback = excluded.feedback, updated_at = excluded.updated_at`,
-  ).run(unit.seq, v.unitId, v.agentId, v.valid ? 1 : 0, v.feedback, v.at, v.at);
+    `INSERT INTO verdicts (unit_seq, unit_id, agent_id, valid, feedback, created_at, updated_at, weight) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (unit_seq, agent_id) DO UPDATE SET valid = excluded.valid, feedback = excluded.feedback,
+       updated_at = excluded.updated_at, weight = excluded.weight`,
+  ).run(unit.seq, v.unitId, v.agentId, v.valid ? 1 : 0, v.feedback, v.at, v.at, v.weight);
   if (decision.rewardMillis > 0) reward(prepare, v.agentId, 'validate_knowledge', decision.rewardMillis, v.unitId, v.at);
-  prepare('UPDATE knowledge_units SET valid_count = ?, invalid_count = ?, quality_score = ?, updated_at = ? WHERE seq = ?').run(
-    decision.valid,
-    decision.invalid,
-    decision.qualityScore,
-    v.at,
-    unit.seq,
-  );
+  prepare(
+    `UPDATE knowledge_units SET valid_count = ?, invalid_count = ?, valid_weight = ?, invalid_weight = ?, quality_score = ?,
+       updated_at = ? WHERE seq = ?`,
+  ).run(decision.valid, decision.invalid, decision.validWeight, decision.invalidWeight, decision.qualityScore, v.at, unit.seq);
   return { recorded: true, first: previous === undefined };
 }
 
 // ---- skills --------------------------------------------------------------------------------------
 
-export function insertSkill(prepare: Prepare, { skill, body }: SkillImport): void {
+export function insertSkill(prepare: Prepare, { skill, body }: SkillImport, quota?: StorageQuota): void {
+  moveUsage(prepare, skill.agent_id, 0, 1, rows.skillBytes(skill), quota);
   const { lastInsertRowid: seq } = prepare(INSERT_SKILL).run(...rows.skillValues(skill));
   const tagRow = prepare('INSERT OR IGNORE INTO skill_tags (tag, skill_seq) VALUES (?, ?)');
   for (const tag of rows.skillTagKeys(skill)) tagRow.run(tag, seq);
@@ -155,15 +218,15 @@ export function insertSkill(prepare: Prepare, { skill, body }: SkillImport): voi
 export function importContributions<T>(
   prepare: Prepare,
   items: readonly T[],
-  insert: (item: T) => { agentId: string; targetId: string; at: string },
+  insert: (item: T) => { agentId: string; targetId: string; at: string; isPrivate?: boolean },
   action: ReputationAction,
   rewardMillis: number,
 ): void {
   const totals = new Map<string, { count: number; lastAt: string }>();
-  const event = prepare('INSERT INTO reputation_events (agent_id, action, delta_millis, target_id, created_at) VALUES (?, ?, ?, ?, ?)');
+  const event = prepare(INSERT_EVENT);
   for (const item of items) {
-    const { agentId, targetId, at } = insert(item);
-    event.run(agentId, action, rewardMillis, targetId, at);
+    const { agentId, targetId, at, isPrivate } = insert(item);
+    event.run(agentId, action, rewardMillis, targetId, at, isPrivate ? 1 : 0);
     const total = totals.get(agentId);
     if (total) {
       total.count += 1;

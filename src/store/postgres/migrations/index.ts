@@ -9,18 +9,23 @@
 //   index can never drift from the row (a deleted unit leaves nothing behind).
 // - Array fields (examples, tags) are jsonb, which to_tsvector reads directly (string values only).
 // - Every table that an export walks has (agent_id, seq), the keyset the export pages by.
+import type pg from 'pg';
 import * as m1 from './001-initial-schema.js';
 import * as m2 from './002-idempotency-keys.js';
 import * as m3 from './003-search-as-sqlite-finds-it.js';
+import * as m4 from './004-standing-quotas-lookalikes.js';
 
 export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** A backfill that needs the domain's code, run after the SQL in the same transaction. */
+  backfill?: (client: pg.Client) => Promise<void>;
 }
 
 export const migrations: Migration[] = [
   { version: 1, ...m1 },
   { version: 2, ...m2 },
   { version: 3, ...m3 },
+  { version: 4, ...m4 },
 ];
