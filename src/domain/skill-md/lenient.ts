@@ -354,6 +354,10 @@ export function diagnose(entry: Entry, value: unknown, yamlMessage: string): str
       break;
   }
   if (v === '') return `the indented lines under it are not valid YAML (${yamlMessage}); check their indentation and quote values that contain ": "`;
+  const unindented = entry.more.findIndex((line) => line.trim() !== '' && line[0] !== ' ' && line[0] !== '\t' && line[0] !== '#');
+  if (unindented >= 0) {
+    return `its value goes on at line ${entry.line + unindented + 3} without indentation; indent the continuation lines${quoteIt ? `, or${quoteIt.slice(1)}` : ''}`;
+  }
   if (hasColonSpace(withoutComment(v))) return `an unquoted value cannot contain ": " or end with ":" (YAML reads a nested key)${quoteIt}`;
   return `${yamlMessage}${quoteIt}`;
 }

@@ -1,0 +1,46 @@
+// Real-world SKILL.md shapes: test/fixtures/skill-md/*.md, each written for this test to reproduce a shape
+// found in public skill collections (values that are not valid YAML, names outside the pattern, fields
+// the format does not define, ...), with its expected outcome in cases.json. Add a shape by adding a file
+// and its line in cases.json.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { parseSkillMd, type SkillDocument } from '../../src/domain/skill-md.js';
+
+const DIR = fileURLToPath(new URL('../fixtures/skill-md/', import.meta.url));
+
+type Case = { file: string; rule?: string; conformant?: boolean; warnings?: string[] } & Partial<SkillDocument>;
+const cases = JSON.parse(readFileSync(join(DIR, 'cases.json'), 'utf8')) as Case[];
+
+describe('real-world SKILL.md shapes', () => {
+  it('has an expected outcome for every fixture', () => {
+    const files = readdirSync(DIR).filter((f) => f.endsWith('.md')).sort();
+    assert.deepEqual(cases.map((c) => c.file).sort(), files);
+    assert.ok(cases.length >= 36, 'a few dozen shapes');
+  });
+
+  for (const { file, rule, conformant, warnings, ...fields } of cases) {
+    it(file, () => {
+      const result = parseSkillMd(readFileSync(join(DIR, file), 'utf8'));
+      if (rule) {
+        assert.equal(result.ok, false, `expected rule ${rule}`);
+        if (result.ok) return;
+        assert.equal(result.rule, rule, result.message);
+        assert.ok(result.message.endsWith(`(rule ${rule})`), result.message);
+        return;
+      }
+      assert.equal(result.ok, true, result.ok ? '' : result.message);
+      if (!result.ok) return;
+      assert.deepEqual(result.warnings.map((w) => w.kind), warnings, JSON.stringify(result.warnings, null, 1));
+      assert.equal(result.conformant, conformant);
+      for (const [key, value] of Object.entries(fields)) {
+        assert.deepEqual(result.skill[key as keyof SkillDocument], value, `${file}: ${key}`);
+      }
+      // The slug is always conformant, and every warning says what to do on one line.
+      assert.match(result.skill.name, /^[a-z0-9]+(?:-[a-z0-9]+)*$/);
+      for (const w of result.warnings) assert.equal(w.message.includes('\n'), false, w.message);
+    });
+  }
+});
