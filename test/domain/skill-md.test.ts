@@ -204,9 +204,13 @@ describe('parseSkillMd: frontmatter structure', () => {
     const flow = (n: number) => `metadata: ${'['.repeat(n)}${']'.repeat(n)}`;
     ok(parseSkillMd(doc([flow(MAX_FRONTMATTER_DEPTH - 1)])));
     assert.equal(fails(doc([flow(MAX_FRONTMATTER_DEPTH)]), 'too_deep'), `frontmatter must not nest more than ${MAX_FRONTMATTER_DEPTH} levels deep`);
+    assert.equal(
+      fails(doc([`metadata: ${'['.repeat(MAX_FRONTMATTER_DEPTH + 1)}`]), 'too_deep'),
+      `frontmatter must not nest more than ${MAX_FRONTMATTER_DEPTH} levels deep (in YAML, an unclosed [ or { holds all that follows)`,
+    );
     const block = (n: number) => Array.from({ length: n }, (_, i) => `${'  '.repeat(i)}k${i}:`).concat(`${'  '.repeat(n)}leaf: x`);
     ok(parseSkillMd(doc(block(MAX_FRONTMATTER_DEPTH - 1))));
-    fails(doc(block(MAX_FRONTMATTER_DEPTH)), 'too_deep');
+    assert.equal(fails(doc(block(MAX_FRONTMATTER_DEPTH)), 'too_deep'), `frontmatter must not nest more than ${MAX_FRONTMATTER_DEPTH} levels deep`);
     fails(doc([`metadata: ${'- '.repeat(500)}x`]), 'too_deep');
   });
 
@@ -234,11 +238,12 @@ describe('parseSkillMd: frontmatter structure', () => {
     const block = doc(names.map((key) => `${key}:`));
     assert.ok(block.length < MAX_SKILL_MD_CHARS);
     assert.equal(fails(block, 'too_many_keys'), `frontmatter must have at most ${MAX_FRONTMATTER_KEYS} keys`);
-    const flow = doc([`metadata: {${names.map((key) => `${key}:`).join(',')}}`]);
+    const flow = doc([`metadata: {${names.map((key) => `${key}: `).join(",")}}`]);
     assert.ok(flow.length < MAX_SKILL_MD_CHARS);
-    fails(flow, 'too_many_keys');
-    // Just within the bound, it is read (the two fields of doc() count too).
-    const within = ok(parseSkillMd(doc(Array.from({ length: MAX_FRONTMATTER_KEYS - 2 }, (_, i) => `metadata${i}: v`))));
+    const refused = parseSkillMd(flow);
+    assert.ok(!refused.ok && ['too_many_keys', 'too_many_values'].includes(refused.rule), 'in flow style, each key comes with a comma');
+    // Just within the bound, it is read (the two fields of doc() count too; empty values keep within the value bound).
+    const within = ok(parseSkillMd(doc(Array.from({ length: MAX_FRONTMATTER_KEYS - 2 }, (_, i) => `metadata${i}:`))));
     assert.equal(within.warnings.filter((w) => w.kind === 'unknown_field').length, 21, '20 listed, then one summary');
   });
 
@@ -273,6 +278,14 @@ describe('parseSkillMd: frontmatter that is not valid YAML', () => {
         message:
           'frontmatter.description (line 3) is not valid YAML: an unquoted value cannot start with "*" (YAML reads an alias); quote it: description: "**Domain**: documents. Extract text."',
       },
+    ]);
+  });
+
+  it('reads a lone *word (an alias that nothing anchors) as text', () => {
+    const { description, warnings } = read('description: **Bold**');
+    assert.equal(description, '**Bold**');
+    assert.deepEqual(warnings.map((w) => w.message), [
+      'frontmatter line 3: "**Bold**" reads as an alias in YAML, but no anchor comes before it; it is read as text: quote it',
     ]);
   });
 

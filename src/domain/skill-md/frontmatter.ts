@@ -42,7 +42,7 @@ export function readFrontmatter(yamlText: string, warnings: WarningList): Fields
     const lines = new Lines(yamlText);
     fields = new Converter(warnings, (offset) => lines.at(offset)).node(root, 1).value as Fields;
   } else {
-    fields = readLeniently(yamlText, doc.errors, warnings);
+    fields = readLeniently(yamlText, doc, warnings);
   }
   readCommentValues(yamlText, fields, warnings);
   return fields;
@@ -89,7 +89,14 @@ export function checkShape(yamlText: string): void {
   let indent = 0;
   let lineStart = true;
   const indents: number[] = []; // indentation of the open block levels, increasing
+  let scalarSource = false; // the token after a plain-scalar marker is the scalar's text
   for (const token of new Lexer().lex(yamlText)) {
+    if (scalarSource) {
+      scalarSource = false;
+      if (token !== '') values++; // an empty scalar (`a: ,`) is no value
+      if (values > MAX_FRONTMATTER_VALUES) throw tooManyValues();
+      continue;
+    }
     const c = token[0];
     if (c === '\n' || c === '\r') {
       lineStart = true;
@@ -118,42 +125,30 @@ export function checkShape(yamlText: string): void {
         if (flow === 0 && !colon) indicators++;
         colon = true;
         break;
-      case '-':
-        if (token.length === 1) {
-          values++;
-          if (flow === 0) indicators++;
-        }
+      case '\u001f':
+        scalarSource = true;
         break;
-      case '?':
-        if (token.length === 1 && flow === 0) indicators++;
-        break;
-      case '[':
-      case '{':
-        values++;
-        flow++;
-        if (flow > MAX_FRONTMATTER_DEPTH) throw tooDeep();
-        break;
-      case ']':
-      case '}':
-        if (flow > 0) flow--;
-        break;
-      case '\u001f': // a plain scalar follows
-      case '"':
-      case "'":
-      case '|':
-      case '>':
-      case '*':
-        values++;
+      case ' ':
+      case '\t':
         break;
       default:
+        // Anything else is a node or the cost of one: list items, brackets and commas, quoted and block
+        // scalars, aliases, anchors, tags, stray characters (each an error).
+        values++;
+        if (c === '[' || c === '{') {
+          flow++;
+          if (flow > MAX_FRONTMATTER_DEPTH) throw tooDeep(true);
+        } else if ((c === ']' || c === '}') && flow > 0) {
+          flow--;
+        } else if ((c === '-' || c === '?') && token.length === 1 && flow === 0) {
+          indicators++;
+        }
         break;
     }
     if (keys > MAX_FRONTMATTER_KEYS) {
       throw new Refusal('too_many_keys', CONTENT, `frontmatter must have at most ${MAX_FRONTMATTER_KEYS} keys`);
     }
-    if (values > MAX_FRONTMATTER_VALUES) {
-      throw new Refusal('too_many_values', CONTENT, `frontmatter must have at most ${MAX_FRONTMATTER_VALUES} values`);
-    }
+    if (values > MAX_FRONTMATTER_VALUES) throw tooManyValues();
     if (indents.length + indicators + flow > DEPTH_GUARD) throw tooDeep();
   }
   if (yamlText.length > MAX_FRONTMATTER_CHARS) {
@@ -166,7 +161,14 @@ export function checkShape(yamlText: string): void {
   }
 }
 
-const tooDeep = () => new Refusal('too_deep', CONTENT, `frontmatter must not nest more than ${MAX_FRONTMATTER_DEPTH} levels deep`);
+const tooManyValues = () => new Refusal('too_many_values', CONTENT, `frontmatter must have at most ${MAX_FRONTMATTER_VALUES} values`);
+
+const tooDeep = (flow = false) =>
+  new Refusal(
+    'too_deep',
+    CONTENT,
+    `frontmatter must not nest more than ${MAX_FRONTMATTER_DEPTH} levels deep${flow ? ' (in YAML, an unclosed [ or { holds all that follows)' : ''}`,
+  );
 
 // ---- YAML --------------------------------------------------------------------------------------------------
 
@@ -226,8 +228,13 @@ class Converter {
     if (isAlias(node)) {
       const target = this.anchors.get(node.source);
       if (!target) {
-        this.warnings.add('yaml_lenient', `frontmatter line ${this.lineOf(node.range?.[0] ?? 0)}: the alias *${node.source} has no anchor before it; it reads as empty`);
-        return { value: null, weight: 1, height: 0 };
+        // `description: *Bold* text`: YAML reads an alias that nothing anchors; a line reader reads text.
+        const text = `*${node.source}`;
+        this.warnings.add(
+          'yaml_lenient',
+          `frontmatter line ${this.lineOf(node.range?.[0] ?? 0)}: ${JSON.stringify(text.length > 40 ? `${text.slice(0, 37)}…` : text)} reads as an alias in YAML, but no anchor comes before it; it is read as text: quote it`,
+        );
+        return { value: text, weight: 1 + text.length, height: 0 };
       }
       if (depth - 1 + target.height > MAX_FRONTMATTER_DEPTH) throw tooDeep();
       return target;
@@ -294,7 +301,7 @@ class Converter {
     this.keys += keys;
     this.values += values;
     if (this.keys > MAX_FRONTMATTER_KEYS) throw new Refusal('too_many_keys', CONTENT, `frontmatter must have at most ${MAX_FRONTMATTER_KEYS} keys`);
-    if (this.values > MAX_FRONTMATTER_VALUES) throw new Refusal('too_many_values', CONTENT, `frontmatter must have at most ${MAX_FRONTMATTER_VALUES} values`);
+    if (this.values > MAX_FRONTMATTER_VALUES) throw tooManyValues();
   }
 
   /** Entry values, for the lenient reader: one converted top-level pair per entry. */
@@ -347,7 +354,8 @@ const LENIENT_ROUNDS = 3;
  * parsed as YAML together (again, in case an error spilled over from a neighbour), so valid fields keep
  * their YAML meaning. At most LENIENT_ROUNDS + 1 YAML parses, each of a part of the text.
  */
-function readLeniently(yamlText: string, errors: readonly YAMLError[], warnings: WarningList): Fields {
+function readLeniently(yamlText: string, whole: Document.Parsed, warnings: WarningList): Fields {
+  const errors: readonly YAMLError[] = whole.errors;
   const allLines = yamlText.split('\n');
   const lines = new Lines(yamlText);
   const { entries, stray } = splitEntries(allLines);
@@ -387,7 +395,15 @@ function readLeniently(yamlText: string, errors: readonly YAMLError[], warnings:
     const at: number[] = [];
     for (const e of pending) for (let i = entries[e]!.line; i < entries[e]!.end; i++) at.push(i);
     const chunk = at.map((i) => allLines[i]).join('\n');
-    const doc = parseYaml(chunk);
+    let doc: Document.Parsed;
+    if (at.length === allLines.length) {
+      doc = whole; // every line: the same text as the first parse
+    } else {
+      // Without an entry, the lexer may read the others differently (an unclosed quote no longer hides a
+      // run of [), so the chunk is bounded again before YAML parses it.
+      checkShape(chunk);
+      doc = parseYaml(chunk);
+    }
     const chunkLines = new Lines(chunk);
     const toLine = (offset: number) => at[chunkLines.index(offset)] ?? 0;
     const items = isMap(doc.contents) ? doc.contents.items : [];
