@@ -58,7 +58,7 @@ function readCommentValues(yamlText: string, fields: Fields, warnings: WarningLi
   for (const key of ['name', 'description']) {
     if (!Object.hasOwn(fields, key) || fields[key] !== null) continue;
     const entry = entries.findLast((e: Entry) => e.key === key);
-    if (!entry || !entry.first.startsWith('#') || entry.more.some((line) => line.trim() !== '' && !line.trimStart().startsWith('#'))) continue;
+    if (!entry?.first.startsWith('#') || entry.more.some((line) => line.trim() !== '' && !line.trimStart().startsWith('#'))) continue;
     const text = entry.first.replace(/^#+/, '').trim();
     if (text === '') continue;
     fields[key] = text;
@@ -366,7 +366,9 @@ function readLeniently(yamlText: string, whole: Document.Parsed, warnings: Warni
 
   // Which entry each line belongs to, to place YAML errors.
   const entryOfLine = new Int32Array(allLines.length).fill(-1);
-  entries.forEach((entry, e) => entryOfLine.fill(e, entry.line, entry.end));
+  entries.forEach((entry, e) => {
+    entryOfLine.fill(e, entry.line, entry.end);
+  });
 
   const problems = new Map<number, YAMLError>(); // entry → first YAML error in it
   // An error that lands on an entry whose value looks fine, right under one whose value plainly is not
@@ -409,7 +411,9 @@ function readLeniently(yamlText: string, whole: Document.Parsed, warnings: Warni
     const items = isMap(doc.contents) ? doc.contents.items : [];
     if (doc.errors.length === 0 && items.length === pending.length) {
       const local = new Converter(warnings, (offset) => toLine(offset) + 2);
-      pending.forEach((e, i) => (values[e] = local.pairValue(items[i])));
+      pending.forEach((e, i) => {
+        values[e] = local.pairValue(items[i]);
+      });
       pending = [];
       break;
     }
