@@ -126,11 +126,13 @@ function ruleOf(json) {
 // When the answer carries no warning kinds (warnings as plain strings), the kind is read from the text.
 const KIND_OF_MESSAGE = [
   [/^([a-z_]+): /, null],
+  [/^\d+ more ([a-z_]+) warnings$/, null],
+  [/more metadata values that are not text/, 'nonconformant_field'],
   [/^unknown frontmatter field|more unknown frontmatter fields/, 'unknown_field'],
   [/is not valid YAML|YAML keys must be unique|reads as an alias|reads as a comment|belongs to no field|key that is a list/, 'yaml_lenient'],
   [/is not a conformant name/, 'name_normalized'],
   [/the Agent Skills format allows 1024/, 'description_long'],
-  [/is not indexed|are indexed$/, 'value_ignored'],
+  [/not indexed|are indexed$/, 'value_ignored'],
   [/Agent Skills format|must be text|must be a mapping|must be a space-separated|must list tool names/, 'nonconformant_field'],
   [/^the body is empty/, 'empty_body'],
   [/^the body is long/, 'long_body'],

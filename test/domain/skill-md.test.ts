@@ -503,7 +503,7 @@ describe('parseSkillMd: optional fields', () => {
     const long = ok(parseSkillMd(doc([`allowed-tools: [${'x'.repeat(201)}, Read]`])));
     assert.deepEqual([long.skill.allowedTools, long.warnings.map((w) => w.message)], [
       ['Read'],
-      ['frontmatter.allowed-tools: 1 entries over 200 characters are not indexed'],
+      ['frontmatter.allowed-tools: 1 entry over 200 characters, not indexed'],
     ]);
   });
 
@@ -546,7 +546,7 @@ describe('parseSkillMd: optional fields', () => {
     assert.deepEqual(warned([`metadata: {tags: "a, ${'x'.repeat(51)}"}`]), {
       tags: ['a'],
       domain: null,
-      warnings: ['value_ignored: frontmatter.metadata.tags: 1 entries over 50 characters are not indexed'],
+      warnings: ['value_ignored: frontmatter.metadata.tags: 1 entry over 50 characters, not indexed'],
     });
     assert.deepEqual(warned([`metadata: {domain: ${'d'.repeat(101)}}`]).warnings, [
       'value_ignored: frontmatter.metadata.domain is over 100 characters; it is not indexed',

@@ -234,8 +234,9 @@ function readList(
     seen.add(folded);
     out.push(trimmed);
   }
-  if (notText > 0 && !field.endsWith('allowed-tools')) warnings.add('value_ignored', `${field}: ${notText} entries that are not text are not indexed`);
-  if (tooLong > 0) warnings.add('value_ignored', `${field}: ${tooLong} entries over ${maxLength} characters are not indexed`);
+  const entries = (n: number) => (n === 1 ? '1 entry' : `${n} entries`);
+  if (notText > 0 && !field.endsWith('allowed-tools')) warnings.add('value_ignored', `${field}: ${entries(notText)} that are not text, not indexed`);
+  if (tooLong > 0) warnings.add('value_ignored', `${field}: ${entries(tooLong)} over ${maxLength} characters, not indexed`);
   if (over > 0) warnings.add('value_ignored', `${field} has more than ${maxItems} entries; the first ${maxItems} are indexed`);
   return out;
 }
