@@ -8,7 +8,7 @@ import { skillQuality, unitBaseQuality, unitQuality } from '../src/domain/qualit
 import { parseSkillMd } from '../src/domain/skill-md.js';
 
 /** Bump when generation changes, so that a kept corpus database is not mistaken for the new one. */
-export const CORPUS_VERSION = 1;
+export const CORPUS_VERSION = 2;
 export const DEFAULT_SEED = 20_251_122;
 
 // ---- randomness -----------------------------------------------------------------------------------
@@ -356,7 +356,8 @@ function skillDraft(c: Corpus, i: number): SkillDraft {
   const description = [sentence(cc, rng, domain, 8, 16), sentence(cc, rng, domain, 6, 14)].join(' ');
   const head = ['---', `name: ${name}`, `description: ${JSON.stringify(description)}`];
   if (license) head.push(`license: ${license}`);
-  head.push(`domain: ${DOMAINS[domain]}`, `tags: ${JSON.stringify(tags)}`, '---');
+  // Registry fields live under metadata, as the Agent Skills format wants them (conformant skills).
+  head.push('metadata:', `  domain: ${DOMAINS[domain]}`, `  tags: ${JSON.stringify(tags.join(', '))}`, '---');
   const body = ['', `# ${title(cc, rng, domain)}`, '']; // a blank line after the frontmatter, as people write it
   for (let p = int(rng, 1, 3); p > 0; p--) {
     body.push(Array.from({ length: int(rng, 2, 5) }, () => sentence(cc, rng, domain, 8, 18)).join(' '), '');

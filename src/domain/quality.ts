@@ -1,5 +1,6 @@
 // Quality scores: deterministic, in [0, 1], rounded to 4 decimals. The README documents these formulas.
 import type { KnowledgeUnitInput } from './model.js';
+import { isConformanceKind } from './skill-md/types.js';
 
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
@@ -44,9 +45,25 @@ export interface SkillQualityInput {
   description: string;
   body: string;
   license: string | null;
+  /** From metadata.domain or a top-level domain alike (the parser reads both). */
   domain: string | null;
+  /** From metadata.tags or top-level tags alike (the parser reads both). */
   tags: string[];
-  warnings: number;
+  /** The parser's warnings (by kind); a bare number is the older form, each warning counting on its own. */
+  warnings: number | readonly { kind: string }[];
+}
+
+/**
+ * The number of distinct findings the score is lowered for: every kind of warning once, however many
+ * warnings of it there are, and all deviations from the Agent Skills format together as one. So a skill
+ * with six unknown fields loses 0.05 for not conforming, not 0.25, and a content finding (html,
+ * prompt_injection, ...) costs the same whatever the format.
+ */
+export function skillFindings(warnings: SkillQualityInput['warnings']): number {
+  if (typeof warnings === 'number') return warnings;
+  const kinds = new Set<string>();
+  for (const w of warnings) kinds.add(isConformanceKind(w.kind) ? 'nonconformant' : w.kind);
+  return kinds.size;
 }
 
 /**
@@ -55,7 +72,7 @@ export interface SkillQualityInput {
  * + 0.30 × fullness of the body (300 words count as full)
  * + 0.10 for markdown headings in the body, 0.10 for a code block or a list
  * + 0.05 for a license, 0.05 for a domain, 0.15 × tags (3 count as full)
- * − 0.05 for each warning (at most −0.25)
+ * − 0.05 for each finding (skillFindings: each warning kind once, format deviations together once), at most −0.25
  */
 export function skillQuality(skill: SkillQualityInput): number {
   const words = skill.body.split(/\s+/).filter(Boolean).length;
@@ -70,7 +87,7 @@ export function skillQuality(skill: SkillQualityInput): number {
         (skill.license ? 0.05 : 0) +
         (skill.domain ? 0.05 : 0) +
         0.15 * fill(skill.tags.length, 3) -
-        Math.min(0.25, 0.05 * skill.warnings),
+        Math.min(0.25, 0.05 * skillFindings(skill.warnings)),
     ),
   );
 }

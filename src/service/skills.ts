@@ -65,14 +65,14 @@ export function prepareSkillContribution(ctx: Context, agent: Agent, input: Skil
     license: doc.license,
     visibility: input.visibility,
     agent_id: agent.agentId,
-    quality_score: skillQuality({ ...doc, warnings: warnings.length }),
+    quality_score: skillQuality({ ...doc, warnings }),
     skill_md_content: input.skill_md_content,
     created_at: now,
     updated_at: now,
   };
   return {
     status: 201,
-    body: { data: skill, warnings },
+    body: { data: skill, warnings: warnings.map((w) => w.message) },
     at,
     write: (response) =>
       withinQuota(agent, () => ctx.store.contributeSkill(skill, doc.body, REWARD_MILLIS.contribute_skill, response, quotaOf(ctx, agent))),

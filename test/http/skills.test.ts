@@ -43,7 +43,8 @@ for (const backend of backends()) {
     it('refuses content that is not a valid SKILL.md, naming the rule', async () => {
       const cases: [unknown, RegExp][] = [
         [{ skill_md_content: 'no frontmatter here', visibility: 'public' }, /frontmatter/],
-        [{ skill_md_content: skillMd({ name: 'Bad_Name' }), visibility: 'public' }, /frontmatter\.name/],
+        // Issue 11: a name outside the pattern is slugged (accepted with a warning); one with nothing to slug is refused.
+        [{ skill_md_content: skillMd({ name: '数据' }), visibility: 'public' }, /frontmatter\.name/],
         [{ skill_md_content: skillMd({ description: '""' }), visibility: 'public' }, /frontmatter\.description/],
         [{ skill_md_content: '---\nname: [unclosed\n---\n', visibility: 'public' }, /skill_md_content/],
         [{ skill_md_content: skillMd(), visibility: 'secret' }, /^visibility must be one of public, private/],
