@@ -3,9 +3,13 @@
 // service stores (scores computed by the service's own domain functions). Item i is derived from
 // (seed, i) alone, so any item can be regenerated without generating the ones before it.
 import { generateApiKey } from '../src/domain/keys.js';
-import { UNIT_TYPES, type KnowledgeUnit, type KnowledgeUnitInput, type Skill, type Visibility } from '../src/domain/model.js';
+import { UNIT_TYPES, type KnowledgeUnit, type KnowledgeUnitInput, type Visibility } from '../src/domain/model.js';
 import { skillQuality, unitBaseQuality, unitQuality } from '../src/domain/quality.js';
+import { versionDigest } from '../src/domain/bundles.js';
+import { REWARD_MILLIS } from '../src/domain/reputation.js';
 import { parseSkillMd } from '../src/domain/skill-md.js';
+import { FIRST_VERSION, latestVersion } from '../src/domain/versions.js';
+import type { SkillPlan } from '../src/store/store.js';
 
 /** Bump when generation changes, so that a kept corpus database is not mistaken for the new one. */
 export const CORPUS_VERSION = 2;
@@ -329,9 +333,9 @@ export function unitItem(c: Corpus, i: number, units: number): UnitItem {
   };
 }
 
+/** A corpus skill as the bulk path takes it: the plan of a new skill at its first version. */
 export interface SkillItem {
-  skill: Skill;
-  body: string;
+  plan: SkillPlan;
 }
 
 interface SkillDraft {
@@ -400,25 +404,36 @@ export function skillItem(c: Corpus, i: number, units: number): SkillItem {
     const same =
       doc.name === draft.name && doc.description === draft.description && doc.license === draft.license &&
       doc.domain === draft.domain && doc.body === draft.body && JSON.stringify(doc.tags) === JSON.stringify(draft.tags);
-    if (!same || warnings.length > 0) throw new Error(`corpus skill ${i}: generated fields differ from the parser's (${warnings.join('; ')})`);
+    if (!same || warnings.length > 0) throw new Error(`corpus skill ${i}: generated fields differ from the parser's (${warnings.map((w) => w.message).join('; ')})`);
   }
   // Skills are spread over the same period as units, ten units apart.
   const at = new Date(EPOCH + i * 10 * UNIT_SPACING_MS + 7_000).toISOString();
+  // The fields a publication reads from this SKILL.md (checked above every PARSER_CHECK_EVERY skills).
   return {
-    body: draft.body,
-    skill: {
-      id: skillId(c, i),
+    plan: {
+      kind: 'create',
+      skillId: skillId(c, i),
+      agentId: ownerOf(c, units, 2, i),
       name: draft.name,
-      description: draft.description,
-      domain: draft.domain,
-      tags: draft.tags,
-      license: draft.license,
       visibility: draft.visibility,
-      agent_id: ownerOf(c, units, 2, i),
-      quality_score: skillQuality({ ...draft, warnings: 0 }),
-      skill_md_content: draft.markdown,
-      created_at: at,
-      updated_at: at,
+      rewardMillis: REWARD_MILLIS.contribute_skill,
+      pickLatest: latestVersion,
+      version: {
+        version: FIRST_VERSION,
+        digest: versionDigest(draft.markdown, []),
+        displayName: draft.name,
+        description: draft.description,
+        domain: draft.domain,
+        tags: draft.tags,
+        license: draft.license,
+        qualityScore: skillQuality({ ...draft, warnings: 0 }),
+        conformant: true,
+        warnings: [],
+        skillMd: draft.markdown,
+        body: draft.body,
+        files: [],
+        publishedAt: at,
+      },
     },
   };
 }

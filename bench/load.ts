@@ -209,7 +209,7 @@ export async function loadCorpus(
     for (let from = 0; from < skills; from += BATCH) {
       const batch: SkillImport[] = [];
       for (let i = from; i < Math.min(skills, from + BATCH); i++) batch.push(skillItem(c, i, n));
-      await store.importSkills(batch, REWARD_MILLIS.contribute_skill);
+      await store.importSkills(batch);
     }
     const skillsDone = performance.now();
     if (target.backend === 'postgres') {

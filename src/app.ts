@@ -23,6 +23,8 @@ import { knowledgeRoutes } from './http/routes/knowledge.js';
 import { operationRoutes } from './http/routes/operations.js';
 import { reputationRoutes } from './http/routes/reputation.js';
 import { installRouteCatalogue } from './http/route-catalogue.js';
+import { discoveryRoutes } from './http/routes/discovery.js';
+import { skillVersionRoutes } from './http/routes/skill-versions.js';
 import { skillRoutes } from './http/routes/skills.js';
 import type { Context } from './service/context.js';
 import type { Store } from './store/store.js';
@@ -152,6 +154,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(operationRoutes, ctx);
   await app.register(authRoutes, ctx);
   await app.register(skillRoutes, ctx);
+  await app.register(skillVersionRoutes, ctx);
+  await app.register(discoveryRoutes, ctx);
   await app.register(knowledgeRoutes, ctx);
   await app.register(reputationRoutes, ctx);
   await app.register(exportRoutes, ctx);

@@ -35,6 +35,13 @@ export function assertMayDeleteUnit(caller: Agent, unit: Pick<KnowledgeUnit, 'ag
   requireScope(caller, 'write');
 }
 
+/** Yanking a version or deleting a skill: its publisher with write scope, or an admin. */
+export function assertMayManageSkill(caller: Agent, skill: Pick<Skill, 'agent_id'>): void {
+  if (isAdmin(caller)) return;
+  if (skill.agent_id !== caller.agentId) throw forbidden('only the publisher or an admin may change this skill');
+  requireScope(caller, 'write');
+}
+
 /** A verdict comes from anyone but the unit's contributor. */
 export function assertMayValidate(caller: Agent, unit: Pick<KnowledgeUnit, 'agent_id'>): void {
   if (unit.agent_id === caller.agentId) throw forbidden('an agent may not validate its own knowledge unit');

@@ -105,26 +105,73 @@ export type Verdict = Static<typeof Verdict>;
 
 // ---- skills ----------------------------------------------------------------------------------------
 
-export const Skill = Type.Object(
-  {
-    id: Type.String(),
-    name: Type.String(),
-    description: Type.String(),
-    domain: Nullable(Type.String()),
-    tags: Type.Array(Type.String()),
-    license: Nullable(Type.String()),
-    visibility: VisibilitySchema,
-    agent_id: Type.String(),
-    quality_score: Type.Number(),
-    skill_md_content: Type.String(),
-    created_at: Timestamp,
-    updated_at: Timestamp,
-  },
-);
+/** A finding about a skill: a deviation from the Agent Skills format, or a soft finding about content. */
+export const SkillWarning = Type.Object({
+  kind: Type.String({ description: 'stable id: yaml_lenient, name_normalized, unknown_field, html, prompt_injection, …' }),
+  message: Type.String(),
+  file: Type.Optional(Type.String({ description: 'the bundle file the finding is about; absent for SKILL.md' })),
+});
+export type SkillWarning = Static<typeof SkillWarning>;
+
+/** A file of a skill's bundle (SKILL.md aside), served at /v1/skills/{id}/versions/{version}/files/{path}. */
+export const SkillFile = Type.Object({
+  path: Type.String(),
+  size: Type.Integer({ description: 'bytes' }),
+  digest: Type.String({ description: 'sha256:<hex> of the file' }),
+  media_type: Type.String(),
+});
+export type SkillFile = Static<typeof SkillFile>;
+
+const skillFields = {
+  id: Type.String(),
+  /** The conformant slug: with the publisher, the skill's identity. */
+  name: Type.String({ description: 'the conformant name (a-z 0-9 -); with agent_id, the skill identity' }),
+  display_name: Type.String({ description: 'the name as the SKILL.md gives it' }),
+  description: Type.String(),
+  domain: Nullable(Type.String()),
+  tags: Type.Array(Type.String()),
+  license: Nullable(Type.String()),
+  visibility: VisibilitySchema,
+  agent_id: Type.String(),
+  quality_score: Type.Number(),
+  version: Type.String({ description: 'the version shown (semver)' }),
+  latest_version: Nullable(Type.String({ description: 'the version reads give by default; null when every version is yanked' })),
+  yanked: Type.Boolean({ description: 'this version was withdrawn: readable by its number, never chosen as latest' }),
+  digest: Type.String({ description: 'sha256:<hex> of the version: of SKILL.md alone, or of its archive when it has files' }),
+  file_count: Type.Integer({ description: 'bundle files besides SKILL.md' }),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  published_at: Timestamp,
+};
+
+export const Skill = Type.Object({
+  ...skillFields,
+  conformance: Type.Object({
+    conformant: Type.Boolean({ description: 'true when the SKILL.md follows the Agent Skills format' }),
+    warnings: Type.Array(SkillWarning, { description: 'why not, and the soft findings; kept with the version' }),
+  }),
+  files: Type.Array(SkillFile),
+  skill_md_content: Type.String(),
+});
 export type Skill = Static<typeof Skill>;
 
-/** A skill in a list: everything but its SKILL.md (GET /v1/skills/{id} has it). */
-export const SkillSummary = Type.Omit(Skill, ['skill_md_content']);
+/** A skill in a list: its latest version without SKILL.md, files and warnings (GET /v1/skills/{id} has them). */
+export const SkillSummary = Type.Object({
+  ...skillFields,
+  conformance: Type.Object({ conformant: Type.Boolean() }),
+});
+
+/** One version of a skill, as its version list shows it. */
+export const SkillVersionSummary = Type.Object({
+  version: Type.String(),
+  digest: Type.String(),
+  yanked: Type.Boolean(),
+  description: Type.String(),
+  conformant: Type.Boolean(),
+  file_count: Type.Integer(),
+  published_at: Timestamp,
+});
+export type SkillVersionSummary = Static<typeof SkillVersionSummary>;
 
 // ---- agents, keys and reputation ---------------------------------------------------------------------
 

@@ -2,6 +2,7 @@
 // The entities themselves (units, skills, profiles) are the domain's schemas (domain/model.ts); this file
 // adds what the API wraps around them: request bodies, query strings, envelopes and pages.
 import { Type, type Static, type TSchema } from 'typebox';
+import { MAX_BUNDLE_BYTES, MAX_BUNDLE_FILES, MAX_FILE_BYTES, MAX_PATH_LENGTH } from '../domain/bundles.js';
 import {
   AGENT_ID_PATTERN,
   KeyMetadata,
@@ -13,7 +14,9 @@ import {
   ReputationProfile,
   ScopeSchema,
   Skill,
+  SkillFile,
   SkillSummary,
+  SkillVersionSummary,
   Verdict,
   VisibilitySchema,
 } from '../domain/model.js';
@@ -70,6 +73,7 @@ export const SkillListQuery = Type.Object(
     domain: Domain,
     tags: Type.Optional(Type.String({ maxLength: 1100, description: 'comma-separated; a skill must carry every tag' })),
     min_quality: MinQuality,
+    conformant: Type.Optional(Type.Boolean({ description: 'only skills that follow (true) or break (false) the Agent Skills format' })),
     limit: Limit,
     offset: Offset,
   },
@@ -104,14 +108,55 @@ export const SkillBody = Type.Object(
   {
     skill_md_content: Type.String({ minLength: 1, maxLength: 100_000 }),
     visibility: VisibilitySchema,
+    files: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            path: Type.String({ minLength: 1, maxLength: MAX_PATH_LENGTH, description: 'relative, / between folders (scripts/extract.py)' }),
+            content_base64: Type.String({ maxLength: Math.ceil((MAX_FILE_BYTES * 4) / 3) + 4 }),
+          },
+          closed,
+        ),
+        { maxItems: MAX_BUNDLE_FILES, description: `the bundle besides SKILL.md: at most ${MAX_BUNDLE_FILES} files of ${MAX_FILE_BYTES} bytes, ${MAX_BUNDLE_BYTES} in all` },
+      ),
+    ),
   },
   closed,
 );
 export type SkillBody = Static<typeof SkillBody>;
 
-export const SkillCreated = Type.Object({ data: Skill, warnings: Type.Array(Type.String()) });
+export const SkillCreated = Type.Object({
+  data: Skill,
+  warnings: Type.Array(Type.String(), { description: 'the findings, as messages (data.conformance.warnings has them with their kinds)' }),
+});
 export const SkillOne = Type.Object({ data: Skill });
 export const SkillPage = pageOf(SkillSummary);
+export const SkillVersionList = Type.Object({ data: Type.Array(SkillVersionSummary) });
+export const SkillDeleted = Type.Object({ data: Type.Object({ id: Type.String(), deleted: Type.Boolean() }) });
+
+const SemVer = Type.String({ minLength: 5, maxLength: 64, description: 'a semantic version, e.g. 1.2.3' });
+export const SkillVersionParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), version: SemVer }, closed);
+export const SkillFileParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), '*': Type.String({ maxLength: 1_000 }) }, closed);
+export const SkillVersionFileParams = Type.Object(
+  { id: Type.String({ minLength: 1, maxLength: 64 }), version: SemVer, '*': Type.String({ maxLength: 1_000 }) },
+  closed,
+);
+
+/** A skill in the export: every version, with its files' content (base64). */
+const SkillExport = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  visibility: VisibilitySchema,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  latest_version: Type.Union([Type.String(), Type.Null()]),
+  versions: Type.Array(
+    Type.Object({
+      ...Type.Omit(Skill, ['files']).properties,
+      files: Type.Array(Type.Object({ ...SkillFile.properties, content_base64: Type.String() })),
+    }),
+  ),
+});
 
 // ---- knowledge units -----------------------------------------------------------------------------
 
@@ -144,13 +189,26 @@ export const ExportDocument = Type.Object({
     exported_at: Timestamp,
     keys: Type.Array(KeyMetadata),
     knowledge_units: Type.Array(KnowledgeUnit),
-    skills: Type.Array(Skill),
+    skills: Type.Array(SkillExport),
     validations: Type.Array(Verdict),
     reputation: Type.Object({
       ...ReputationProfile.properties,
       history: Type.Array(ReputationEvent, { description: 'every item, oldest first' }),
     }),
   }),
+});
+
+export const DiscoveryIndex = Type.Object({
+  $schema: Type.String(),
+  skills: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      type: Type.Enum(['skill-md', 'archive']),
+      description: Type.String(),
+      url: Type.String(),
+      digest: Type.String({ description: 'sha256:<hex> of the artifact at url' }),
+    }),
+  ),
 });
 
 // ---- operations ----------------------------------------------------------------------------------

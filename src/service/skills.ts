@@ -1,23 +1,31 @@
-// Skills: contribute a SKILL.md, read one, list and search (private skills only for their owner and admins).
-import { canSeeSkill, skillViewer } from '../domain/access.js';
+// Skills as packages: publish a SKILL.md (and its bundle of files) as a new skill or a new version,
+// read a skill at its default or a named version, its versions and files, yank and delete, list and
+// search (private skills only for their owner and admins), and the discovery index.
+import { assertMayManageSkill, canSeeSkill, skillViewer } from '../domain/access.js';
 import type { Agent, Caller } from '../domain/caller.js';
-import { badRequest, notFound } from '../domain/errors.js';
-import type { Skill, Visibility } from '../domain/model.js';
-import type { SkillSummary } from '../domain/summaries.js';
+import { checkBundle, versionDigest, type BundleFileInput } from '../domain/bundles.js';
+import { badRequest, conflict, notFound } from '../domain/errors.js';
+import type { Skill, SkillVersionSummary, SkillWarning, Visibility } from '../domain/model.js';
 import { skillQuality } from '../domain/quality.js';
 import { REWARD_MILLIS } from '../domain/reputation.js';
 import { commaList, textFilter } from '../domain/search.js';
 import { parseSkillMd } from '../domain/skill-md.js';
-import type { Page } from '../store/store.js';
+import type { SkillSummary } from '../domain/summaries.js';
+import { byVersionDescending, decideVersion, FIRST_VERSION, latestVersion, readVersion } from '../domain/versions.js';
+import { plannedSkill } from '../store/skill-rows.js';
+import { PublishRaceError, type NewSkillVersion, type Page, type SkillFileContent, type SkillPlan } from '../store/store.js';
 import { quotaOf, withinQuota, type Change, type Context } from './context.js';
 
 const MAX_TAG_FILTERS = 20;
+/** A publication planned from reads that a concurrent one made stale is planned again, this many times. */
+const PUBLISH_ATTEMPTS = 5;
 
 export interface SkillListParams {
   q?: string;
   domain?: string;
   tags?: string;
   min_quality?: number;
+  conformant?: boolean;
   limit: number;
   offset: number;
 }
@@ -33,48 +41,192 @@ export async function listSkills(ctx: Context, caller: Caller, params: SkillList
     domain: params.domain,
     tags: tagList,
     minQuality: params.min_quality,
+    conformant: params.conformant,
     limit: params.limit,
     offset: params.offset,
     viewer: skillViewer(caller),
   });
 }
 
-export async function getSkill(ctx: Context, caller: Caller, id: string): Promise<Skill> {
-  const skill = await ctx.store.getSkill(id);
-  if (!skill || !canSeeSkill(caller, skill)) throw notFound('skill');
+/** A skill the caller may see, at `version` or its default version; 404 otherwise (private ones do not exist for others). */
+export async function getSkill(ctx: Context, caller: Caller, id: string, version?: string): Promise<Skill> {
+  const skill = await ctx.store.getSkill(id, version);
+  if (!skill || !canSeeSkill(caller, skill)) throw notFound(version === undefined ? 'skill' : `version ${version} of this skill`);
   return skill;
 }
+
+export async function listSkillVersions(ctx: Context, caller: Caller, id: string): Promise<SkillVersionSummary[]> {
+  await getSkill(ctx, caller, id);
+  const versions = (await ctx.store.listSkillVersions(id)) ?? [];
+  return versions.sort((a, b) => byVersionDescending(a.version, b.version));
+}
+
+export async function getSkillFile(ctx: Context, caller: Caller, id: string, version: string | null, path: string): Promise<SkillFileContent> {
+  await getSkill(ctx, caller, id, version ?? undefined);
+  const file = await ctx.store.getSkillFile(id, version, path);
+  if (!file) throw notFound(`file ${path}`);
+  return file;
+}
+
+// ---- publication -----------------------------------------------------------------------------------
 
 export interface SkillInput {
   skill_md_content: string;
   visibility: Visibility;
+  files?: BundleFileInput[];
 }
 
-export function prepareSkillContribution(ctx: Context, agent: Agent, input: SkillInput): Change<{ data: Skill; warnings: string[] }> {
+export type Published = { data: Skill; warnings: string[] };
+
+/**
+ * Publishes a SKILL.md and its files under the caller's name for it: a new skill (+0.1), a new version of
+ * the caller's skill of that name (no reward), or, for content it already has, that version again (200,
+ * nothing written). `apply` writes the change (REST: with its idempotency record).
+ */
+export async function publishSkill<R>(ctx: Context, agent: Agent, input: SkillInput, apply: (change: Change<Published>) => Promise<R>): Promise<R> {
+  const draft = draftSkill(input);
+  for (let attempt = 0; attempt < PUBLISH_ATTEMPTS; attempt++) {
+    const identity = await ctx.store.findSkillByName(agent.agentId, draft.name);
+    const decision = identity ? decideVersion(identity.versions, { digest: draft.digest, requested: draft.requested }) : null;
+    if (decision?.kind === 'taken') {
+      throw conflict(
+        `version ${decision.version} of ${draft.name} is already published with other content; versions are immutable, so give the SKILL.md a new metadata.version`,
+      );
+    }
+    const at = ctx.clock();
+    const plan = planOf(draft, {
+      kind: identity === null ? 'create' : decision!.kind === 'same' ? 'same' : 'version',
+      skillId: identity?.skillId ?? ctx.ids.skillId(),
+      agentId: agent.agentId,
+      visibility: input.visibility,
+      version: decision?.version ?? draft.requested ?? FIRST_VERSION,
+      at: at.toISOString(),
+    });
+    const change = await publicationChange(ctx, agent, plan, identity?.versions ?? [], draft.warnings, draft.notes, at);
+    try {
+      return await apply(change);
+    } catch (error) {
+      if (error instanceof PublishRaceError) continue;
+      throw error;
+    }
+  }
+  throw conflict('other publications of this skill kept getting in first; retry');
+}
+
+interface Draft {
+  name: string;
+  digest: string;
+  requested: string | null;
+  warnings: SkillWarning[];
+  notes: string[];
+  version: Omit<NewSkillVersion, 'version' | 'publishedAt'>;
+}
+
+/** A SKILL.md and its files read, checked and digested (400 naming the rule for what cannot be loaded). */
+function draftSkill(input: SkillInput): Draft {
   const parsed = parseSkillMd(input.skill_md_content);
   if (!parsed.ok) throw badRequest(`skill_md_content: ${parsed.message}`);
-  const { skill: doc, warnings } = parsed;
-  const at = ctx.clock();
-  const now = at.toISOString();
-  const skill: Skill = {
-    id: ctx.ids.skillId(),
+  const bundle = checkBundle(input.files ?? []);
+  if (!bundle.ok) throw badRequest(bundle.message);
+  const { skill: doc, conformant } = parsed;
+  const requested = readVersion(doc.version);
+  const warnings = [...parsed.warnings, ...bundle.warnings];
+  const digest = versionDigest(input.skill_md_content, bundle.files);
+  return {
     name: doc.name,
-    description: doc.description,
-    domain: doc.domain,
-    tags: doc.tags,
-    license: doc.license,
-    visibility: input.visibility,
-    agent_id: agent.agentId,
-    quality_score: skillQuality({ ...doc, warnings }),
-    skill_md_content: input.skill_md_content,
-    created_at: now,
-    updated_at: now,
+    digest,
+    requested: requested.version,
+    warnings,
+    notes: requested.note ? [requested.note] : [],
+    version: {
+      digest,
+      displayName: doc.displayName,
+      description: doc.description,
+      domain: doc.domain,
+      tags: doc.tags,
+      license: doc.license,
+      qualityScore: skillQuality({ ...doc, warnings }),
+      conformant,
+      warnings,
+      skillMd: input.skill_md_content,
+      body: doc.body,
+      files: bundle.files,
+    },
   };
+}
+
+function planOf(
+  draft: Draft,
+  how: { kind: SkillPlan['kind']; skillId: string; agentId: string; visibility: Visibility; version: string; at: string },
+): SkillPlan {
+  return {
+    kind: how.kind,
+    skillId: how.skillId,
+    agentId: how.agentId,
+    name: draft.name,
+    visibility: how.visibility,
+    rewardMillis: REWARD_MILLIS.contribute_skill,
+    pickLatest: latestVersion,
+    version: { ...draft.version, version: how.version, publishedAt: how.at },
+  };
+}
+
+/**
+ * A new skill's plan, for the bulk path (benchmark corpora, operator imports): the SKILL.md read as a
+ * publication reads it, at its requested version or the first one.
+ */
+export function newSkillPlan(input: SkillInput & { skillId: string; agentId: string; at: string }): SkillPlan {
+  const draft = draftSkill(input);
+  return planOf(draft, { ...input, kind: 'create', version: draft.requested ?? FIRST_VERSION });
+}
+
+async function publicationChange(
+  ctx: Context,
+  agent: Agent,
+  plan: SkillPlan,
+  versions: { version: string; yanked: boolean }[],
+  warnings: SkillWarning[],
+  notes: string[],
+  at: Date,
+): Promise<Change<Published>> {
+  const messages = [...warnings.map((w) => w.message), ...notes];
+  if (plan.kind === 'same') {
+    // Identical content: the version that has it, as it is stored (its warnings, its publication time).
+    const existing = await ctx.store.getSkill(plan.skillId, plan.version.version);
+    if (!existing) throw new PublishRaceError();
+    return { status: 200, body: { data: existing, warnings: messages }, at, write: (response) => ctx.store.publishSkill(plan, response) };
+  }
+  const current = plan.kind === 'version' ? await ctx.store.getSkill(plan.skillId) : null;
+  const now = at.toISOString();
+  const latest = latestVersion([...versions, { version: plan.version.version, yanked: false }]);
+  const data = plannedSkill(plan, { createdAt: current?.created_at ?? now, updatedAt: now, latestVersion: latest });
   return {
     status: 201,
-    body: { data: skill, warnings: warnings.map((w) => w.message) },
+    body: { data, warnings: messages },
     at,
-    write: (response) =>
-      withinQuota(agent, () => ctx.store.contributeSkill(skill, doc.body, REWARD_MILLIS.contribute_skill, response, quotaOf(ctx, agent))),
+    write: (response) => withinQuota(agent, () => ctx.store.publishSkill(plan, response, quotaOf(ctx, agent))),
   };
+}
+
+// ---- yank and delete -------------------------------------------------------------------------------
+
+/** A skill the caller may withdraw or erase (domain/access.ts); others' private skills do not exist. */
+async function ownedSkill(ctx: Context, caller: Agent, id: string): Promise<Skill> {
+  const skill = await getSkill(ctx, caller, id);
+  assertMayManageSkill(caller, skill);
+  return skill;
+}
+
+/** Yanks (or restores) a version: still readable by its number, never chosen as the default. */
+export async function setYanked(ctx: Context, caller: Agent, id: string, version: string, yanked: boolean): Promise<Skill> {
+  await ownedSkill(ctx, caller, id);
+  const outcome = await ctx.store.setSkillYanked(id, version, yanked, ctx.clock().toISOString(), latestVersion);
+  if (outcome === 'not_found') throw notFound(`version ${version} of this skill`);
+  return (await ctx.store.getSkill(id, version))!;
+}
+
+export async function deleteSkill(ctx: Context, caller: Agent, id: string): Promise<{ data: { id: string; deleted: boolean } }> {
+  await ownedSkill(ctx, caller, id);
+  if (!(await ctx.store.deleteSkill(id, ctx.clock().toISOString()))) throw notFound('skill');
+  return { data: { id, deleted: true } };
 }

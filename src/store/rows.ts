@@ -11,27 +11,28 @@ import type {
   ReputationEvent,
   ReputationProfile,
   Scope,
-  Skill,
   UnitType,
   Verdict,
-  Visibility,
 } from '../domain/model.js';
-import type { SkillSummary } from '../domain/summaries.js';
 import type { SavedResponse } from './store.js';
 
 export interface Decode {
   /** A JSON array column (examples, tags). */
   strings(value: unknown): string[];
+  /** Any JSON column. */
+  json(value: unknown): unknown;
   bool(value: unknown): boolean;
 }
 
 export const sqliteDecode: Decode = {
   strings: (value) => JSON.parse(value as string) as string[],
+  json: (value) => JSON.parse(value as string) as unknown,
   bool: (value) => value === 1,
 };
 
 export const postgresDecode: Decode = {
   strings: (value) => value as string[],
+  json: (value) => value,
   bool: (value) => value === true,
 };
 
@@ -43,8 +44,6 @@ type Int = number | string;
 export const KEY_COLUMNS = 'id, agent_id, key_hash, key_prefix, scopes, tier, created_at, revoked_at';
 export const UNIT_COLUMNS = `ku.id, ku.agent_id, ku.title, ku.type, ku.domain, ku.description, ku.examples, ku.source,
   ku.confidence, ku.tags, ku.quality_score, ku.valid_count, ku.invalid_count, ku.created_at, ku.updated_at`;
-export const SKILL_COLUMNS = `s.id, s.agent_id, s.name, s.description, s.domain, s.tags, s.license, s.visibility,
-  s.quality_score, s.skill_md_content, s.created_at, s.updated_at`;
 export const AGENT_COLUMNS = 'agent_id, score_millis, contributions, validations, updated_at';
 export const EVENT_COLUMNS = 'seq, action, delta_millis, target_id, created_at';
 export const VERDICT_COLUMNS = 'unit_id, agent_id, valid, feedback, created_at, updated_at';
@@ -75,21 +74,6 @@ export interface UnitRow {
   quality_score: number;
   valid_count: number;
   invalid_count: number;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface SkillRow {
-  id: string;
-  agent_id: string;
-  name: string;
-  description: string;
-  domain: string | null;
-  tags: unknown;
-  license: string | null;
-  visibility: string;
-  quality_score: number;
-  skill_md_content: string;
   created_at: string;
   updated_at: string;
 }
@@ -167,28 +151,6 @@ export function toUnit(row: UnitRow, decode: Decode): KnowledgeUnit {
   };
 }
 
-export function toSkill(row: SkillRow, decode: Decode): Skill {
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    domain: row.domain,
-    tags: decode.strings(row.tags),
-    license: row.license,
-    visibility: row.visibility as Visibility,
-    agent_id: row.agent_id,
-    quality_score: row.quality_score,
-    skill_md_content: row.skill_md_content,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
-
-export function toSkillSummary(row: Omit<SkillRow, 'skill_md_content'>, decode: Decode): SkillSummary {
-  const { skill_md_content: _content, ...summary } = toSkill({ ...row, skill_md_content: '' }, decode);
-  return summary;
-}
-
 export function toEvent(row: EventRow): ReputationEvent {
   return {
     action: row.action as ReputationEvent['action'],
@@ -239,11 +201,6 @@ export function unitBytes(unit: KnowledgeUnit): number {
   return text.reduce((sum, part) => sum + Buffer.byteLength(part, 'utf8'), 0);
 }
 
-/** The storage a skill takes against its contributor's quota: the UTF-8 bytes of its SKILL.md. */
-export function skillBytes(skill: Skill): number {
-  return Buffer.byteLength(skill.skill_md_content, 'utf8');
-}
-
 export const UNIT_INSERT_COLUMNS = [
   'id', 'agent_id', 'title', 'type', 'domain', 'description', 'examples', 'source', 'confidence',
   'tags', 'base_quality', 'quality_score', 'created_at', 'updated_at', 'bytes',
@@ -256,22 +213,4 @@ export function unitValues(unit: KnowledgeUnit, baseQuality: number): unknown[] 
     JSON.stringify(unit.content.examples), unit.metadata.source, unit.metadata.confidence, JSON.stringify(unit.tags),
     baseQuality, unit.quality_score, unit.created_at, unit.updated_at, unitBytes(unit),
   ];
-}
-
-export const SKILL_INSERT_COLUMNS = [
-  'id', 'agent_id', 'name', 'description', 'domain', 'tags', 'license', 'visibility', 'quality_score',
-  'skill_md_content', 'created_at', 'updated_at', 'bytes',
-] as const;
-
-/** A skill's insert values, in SKILL_INSERT_COLUMNS order (tags as JSON text). */
-export function skillValues(skill: Skill): unknown[] {
-  return [
-    skill.id, skill.agent_id, skill.name, skill.description, skill.domain, JSON.stringify(skill.tags), skill.license,
-    skill.visibility, skill.quality_score, skill.skill_md_content, skill.created_at, skill.updated_at, skillBytes(skill),
-  ];
-}
-
-/** The lower-cased, distinct tags a skill is filtered by. */
-export function skillTagKeys(skill: Skill): string[] {
-  return [...new Set(skill.tags.map((tag) => tag.toLowerCase()))];
 }

@@ -1,7 +1,5 @@
 // The one interface every backend implements. Stores keep data consistent; they never decide policy
 // (who may do what, what a verdict is worth): the domain decides, and the store is told what to write.
-import type { SkillSummary, UnitSummary } from '../domain/summaries.js';
-import type { VerdictDecision, VerdictState } from '../domain/verdicts.js';
 import type {
   ApiKeyRecord,
   KeyMetadata,
@@ -11,9 +9,15 @@ import type {
   ReputationProfile,
   Scope,
   Skill,
+  SkillFile,
+  SkillVersionSummary,
+  SkillWarning,
   UnitType,
   Verdict,
+  Visibility,
 } from '../domain/model.js';
+import type { SkillSummary, UnitSummary } from '../domain/summaries.js';
+import type { VerdictDecision, VerdictState } from '../domain/verdicts.js';
 
 export type AgentOrigin = 'api_key' | 'oidc';
 
@@ -33,6 +37,8 @@ export interface SkillQuery {
   domain?: string;
   tags: string[];
   minQuality?: number;
+  /** Only skills whose default version follows (true) or breaks (false) the Agent Skills format. */
+  conformant?: boolean;
   limit: number;
   offset: number;
   viewer: Viewer;
@@ -151,10 +157,106 @@ export interface UnitImport {
   baseQuality: number;
 }
 
-/** One skill for the bulk path, with the SKILL.md body (after the frontmatter) that the search index keeps. */
-export interface SkillImport {
-  skill: Skill;
+/** A version of a skill as it is stored: its SKILL.md, what was read from it, and its files. */
+export interface NewSkillVersion {
+  version: string;
+  digest: string;
+  displayName: string;
+  description: string;
+  domain: string | null;
+  tags: string[];
+  license: string | null;
+  qualityScore: number;
+  conformant: boolean;
+  warnings: SkillWarning[];
+  skillMd: string;
+  /** The markdown after the frontmatter, which search indexes. */
   body: string;
+  files: readonly StoredFile[];
+  publishedAt: string;
+}
+
+export interface StoredFile {
+  path: string;
+  content: Uint8Array;
+  size: number;
+  digest: string;
+  mediaType: string;
+}
+
+/**
+ * A publication, planned by the service from what it read (SkillIdentity): a new skill, a new version
+ * of an existing one, or the same content again (nothing to write but the idempotent answer). Written
+ * in one transaction; PublishRaceError when another publication of the same name got in between, so the
+ * service plans again from fresh reads.
+ */
+export interface SkillPlan {
+  kind: 'create' | 'version' | 'same';
+  skillId: string;
+  agentId: string;
+  name: string;
+  visibility: Visibility;
+  version: NewSkillVersion;
+  /** The reward for a new skill (new versions earn nothing). */
+  rewardMillis: number;
+  /** The domain's rule for the version reads give by default, applied to the versions after the write. */
+  pickLatest: (versions: { version: string; yanked: boolean }[]) => string | null;
+}
+
+/** A skill's identity and its versions, as a publication plans from them. */
+export interface SkillIdentity {
+  skillId: string;
+  visibility: Visibility;
+  versions: { version: string; digest: string; yanked: boolean }[];
+}
+
+/** Raised when a concurrent publication of the same name changed what the plan was made from. */
+export class PublishRaceError extends Error {
+  constructor() {
+    super('another publication of this skill got in first');
+  }
+}
+
+/** One skill for the bulk path: created with its first version, as publishSkill would. */
+export interface SkillImport {
+  plan: SkillPlan;
+}
+
+/** A file as served: its bytes and what they are. */
+export interface SkillFileContent {
+  version: string;
+  content: Uint8Array;
+  size: number;
+  digest: string;
+  mediaType: string;
+}
+
+/** Everything one version holds, for its archive and the export. */
+export interface SkillBundle {
+  version: string;
+  skillMd: string;
+  files: { path: string; content: Uint8Array }[];
+}
+
+/** A skill as the export has it: the skill, then every version with its files (content in base64). */
+export interface SkillExport {
+  id: string;
+  name: string;
+  visibility: Visibility;
+  created_at: string;
+  updated_at: string;
+  latest_version: string | null;
+  versions: (Omit<Skill, 'files'> & { files: (SkillFile & { content_base64: string })[] })[];
+}
+
+/** A discovery-index entry: a public skill's latest version. */
+export interface DiscoveryEntry {
+  id: string;
+  name: string;
+  description: string;
+  version: string;
+  digest: string;
+  fileCount: number;
 }
 
 export interface Store {
@@ -185,9 +287,37 @@ export interface Store {
   /** Deletes responses created before `before`; answers how many. */
   purgeIdempotentResponses(before: string): Promise<number>;
 
-  /** Contributions count against `quota` when given (QuotaExceededError: nothing is written). */
-  contributeSkill(skill: Skill, body: string, rewardMillis: number, response?: IdempotentResponse, quota?: StorageQuota): Promise<void>;
-  getSkill(id: string): Promise<Skill | null>;
+  /** The skill an agent publishes under `name`, with its versions; null for a new name. */
+  findSkillByName(agentId: string, name: string): Promise<SkillIdentity | null>;
+  /**
+   * Writes a planned publication (PublishRaceError: plan again). A new skill earns its reward and counts
+   * against `quota` (skills and bytes); a new version counts its bytes. Writes nothing for `same` but
+   * the idempotent response.
+   */
+  publishSkill(plan: SkillPlan, response?: IdempotentResponse, quota?: StorageQuota): Promise<void>;
+  /** A skill at `version`, or at the version reads give by default (the newest when all are yanked). */
+  getSkill(id: string, version?: string): Promise<Skill | null>;
+  /** A skill's versions, newest first; null for an unknown skill. */
+  listSkillVersions(id: string): Promise<SkillVersionSummary[] | null>;
+  /** A file of a version (`SKILL.md` included), or of the default version when none is named. */
+  getSkillFile(id: string, version: string | null, path: string): Promise<SkillFileContent | null>;
+  /** Everything a version holds, for its archive. */
+  getSkillBundle(id: string, version: string): Promise<SkillBundle | null>;
+  /**
+   * Yanks or restores a version, then moves the skill's default version as `pickLatest` says.
+   * 'unchanged' when it already was so; 'not_found' for an unknown skill or version.
+   */
+  setSkillYanked(
+    id: string,
+    version: string,
+    yanked: boolean,
+    at: string,
+    pickLatest: SkillPlan['pickLatest'],
+  ): Promise<'changed' | 'unchanged' | 'not_found'>;
+  /** Deletes a skill, every version and file, and takes its contribution reward back. */
+  deleteSkill(id: string, at: string): Promise<boolean>;
+  /** Public skills with a default version, for /.well-known/agent-skills/index.json (in batches). */
+  discoveryIndex(): AsyncIterable<DiscoveryEntry>;
   /** Skill summaries (no SKILL.md): list items are sized for an agent's context (domain/summaries.ts). */
   listSkills(query: SkillQuery): Promise<Page<SkillSummary>>;
 
@@ -216,12 +346,12 @@ export interface Store {
    * exactly the rows and rewards that one contribute call per item would. The agents must exist.
    */
   importUnits(items: readonly UnitImport[], rewardMillis: number): Promise<void>;
-  importSkills(items: readonly SkillImport[], rewardMillis: number): Promise<void>;
+  importSkills(items: readonly SkillImport[]): Promise<void>;
 
   // Everything tied to an agent, read in batches so an export of any size runs in flat memory.
   exportKeys(agentId: string): AsyncIterable<KeyMetadata>;
   exportUnits(agentId: string): AsyncIterable<KnowledgeUnit>;
-  exportSkills(agentId: string): AsyncIterable<Skill>;
+  exportSkills(agentId: string): AsyncIterable<SkillExport>;
   exportVerdicts(agentId: string): AsyncIterable<Verdict>;
   exportHistory(agentId: string): AsyncIterable<ReputationEvent>;
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { backends } from '../helpers/backends.js';
-import { call, contributeUnit, register, testApp, testConfig, unitBody, skillMd, type TestApp } from '../helpers/app.js';
+import { call, contributeSkill, contributeUnit, register, testApp, testConfig, unitBody, skillMd, type TestApp } from '../helpers/app.js';
 
 for (const backend of backends()) describe(`the served OpenAPI document [${backend.name}]`, () => {
   it('is OpenAPI 3.1 and lists exactly the routes the app serves', async () => {
@@ -18,7 +18,11 @@ for (const backend of backends()) describe(`the served OpenAPI document [${backe
       const expected = [
         'GET /healthz', 'GET /readyz', 'GET /v1/openapi.json',
         'POST /v1/auth/register', 'POST /v1/auth/revoke',
-        'GET /v1/skills', 'POST /v1/skills', 'GET /v1/skills/{id}',
+        'GET /v1/skills', 'POST /v1/skills', 'GET /v1/skills/{id}', 'DELETE /v1/skills/{id}',
+        'GET /v1/skills/{id}/versions', 'GET /v1/skills/{id}/versions/{version}', 'GET /v1/skills/{id}/files/{*}',
+        'GET /v1/skills/{id}/versions/{version}/files/{*}', 'GET /v1/skills/{id}/versions/{version}/archive.zip',
+        'POST /v1/skills/{id}/versions/{version}/yank', 'POST /v1/skills/{id}/versions/{version}/unyank',
+        'GET /.well-known/agent-skills/index.json',
         'GET /v1/knowledge', 'POST /v1/knowledge', 'GET /v1/knowledge/{id}', 'DELETE /v1/knowledge/{id}',
         'POST /v1/knowledge/{id}/validate', 'GET /v1/reputation/{agent_id}', 'GET /v1/export/{agent_id}',
       ];
@@ -45,6 +49,7 @@ for (const backend of backends()) {
     let t: TestApp;
     let keys: Record<'owner' | 'other' | 'reader' | 'revoked', string>;
     let unitId: string;
+    let skillId: string;
     before(async () => {
       t = await testApp(await backend.open(), { config: testConfig({ openAdminRegistration: true }) });
       const owner = await register(t.app, 'owner');
@@ -52,6 +57,7 @@ for (const backend of backends()) {
       await call(t.app, 'POST', '/v1/auth/revoke', { key: owner, body: { key_prefix: revoked.slice(0, 8) } });
       keys = { owner, other: await register(t.app, 'other'), reader: await register(t.app, 'owner', ['read'], 'free', owner), revoked };
       unitId = (await contributeUnit(t.app, owner)).id;
+      skillId = (await contributeSkill(t.app, owner)).id;
     });
     after(async () => t.close());
 
@@ -65,6 +71,9 @@ for (const backend of backends()) {
       'POST /v1/knowledge/:id/validate': { url: () => `/v1/knowledge/${unitId}/validate`, body: () => ({ valid: true }), expect: {} },
       'DELETE /v1/knowledge/:id': { url: () => `/v1/knowledge/${unitId}`, expect: { reader: 403, other: 403 } },
       'GET /v1/export/:agent_id': { url: () => '/v1/export/owner', expect: { other: 403 } },
+      'DELETE /v1/skills/:id': { url: () => `/v1/skills/${skillId}`, expect: { reader: 403, other: 403 } },
+      'POST /v1/skills/:id/versions/:version/yank': { url: () => `/v1/skills/${skillId}/versions/1.0.0/yank`, expect: { reader: 403, other: 403 } },
+      'POST /v1/skills/:id/versions/:version/unyank': { url: () => `/v1/skills/${skillId}/versions/1.0.0/unyank`, expect: { reader: 403, other: 403 } },
     };
 
     it('has a fixture for every protected route the app serves, and none for a route it does not', () => {
@@ -88,6 +97,8 @@ for (const backend of backends()) {
         // The refusals changed nothing: the owner's unit and keys are intact.
         assert.equal((await call(t.app, 'GET', `/v1/knowledge/${unitId}`)).statusCode, 200);
         assert.equal((await call(t.app, 'GET', '/v1/export/owner', { key: keys.owner })).statusCode, 200);
+        const skill = (await call(t.app, 'GET', `/v1/skills/${skillId}`)).json().data;
+        assert.deepEqual([skill.version, skill.yanked], ['1.0.0', false]);
       });
     }
   });

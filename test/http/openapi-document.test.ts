@@ -26,7 +26,7 @@ describe('the OpenAPI document describes what every route shares', () => {
           for (const status of ['409', '413', '415']) assert.ok(operation.responses[status], `${where} ${status}`);
         }
       }
-      assert.equal(posts, 5);
+      assert.equal(posts, 7);
       // Served twice, the document does not grow.
       const again = (await call(t.app, 'GET', '/v1/openapi.json')).json();
       assert.equal(again.paths['/v1/knowledge'].post.parameters.length, doc.paths['/v1/knowledge'].post.parameters.length);

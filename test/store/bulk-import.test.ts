@@ -33,7 +33,7 @@ async function createAgents(store: Store): Promise<void> {
 async function oneByOne(store: Store): Promise<void> {
   await createAgents(store);
   for (const { unit, baseQuality } of units) await store.contributeUnit(unit, baseQuality, REWARD_MILLIS.contribute_knowledge);
-  for (const { skill, body } of skills) await store.contributeSkill(skill, body, REWARD_MILLIS.contribute_skill);
+  for (const { plan } of skills) await store.publishSkill(plan);
 }
 
 /** Same answers to searches, lists and reputation, through the store's own reads. */
@@ -44,7 +44,7 @@ async function sameReads(a: Store, b: Store): Promise<void> {
     const skillQuery = { terms: searchTerms(q), tags: [], limit: 20, offset: 0, viewer: { agentId: null, everything: true } };
     assert.deepEqual(await b.listSkills(skillQuery), await a.listSkills(skillQuery), `skill search ${q}`);
   }
-  const tagged = skills[0]!.skill.tags.slice(0, 1);
+  const tagged = skills[0]!.plan.version.tags.slice(0, 1);
   const byTag = { terms: [], tags: tagged, limit: 50, offset: 0, viewer: { agentId: null, everything: true } };
   assert.deepEqual(await b.listSkills(byTag), await a.listSkills(byTag), 'skills by tag');
   for (const agent of [EXPORTER_ID, contributorId(3)]) {
@@ -57,6 +57,8 @@ const SQLITE_TABLES = [
   'SELECT * FROM knowledge_units ORDER BY seq',
   'SELECT * FROM skills ORDER BY seq',
   'SELECT * FROM skill_tags ORDER BY tag, skill_seq',
+  'SELECT * FROM skill_versions ORDER BY seq',
+  'SELECT * FROM skill_files ORDER BY version_seq, path',
   'SELECT * FROM reputation_events ORDER BY seq',
   'SELECT * FROM unit_counts ORDER BY domain, type, bucket',
   // The contentless FTS tables keep each document's token counts per column, keyed by rowid (= seq).
@@ -71,7 +73,7 @@ async function verifySqlite(): Promise<void> {
   await oneByOne(a);
   await createAgents(b);
   for (let i = 0; i < units.length; i += 500) await b.importUnits(units.slice(i, i + 500), REWARD_MILLIS.contribute_knowledge);
-  await b.importSkills(skills, REWARD_MILLIS.contribute_skill);
+  await b.importSkills(skills);
   // The rows are compared through the stores' own connections.
   const db = (b as unknown as { db: Database }).db;
   const dbA = (a as unknown as { db: Database }).db;
@@ -104,7 +106,7 @@ async function verifyPostgres(url: string): Promise<void> {
     await oneByOne(a);
     await createAgents(b);
     for (let i = 0; i < units.length; i += 500) await b.importUnits(units.slice(i, i + 500), REWARD_MILLIS.contribute_knowledge);
-    await b.importSkills(skills, REWARD_MILLIS.contribute_skill);
+    await b.importSkills(skills);
     for (const table of ['agents ORDER BY agent_id', 'knowledge_units ORDER BY seq', 'skills ORDER BY seq', 'skill_tags ORDER BY tag, skill_seq', 'reputation_events ORDER BY seq']) {
       const [ra, rb] = await Promise.all(schemas.map((s) => admin.query(`SELECT * FROM ${s}.${table}`)));
       assert.deepEqual(rb!.rows, ra!.rows, table);

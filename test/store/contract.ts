@@ -1,7 +1,11 @@
 // The store contract: every backend must pass these cases. A backend is correct when it passes them.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { KnowledgeUnit, Skill } from '../../src/domain/model.js';
+import type { KnowledgeUnit } from '../../src/domain/model.js';
+import { versionDigest } from '../../src/domain/bundles.js';
+import { latestVersion } from '../../src/domain/versions.js';
+import { newSkillPlan } from '../../src/service/skills.js';
+import { plannedSkill } from '../../src/store/skill-rows.js';
 import { unitQuality } from '../../src/domain/quality.js';
 import { decideVerdict } from '../../src/domain/verdicts.js';
 import { migrations as postgresMigrations } from '../../src/store/postgres/migrations/index.js';
@@ -10,9 +14,11 @@ import {
   AgentExistsError,
   IdempotencyKeyTakenError,
   PrefixTakenError,
+  PublishRaceError,
   UnstorableTextError,
   type IdempotentResponse,
   type NewKey,
+  type SkillPlan,
   type Store,
 } from '../../src/store/store.js';
 import type { Backend } from '../helpers/backends.js';
@@ -52,23 +58,28 @@ function unit(agentId: string, overrides: Partial<KnowledgeUnit> = {}): Knowledg
   };
 }
 
-function skill(agentId: string, overrides: Partial<Skill> = {}): Skill {
+interface SkillFields {
+  name?: string;
+  description?: string;
+  tags?: string[];
+  visibility?: 'public' | 'private';
+  body?: string;
+  version?: string;
+}
+
+/** The plan of a new skill, made from a SKILL.md as a publication makes it. */
+function skill(agentId: string, fields: SkillFields = {}): SkillPlan {
   counter++;
-  return {
-    id: `sk_${counter}`,
-    name: `skill-${counter}`,
-    description: 'Does a thing.',
-    domain: 'tools',
-    tags: ['Cli'],
-    license: null,
-    visibility: 'public',
-    agent_id: agentId,
-    quality_score: 0.5,
-    skill_md_content: '---\nname: x\n---\nbody',
-    created_at: at(counter),
-    updated_at: at(counter),
-    ...overrides,
-  };
+  const { name = `skill-${counter}`, description = 'Does a thing.', tags = ['Cli'], visibility = 'public', body = 'body', version } = fields;
+  const metadata = [`  domain: tools`, `  tags: ${JSON.stringify(tags.join(', '))}`, ...(version ? [`  version: "${version}"`] : [])];
+  const skillMd = `---\nname: ${name}\ndescription: ${description}\nmetadata:\n${metadata.join('\n')}\n---\n${body}\n`;
+  return newSkillPlan({ skill_md_content: skillMd, visibility, skillId: `sk_${counter}`, agentId, at: at(counter) });
+}
+
+/** The next plan for the same skill: a new version with other content. */
+function nextVersion(plan: SkillPlan, version: string, body: string, n: number): SkillPlan {
+  const skillMd = plan.version.skillMd.replace(/\n---\n[\s\S]*$/, `\n---\n${body}\n`);
+  return { ...plan, kind: 'version', version: { ...plan.version, version, skillMd, body, digest: `sha256:${n.toString(16).padStart(64, '0')}`, publishedAt: at(n) } };
 }
 
 const collect = async <T>(items: AsyncIterable<T>) => {
@@ -203,10 +214,10 @@ export function storeContract(backend: Backend): void {
     it('lists skills by visibility, tags (all, any case) and domain', async () => {
       await store.createAgentWithKey(newKey('skiller'));
       await store.createAgentWithKey(newKey('watcher'));
-      const pub = skill('skiller', { tags: ['Cli', 'git'], name: 'git-tool' });
-      const priv = skill('skiller', { visibility: 'private', tags: ['cli'], name: 'secret-tool' });
-      await store.contributeSkill(pub, 'use git from the command line', 100);
-      await store.contributeSkill(priv, 'hidden body', 100);
+      const pub = skill('skiller', { tags: ['Cli', 'git'], name: 'git-tool', body: 'use git from the command line' });
+      const priv = skill('skiller', { visibility: 'private', tags: ['cli'], name: 'secret-tool', body: 'hidden body' });
+      await store.publishSkill(pub);
+      await store.publishSkill(priv);
       const view = (agentId: string | null, everything = false) => ({ agentId, everything });
       const anon = await store.listSkills({ terms: ['tool'], tags: [], limit: 10, offset: 0, viewer: view(null) });
       assert.deepEqual(anon.items.map((s) => s.name), ['git-tool']);
@@ -219,15 +230,82 @@ export function storeContract(backend: Backend): void {
       assert.deepEqual(tagged.items.map((s) => s.name), ['git-tool']);
       const body = await store.listSkills({ terms: ['command'], tags: [], limit: 10, offset: 0, viewer: view(null) });
       assert.deepEqual(body.items.map((s) => s.name), ['git-tool']);
-      assert.deepEqual(await store.getSkill(priv.id), priv);
+      const published = priv.version.publishedAt;
+      assert.deepEqual(await store.getSkill(priv.skillId), plannedSkill(priv, { createdAt: published, updatedAt: published, latestVersion: '1.0.0' }));
       const exported = await collect(store.exportSkills('skiller'));
       assert.deepEqual(exported.map((s) => s.name), ['git-tool', 'secret-tool']);
+    });
+
+    it('keeps versions of one skill immutable, and moves the default version on yank', async () => {
+      await store.createAgentWithKey(newKey('versioner'));
+      const first = skill('versioner', { name: 'packaged', body: 'first body' });
+      await store.publishSkill(first);
+      const id = first.skillId;
+      assert.deepEqual([(await store.getSkill(id))?.version, (await store.getSkill(id))?.latest_version], ['1.0.0', '1.0.0']);
+      const second = nextVersion(first, '1.1.0', 'second body', 9_001);
+      await store.publishSkill(second);
+      assert.equal((await store.getSkill(id))?.version, '1.1.0');
+      assert.equal((await store.getSkill(id))?.skill_md_content, second.version.skillMd);
+      assert.equal((await store.getSkill(id, '1.0.0'))?.skill_md_content, first.version.skillMd, 'an old version is kept as it was');
+      assert.deepEqual((await store.findSkillByName('versioner', 'packaged'))?.versions.map((v) => v.version).sort(), ['1.0.0', '1.1.0']);
+      await assert.rejects(store.publishSkill(nextVersion(first, '1.1.0', 'other content', 9_002)), PublishRaceError, 'a version number is never reused');
+      await store.publishSkill({ ...second, kind: 'same' });
+      assert.equal((await store.listSkillVersions(id))?.length, 2, 'the same content adds nothing');
+      const view = { agentId: null, everything: false };
+      const listed = async () => (await store.listSkills({ terms: [], tags: [], limit: 10, offset: 0, viewer: view })).items.filter((s) => s.id === id);
+      assert.deepEqual((await listed()).map((s) => s.version), ['1.1.0'], 'one entry per skill: its latest version');
+
+      assert.equal(await store.setSkillYanked(id, '1.1.0', true, at(9_003), latestVersion), 'changed');
+      assert.equal(await store.setSkillYanked(id, '1.1.0', true, at(9_004), latestVersion), 'unchanged');
+      assert.equal((await store.getSkill(id))?.version, '1.0.0', 'a yanked version is never the default');
+      assert.equal((await store.getSkill(id, '1.1.0'))?.yanked, true, 'but stays readable by its number');
+      assert.deepEqual((await listed()).map((s) => s.version), ['1.0.0']);
+      assert.equal(await store.setSkillYanked(id, '1.0.0', true, at(9_005), latestVersion), 'changed');
+      assert.deepEqual(await listed(), [], 'every version yanked: out of lists');
+      assert.deepEqual([(await store.getSkill(id))?.version, (await store.getSkill(id))?.latest_version], ['1.1.0', null]);
+      assert.equal(await store.setSkillYanked(id, '9.9.9', true, at(9_006), latestVersion), 'not_found');
+      await store.setSkillYanked(id, '1.0.0', false, at(9_007), latestVersion);
+      assert.equal((await store.getSkill(id))?.version, '1.0.0');
+
+      assert.equal((await store.reputation('versioner', 10))?.score, 0.1, 'only a new skill earns the reward');
+      assert.equal(await store.deleteSkill(id, at(9_008)), true);
+      assert.equal(await store.deleteSkill(id, at(9_009)), false);
+      assert.equal(await store.getSkill(id), null);
+      assert.equal(await store.getSkill(id, '1.0.0'), null, 'every version is gone');
+      assert.equal(await store.listSkillVersions(id), null);
+      const profile = await store.reputation('versioner', 10);
+      assert.deepEqual([profile?.score, profile?.contributions], [0, 0], 'deleting takes the reward back');
+    });
+
+    it('keeps a bundle of files with their digests, and one skill per name under concurrent creation', async () => {
+      await store.createAgentWithKey(newKey('bundler'));
+      const files = [{ path: 'scripts/run.py', content_base64: Buffer.from('print("hi")\n').toString('base64') }];
+      const skillMd = '---\nname: bundled\ndescription: Has files.\n---\nRun scripts/run.py.\n';
+      const plan = newSkillPlan({ skill_md_content: skillMd, visibility: 'public', skillId: 'sk_bundled', agentId: 'bundler', at: at(9_100), files });
+      await store.publishSkill(plan);
+      const got = await store.getSkill('sk_bundled');
+      assert.deepEqual(got?.files, [{ path: 'scripts/run.py', size: 12, digest: plan.version.files[0]!.digest, media_type: 'text/plain; charset=utf-8' }]);
+      assert.equal(got?.file_count, 1);
+      const file = await store.getSkillFile('sk_bundled', '1.0.0', 'scripts/run.py');
+      assert.equal(Buffer.from(file!.content).toString(), 'print("hi")\n');
+      assert.equal((await store.getSkillFile('sk_bundled', null, 'SKILL.md'))?.content.toString(), skillMd);
+      assert.equal(await store.getSkillFile('sk_bundled', null, 'nope.txt'), null);
+      const bundle = await store.getSkillBundle('sk_bundled', '1.0.0');
+      assert.equal(versionDigest(bundle!.skillMd, bundle!.files), got?.digest, 'the stored bundle reproduces the version digest');
+      const index = await collect(store.discoveryIndex());
+      assert.deepEqual(index.find((e) => e.id === 'sk_bundled'), { id: 'sk_bundled', name: 'bundled', description: 'Has files.', version: '1.0.0', digest: got!.digest, fileCount: 1 });
+
+      const racers = [1, 2, 3].map((n) => ({ ...skill('bundler', { name: 'raced' }), skillId: `sk_raced_${n}` }));
+      const outcomes = await Promise.allSettled(racers.map((p) => store.publishSkill(p)));
+      assert.equal(outcomes.filter((o) => o.status === 'fulfilled').length, 1);
+      for (const o of outcomes) if (o.status === 'rejected') assert.ok(o.reason instanceof PublishRaceError, String(o.reason));
+      assert.equal((await store.reputation('bundler', 10))?.contributions, 2);
     });
 
     it('keeps reputation exact and the history complete, in batches', async () => {
       await store.createAgentWithKey(newKey('saver'));
       for (let i = 0; i < 1_203; i++) await store.contributeUnit(unit('saver'), 0.5, 200);
-      await store.contributeSkill(skill('saver'), 'body', 100);
+      await store.publishSkill(skill('saver'));
       const profile = await store.reputation('saver', 5);
       assert.equal(profile?.score, 240.7);
       assert.equal(profile?.contributions, 1_204);
@@ -320,7 +398,8 @@ export function storeContract(backend: Backend): void {
         await store.createAgentWithKey(newKey('nul-writer'));
         await assert.rejects(store.contributeUnit(unit('nul-writer', { title: 'nul\u0000title' }), 0.5, 200), UnstorableTextError);
         await assert.rejects(store.contributeUnit(unit('nul-writer', { tags: ['lone \ud800'] }), 0.5, 200), UnstorableTextError);
-        await assert.rejects(store.contributeSkill(skill('nul-writer'), 'body\u0000', 100), UnstorableTextError);
+        const withNul = skill('nul-writer');
+        await assert.rejects(store.publishSkill({ ...withNul, version: { ...withNul.version, body: 'body\u0000' } }), UnstorableTextError);
         await assert.rejects(store.createAgentWithKey(newKey('nul\u0000agent')), UnstorableTextError);
         // Reads pass the text to the database, which refuses it; the store answers with the same error.
         await assert.rejects(store.findKeyByHash('\u0000'), UnstorableTextError);

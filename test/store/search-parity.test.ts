@@ -3,7 +3,8 @@
 // may differ (bm25 against ts_rank_cd); the tie-break order (quality, newest, id) may not.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { KnowledgeUnit, Skill } from '../../src/domain/model.js';
+import type { KnowledgeUnit } from '../../src/domain/model.js';
+import { newSkillPlan } from '../../src/service/skills.js';
 import { textFilter } from '../../src/domain/search.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
@@ -97,11 +98,8 @@ async function fill(store: Store): Promise<void> {
   }
   for (const [id, name, description, tags, body] of SKILLS) {
     n++;
-    const skill: Skill = {
-      id, name, description, domain: null, tags, license: null, visibility: 'public', agent_id: 'searcher', quality_score: 0.5,
-      skill_md_content: `---\nname: ${name}\n---\n${body}`, created_at: at(n), updated_at: at(n),
-    };
-    await store.contributeSkill(skill, body, 100);
+    const skillMd = `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\nmetadata:\n  tags: ${JSON.stringify(tags.join(', '))}\n---\n${body}`;
+    await store.publishSkill(newSkillPlan({ skill_md_content: skillMd, visibility: 'public', skillId: id, agentId: 'searcher', at: at(n) }));
   }
 }
 

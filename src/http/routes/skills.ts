@@ -1,17 +1,17 @@
-// GET /v1/skills, GET /v1/skills/:id, POST /v1/skills.
+// GET/POST /v1/skills, GET/DELETE /v1/skills/:id.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { requireScope } from '../../domain/access.js';
+import { requireAgent, requireScope } from '../../domain/access.js';
 import type { Context } from '../../service/context.js';
-import { getSkill, listSkills, prepareSkillContribution } from '../../service/skills.js';
+import { deleteSkill, getSkill, listSkills, publishSkill } from '../../service/skills.js';
 import { respondOnce } from '../idempotency.js';
-import { IdParams, SkillBody, SkillCreated, SkillListQuery, SkillOne, SkillPage, errors } from '../schemas.js';
+import { IdParams, SkillBody, SkillCreated, SkillDeleted, SkillListQuery, SkillOne, SkillPage, errors } from '../schemas.js';
 
 export const skillRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) => {
   app.get(
     '/v1/skills',
     {
       schema: {
-        summary: 'Search and list skills',
+        summary: 'Search and list skills (one entry per skill: its latest version, as a summary)',
         tags: ['skills'],
         querystring: SkillListQuery,
         response: { 200: SkillPage, ...errors(400, 429) },
@@ -28,7 +28,7 @@ export const skillRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) 
     '/v1/skills/:id',
     {
       schema: {
-        summary: 'Get one skill',
+        summary: "Get one skill at its latest version (the highest that is not yanked; it says which)",
         tags: ['skills'],
         params: IdParams,
         response: { 200: SkillOne, ...errors(400, 404, 429) },
@@ -42,16 +42,32 @@ export const skillRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) 
     {
       config: { access: 'write' },
       schema: {
-        summary: 'Contribute a skill (a SKILL.md document); earns 0.1 reputation',
+        summary: 'Publish a skill (a SKILL.md, optionally with a bundle of files); a name you already have gets a new version',
+        description:
+          '201: a new skill (earns 0.1 reputation) or a new version of yours (earns nothing). 200: the same content is ' +
+          'already published; that version is answered and nothing is written. 409: the version the SKILL.md names is taken.',
         tags: ['skills'],
         security: [{ bearerAuth: [] }],
         body: SkillBody,
-        response: { 201: SkillCreated, ...errors(400, 401, 403, 429) },
+        response: { 200: SkillCreated, 201: SkillCreated, ...errors(400, 401, 403, 409, 429) },
       },
     },
-    async (request, reply) => {
-      const change = prepareSkillContribution(ctx, requireScope(request.auth, 'write'), request.body);
-      return respondOnce(request, reply, ctx.store, change);
+    async (request, reply) =>
+      publishSkill(ctx, requireScope(request.auth, 'write'), request.body, (change) => respondOnce(request, reply, ctx.store, change)),
+  );
+
+  app.delete(
+    '/v1/skills/:id',
+    {
+      config: { access: 'agent' },
+      schema: {
+        summary: 'Permanently delete a skill: every version and file (its publisher with write scope, or an admin)',
+        tags: ['skills'],
+        security: [{ bearerAuth: [] }],
+        params: IdParams,
+        response: { 200: SkillDeleted, ...errors(400, 401, 403, 404, 429) },
+      },
     },
+    async (request) => deleteSkill(ctx, requireAgent(request.auth), request.params.id),
   );
 };

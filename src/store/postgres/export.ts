@@ -2,12 +2,12 @@
 // connection, so an export of any size runs in flat memory and holds no connection or cursor between
 // batches (the client may read the stream slowly).
 import type { QueryResultRow } from 'pg';
-import type { KeyMetadata, KnowledgeUnit, ReputationEvent, Skill, Verdict } from '../../domain/model.js';
+import type { KeyMetadata, KnowledgeUnit, ReputationEvent, Verdict } from '../../domain/model.js';
 import * as rows from '../rows.js';
 import { run, type Queryable } from './connection.js';
 
 const EXPORT_BATCH = 500;
-/** Units and skills may be up to about 1 MB each: fewer per batch keeps an export's memory small. */
+/** Units may be up to about 1 MB each: fewer per batch keeps an export's memory small. */
 const LARGE_ROW_BATCH = 32;
 
 async function* batches<R extends QueryResultRow, T>(db: Queryable, sql: string, agentId: string, map: (row: R) => T, size = EXPORT_BATCH) {
@@ -31,10 +31,6 @@ export function exportUnits(db: Queryable, agentId: string): AsyncIterable<Knowl
   return batches(db, sql, agentId, (row: rows.UnitRow) => rows.toUnit(row, rows.postgresDecode), LARGE_ROW_BATCH);
 }
 
-export function exportSkills(db: Queryable, agentId: string): AsyncIterable<Skill> {
-  const sql = `SELECT s.seq, ${rows.SKILL_COLUMNS} FROM skills s WHERE s.agent_id = $1 AND s.seq > $2 ORDER BY s.seq LIMIT $3`;
-  return batches(db, sql, agentId, (row: rows.SkillRow) => rows.toSkill(row, rows.postgresDecode), LARGE_ROW_BATCH);
-}
 
 export function exportVerdicts(db: Queryable, agentId: string): AsyncIterable<Verdict> {
   const sql = `SELECT seq, ${rows.VERDICT_COLUMNS} FROM verdicts WHERE agent_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`;

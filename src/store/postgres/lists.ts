@@ -4,6 +4,7 @@ import type { Pool, QueryResultRow } from 'pg';
 import { SUMMARY_DESCRIPTION_CHARS, SUMMARY_EXAMPLE_CHARS, SUMMARY_EXAMPLES, summarizeUnit, type SkillSummary, type UnitSummary } from '../../domain/summaries.js';
 import type { Page, SkillQuery, UnitQuery } from '../store.js';
 import * as rows from '../rows.js';
+import * as skillRows from '../skill-rows.js';
 import { inTransaction, READ_ONE_SNAPSHOT, runAdHoc } from './connection.js';
 
 // ts_rank_cd weights for the labels D, C, B, A that migration 3 gives the columns, scaled from SQLite's bm25
@@ -23,7 +24,6 @@ const UNIT_SUMMARY_COLUMNS = rows.UNIT_COLUMNS.replace(
   coalesce((SELECT jsonb_agg(left(e.v, ${SUMMARY_EXAMPLE_CHARS + 1}) ORDER BY e.n)
     FROM jsonb_array_elements_text(ku.examples) WITH ORDINALITY AS e(v, n) WHERE e.n <= ${SUMMARY_EXAMPLES + 1}), '[]'::jsonb) AS examples`,
 );
-const SKILL_SUMMARY_COLUMNS = rows.SKILL_COLUMNS.replace('s.skill_md_content, ', '');
 
 /** The values of a statement built per request, handing out their placeholders in order. */
 class Params {
@@ -36,7 +36,9 @@ class Params {
 
 export function listSkills(pool: Pool, query: SkillQuery): Promise<Page<SkillSummary>> {
   const params = new Params();
-  const where: string[] = [];
+  // One entry per skill, its default version; a skill whose versions are all yanked is not listed.
+  const where: string[] = ['s.latest_version_seq IS NOT NULL'];
+  if (query.conformant !== undefined) where.push(`s.conformant = ${params.add(query.conformant)}`);
   if (!query.viewer.everything) {
     if (query.viewer.agentId === null) where.push(`s.visibility = 'public'`);
     else where.push(`(s.visibility = 'public' OR s.agent_id = ${params.add(query.viewer.agentId)})`);
@@ -51,8 +53,8 @@ export function listSkills(pool: Pool, query: SkillQuery): Promise<Page<SkillSum
          GROUP BY skill_seq HAVING count(*) = ${params.add(tags.length)})`,
     );
   }
-  const source = { table: 'skills', alias: 's', columns: SKILL_SUMMARY_COLUMNS, weights: SKILL_RANK_WEIGHTS };
-  return page(pool, source, query, where, params, (row: rows.SkillRow) => rows.toSkillSummary(row, rows.postgresDecode));
+  const source = { table: 'skills', alias: 's', columns: skillRows.SKILL_SUMMARY_COLUMNS, weights: SKILL_RANK_WEIGHTS };
+  return page(pool, source, query, where, params, (row: skillRows.SkillSummaryRow) => skillRows.toSkillSummary(row, rows.postgresDecode));
 }
 
 export function listUnits(pool: Pool, query: UnitQuery): Promise<Page<UnitSummary>> {

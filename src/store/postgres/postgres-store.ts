@@ -3,7 +3,7 @@
 // of their own, mirrored by the SQLite store. Writes that belong together run in one transaction on one
 // pooled connection.
 import type { Pool, PoolClient } from 'pg';
-import type { ApiKeyRecord, KeyMetadata, KnowledgeUnit, ReputationEvent, ReputationProfile, Skill, Verdict } from '../../domain/model.js';
+import type { ApiKeyRecord, KeyMetadata, KnowledgeUnit, ReputationEvent, ReputationProfile, Skill, SkillVersionSummary, Verdict } from '../../domain/model.js';
 import type { SkillSummary, UnitSummary } from '../../domain/summaries.js';
 import * as rows from '../rows.js';
 import {
@@ -14,7 +14,13 @@ import {
   type NewVerdict,
   type Page,
   type SavedResponse,
+  type DiscoveryEntry,
+  type SkillBundle,
+  type SkillExport,
+  type SkillFileContent,
+  type SkillIdentity,
   type SkillImport,
+  type SkillPlan,
   type SkillQuery,
   type StorageQuota,
   type Store,
@@ -27,6 +33,7 @@ import { refuseUnstorable } from './errors.js';
 import * as exports from './export.js';
 import { findResponse, purgeResponses, saveResponse } from './idempotency.js';
 import { listSkills, listUnits } from './lists.js';
+import * as skills from './skills.js';
 import * as writes from './writes.js';
 
 export class PostgresStore implements Store {
@@ -131,21 +138,41 @@ export class PostgresStore implements Store {
 
   // ---- skills ----------------------------------------------------------------------------------
 
-  async contributeSkill(skill: Skill, body: string, rewardMillis: number, response?: IdempotentResponse, quota?: StorageQuota): Promise<void> {
-    refuseUnstorable(skill);
-    refuseUnstorable(body, 'body');
-    await this.write(async (client) => {
-      const usage = { units: 0, skills: 1, bytes: rows.skillBytes(skill) };
-      if (quota) await writes.reserveStorage(client, skill.agent_id, quota, usage);
-      await writes.insertSkills(client, [{ skill, body }]);
-      const rewarded = { agentId: skill.agent_id, targetId: skill.id, at: skill.created_at, isPrivate: skill.visibility === 'private', usage };
-      await writes.reward(client, [rewarded], 'contribute_skill', rewardMillis);
-    }, response);
+  findSkillByName(agentId: string, name: string): Promise<SkillIdentity | null> {
+    return skills.findSkillByName(this.pool, agentId, name);
   }
 
-  async getSkill(id: string): Promise<Skill | null> {
-    const [row] = (await run<rows.SkillRow>(this.pool, `SELECT ${rows.SKILL_COLUMNS} FROM skills s WHERE s.id = $1`, [id])).rows;
-    return row ? rows.toSkill(row, rows.postgresDecode) : null;
+  async publishSkill(plan: SkillPlan, response?: IdempotentResponse, quota?: StorageQuota): Promise<void> {
+    refuseUnstorable({ ...plan.version, files: plan.version.files.map((f) => f.path) });
+    await this.write((client) => skills.publish(client, plan, quota), response);
+  }
+
+  getSkill(id: string, version?: string): Promise<Skill | null> {
+    return skills.getSkill(this.pool, id, version);
+  }
+
+  listSkillVersions(id: string): Promise<SkillVersionSummary[] | null> {
+    return skills.listVersions(this.pool, id);
+  }
+
+  getSkillFile(id: string, version: string | null, path: string): Promise<SkillFileContent | null> {
+    return skills.getFile(this.pool, id, version, path);
+  }
+
+  getSkillBundle(id: string, version: string): Promise<SkillBundle | null> {
+    return skills.getBundle(this.pool, id, version);
+  }
+
+  setSkillYanked(id: string, version: string, yanked: boolean, at: string, pickLatest: SkillPlan['pickLatest']) {
+    return this.write((client) => skills.setYanked(client, id, version, yanked, at, pickLatest));
+  }
+
+  deleteSkill(id: string, at: string): Promise<boolean> {
+    return this.write((client) => skills.deleteSkill(client, id, at));
+  }
+
+  discoveryIndex(): AsyncIterable<DiscoveryEntry> {
+    return skills.discoveryIndex(this.pool);
   }
 
   listSkills(query: SkillQuery): Promise<Page<SkillSummary>> {
@@ -209,22 +236,12 @@ export class PostgresStore implements Store {
     });
   }
 
-  async importSkills(items: readonly SkillImport[], rewardMillis: number): Promise<void> {
+  /** Many new skills in one transaction, each through the ordinary publication. */
+  async importSkills(items: readonly SkillImport[]): Promise<void> {
     if (items.length === 0) return;
-    for (const { skill, body } of items) {
-      refuseUnstorable(skill);
-      refuseUnstorable(body, 'body');
-    }
+    for (const { plan } of items) refuseUnstorable({ ...plan.version, files: plan.version.files.map((f) => f.path) });
     await this.write(async (client) => {
-      await writes.insertSkills(client, items);
-      const rewarded = items.map(({ skill }) => ({
-        agentId: skill.agent_id,
-        targetId: skill.id,
-        at: skill.created_at,
-        isPrivate: skill.visibility === 'private',
-        usage: { units: 0, skills: 1, bytes: rows.skillBytes(skill) },
-      }));
-      await writes.reward(client, rewarded, 'contribute_skill', rewardMillis);
+      for (const { plan } of items) await skills.publish(client, plan, undefined);
     });
   }
 
@@ -248,8 +265,8 @@ export class PostgresStore implements Store {
     return exports.exportUnits(this.pool, agentId);
   }
 
-  exportSkills(agentId: string): AsyncIterable<Skill> {
-    return exports.exportSkills(this.pool, agentId);
+  exportSkills(agentId: string): AsyncIterable<SkillExport> {
+    return skills.exportSkills(this.pool, agentId);
   }
 
   exportVerdicts(agentId: string): AsyncIterable<Verdict> {

@@ -12,7 +12,6 @@ import {
   type AgentOrigin,
   type NewKey,
   type NewVerdict,
-  type SkillImport,
   type StorageQuota,
   type UnitImport,
   type VerdictOutcome,
@@ -39,10 +38,7 @@ ORDER BY t.ord${returning ? ` RETURNING ${returning}` : ''}`;
 }
 
 const UNIT_TYPES = { examples: 'jsonb', tags: 'jsonb', confidence: 'float8', base_quality: 'float8', quality_score: 'float8', bytes: 'int8' };
-const SKILL_COLUMNS = [...rows.SKILL_INSERT_COLUMNS, 'body'] as const; // the body alone, for the search vector
 const INSERT_UNITS = unnestInsert('knowledge_units', rows.UNIT_INSERT_COLUMNS, UNIT_TYPES);
-const INSERT_SKILLS = unnestInsert('skills', SKILL_COLUMNS, { tags: 'jsonb', quality_score: 'float8', bytes: 'int8' }, 'id, seq');
-const INSERT_SKILL_TAGS = 'INSERT INTO skill_tags (tag, skill_seq) SELECT t.tag, t.seq FROM unnest($1::text[], $2::bigint[]) AS t(tag, seq)';
 
 /** Rows of values → one array per column. */
 function columnsOf(valueRows: unknown[][], width: number): unknown[][] {
@@ -191,7 +187,7 @@ export async function deleteUnit(client: PoolClient, id: string, at: string): Pr
 }
 
 /** The contribution reward for `targetId`, taken back: a history item of the negated sum, one contribution less. */
-async function takeBack(
+export async function takeBack(
   client: PoolClient,
   agentId: string,
   action: ReputationAction,
@@ -269,23 +265,4 @@ export async function recordVerdict(client: PoolClient, v: NewVerdict): Promise<
     [decision.valid, decision.invalid, decision.validWeight, decision.invalidWeight, decision.qualityScore, v.at, unit.seq],
   );
   return { recorded: true, first: previous === undefined };
-}
-
-// ---- skills --------------------------------------------------------------------------------------
-
-export async function insertSkills(client: PoolClient, items: readonly SkillImport[]): Promise<void> {
-  for (const chunk of chunks(items)) {
-    const values = chunk.map(({ skill, body }) => [...rows.skillValues(skill), body]);
-    const inserted = await run<{ id: string; seq: string }>(client, INSERT_SKILLS, columnsOf(values, SKILL_COLUMNS.length));
-    const seqOf = new Map(inserted.rows.map((row) => [row.id, row.seq]));
-    const tags: string[] = [];
-    const seqs: string[] = [];
-    for (const { skill } of chunk) {
-      for (const tag of rows.skillTagKeys(skill)) {
-        tags.push(tag);
-        seqs.push(seqOf.get(skill.id)!);
-      }
-    }
-    if (tags.length > 0) await run(client, INSERT_SKILL_TAGS, [tags, seqs]);
-  }
 }

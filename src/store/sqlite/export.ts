@@ -1,11 +1,11 @@
 // Everything tied to an agent, read in keyset batches: no cursor stays open between batches, so an
 // export of any size runs in flat memory while the client reads the stream at its own pace.
-import type { KeyMetadata, KnowledgeUnit, ReputationEvent, Skill, Verdict } from '../../domain/model.js';
+import type { KeyMetadata, KnowledgeUnit, ReputationEvent, Verdict } from '../../domain/model.js';
 import * as rows from '../rows.js';
 import type { Prepare } from './connection.js';
 
 const EXPORT_BATCH = 500;
-/** Units and skills may be up to about 1 MB each: fewer per batch keeps an export's memory small. */
+/** Units may be up to about 1 MB each: fewer per batch keeps an export's memory small. */
 const LARGE_ROW_BATCH = 32;
 
 async function* batches<R, T>(prepare: Prepare, sql: string, agentId: string, map: (row: R) => T, size = EXPORT_BATCH): AsyncGenerator<T> {
@@ -29,10 +29,6 @@ export function exportUnits(prepare: Prepare, agentId: string): AsyncIterable<Kn
   return batches(prepare, sql, agentId, (row: rows.UnitRow) => rows.toUnit(row, rows.sqliteDecode), LARGE_ROW_BATCH);
 }
 
-export function exportSkills(prepare: Prepare, agentId: string): AsyncIterable<Skill> {
-  const sql = `SELECT s.seq, ${rows.SKILL_COLUMNS} FROM skills s WHERE s.agent_id = ? AND s.seq > ? ORDER BY s.seq LIMIT ?`;
-  return batches(prepare, sql, agentId, (row: rows.SkillRow) => rows.toSkill(row, rows.sqliteDecode), LARGE_ROW_BATCH);
-}
 
 export function exportVerdicts(prepare: Prepare, agentId: string): AsyncIterable<Verdict> {
   const sql = `SELECT rowid AS seq, ${rows.VERDICT_COLUMNS} FROM verdicts WHERE agent_id = ? AND rowid > ? ORDER BY rowid LIMIT ?`;

@@ -3,6 +3,7 @@
 // Run on the main thread or in a read worker (read-pool.ts), always inside one read transaction.
 import { SUMMARY_DESCRIPTION_CHARS, SUMMARY_EXAMPLE_CHARS, SUMMARY_EXAMPLES, summarizeUnit, type SkillSummary, type UnitSummary } from '../../domain/summaries.js';
 import * as rows from '../rows.js';
+import * as skillRows from '../skill-rows.js';
 import type { Page, SkillQuery, UnitQuery } from '../store.js';
 import type { Prepare } from './connection.js';
 
@@ -14,10 +15,9 @@ const UNIT_SUMMARY_COLUMNS = rows.UNIT_COLUMNS.replace(
   (SELECT json_group_array(substr(value, 1, ${SUMMARY_EXAMPLE_CHARS + 1})) FROM
     (SELECT value FROM json_each(ku.examples) ORDER BY key LIMIT ${SUMMARY_EXAMPLES + 1})) AS examples`,
 );
-const SKILL_SUMMARY_COLUMNS = rows.SKILL_COLUMNS.replace('s.skill_md_content, ', '');
 
 const toUnit = (row: rows.UnitRow): UnitSummary => summarizeUnit(rows.toUnit(row, rows.sqliteDecode));
-const toSkill = (row: rows.SkillRow): SkillSummary => rows.toSkillSummary(row, rows.sqliteDecode);
+const toSkill = (row: skillRows.SkillSummaryRow): SkillSummary => skillRows.toSkillSummary(row, rows.sqliteDecode);
 
 // ---- knowledge units -----------------------------------------------------------------------------
 
@@ -180,8 +180,13 @@ const SKILL_RANK = 'bm25(skills_fts, 10.0, 5.0, 5.0, 1.0)';
 const SKILL_ORDER = 's.quality_score DESC, s.created_at DESC, s.id DESC';
 
 export function listSkills(prepare: Prepare, query: SkillQuery): Page<SkillSummary> {
-  const conditions: string[] = [];
+  // One entry per skill, its default version; a skill whose versions are all yanked is not listed.
+  const conditions: string[] = ['s.latest_version_seq IS NOT NULL'];
   const params: unknown[] = [];
+  if (query.conformant !== undefined) {
+    conditions.push('s.conformant = ?');
+    params.push(query.conformant ? 1 : 0);
+  }
   if (!query.viewer.everything) {
     if (query.viewer.agentId === null) conditions.push(`s.visibility = 'public'`);
     else {
@@ -216,10 +221,10 @@ export function listSkills(prepare: Prepare, query: SkillQuery): Page<SkillSumma
   const whereSql = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
   const total = prepare(`SELECT count(*) FROM ${from} ${whereSql}`).pluck().get(...params) as number;
   if (total <= query.offset) return { items: [], total };
-  const list = prepare(`SELECT ${SKILL_SUMMARY_COLUMNS} FROM ${from} ${whereSql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`).all(
+  const list = prepare(`SELECT ${skillRows.SKILL_SUMMARY_COLUMNS} FROM ${from} ${whereSql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`).all(
     ...params,
     query.limit,
     query.offset,
-  ) as rows.SkillRow[];
+  ) as skillRows.SkillSummaryRow[];
   return { items: list.map(toSkill), total };
 }

@@ -4,7 +4,7 @@
 import { statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database as Db } from 'better-sqlite3';
-import type { ApiKeyRecord, KeyMetadata, KnowledgeUnit, ReputationEvent, ReputationProfile, Skill, Verdict } from '../../domain/model.js';
+import type { ApiKeyRecord, KeyMetadata, KnowledgeUnit, ReputationEvent, ReputationProfile, Skill, SkillVersionSummary, Verdict } from '../../domain/model.js';
 import type { SkillSummary, UnitSummary } from '../../domain/summaries.js';
 import * as rows from '../rows.js';
 import {
@@ -15,7 +15,13 @@ import {
   type NewVerdict,
   type Page,
   type SavedResponse,
+  type DiscoveryEntry,
+  type SkillBundle,
+  type SkillExport,
+  type SkillFileContent,
+  type SkillIdentity,
   type SkillImport,
+  type SkillPlan,
   type SkillQuery,
   type StorageQuota,
   type Store,
@@ -29,6 +35,7 @@ import { GroupCommit } from './group-commit.js';
 import { findResponse, purgeResponses, saveResponse } from './idempotency.js';
 import { DEFAULT_TUNING, listSkills, listUnits, type UnitListTuning } from './lists.js';
 import { ReadPool } from './read-pool.js';
+import * as skills from './skills.js';
 import * as writes from './writes.js';
 
 export { sqliteFilename };
@@ -170,18 +177,40 @@ export class SqliteStore implements Store {
 
   // ---- skills ----------------------------------------------------------------------------------
 
-  contributeSkill(skill: Skill, body: string, rewardMillis: number, response?: IdempotentResponse, quota?: StorageQuota): Promise<void> {
-    return this.write((prepare) => {
-      writes.insertSkill(prepare, { skill, body }, quota);
-      writes.reward(prepare, skill.agent_id, 'contribute_skill', rewardMillis, skill.id, skill.created_at, {
-        private: skill.visibility === 'private',
-      });
-    }, response);
+  async findSkillByName(agentId: string, name: string): Promise<SkillIdentity | null> {
+    return skills.findSkillByName(this.prepare, agentId, name);
   }
 
-  async getSkill(id: string): Promise<Skill | null> {
-    const row = this.prepare(`SELECT ${rows.SKILL_COLUMNS} FROM skills s WHERE s.id = ?`).get(id) as rows.SkillRow | undefined;
-    return row ? rows.toSkill(row, rows.sqliteDecode) : null;
+  publishSkill(plan: SkillPlan, response?: IdempotentResponse, quota?: StorageQuota): Promise<void> {
+    return this.write((prepare) => skills.publish(prepare, plan, quota), response);
+  }
+
+  async getSkill(id: string, version?: string): Promise<Skill | null> {
+    return skills.getSkill(this.prepare, id, version);
+  }
+
+  async listSkillVersions(id: string): Promise<SkillVersionSummary[] | null> {
+    return skills.listVersions(this.prepare, id);
+  }
+
+  async getSkillFile(id: string, version: string | null, path: string): Promise<SkillFileContent | null> {
+    return skills.getFile(this.prepare, id, version, path);
+  }
+
+  async getSkillBundle(id: string, version: string): Promise<SkillBundle | null> {
+    return skills.getBundle(this.prepare, id, version);
+  }
+
+  setSkillYanked(id: string, version: string, yanked: boolean, at: string, pickLatest: SkillPlan['pickLatest']) {
+    return this.write((prepare) => skills.setYanked(prepare, id, version, yanked, at, pickLatest));
+  }
+
+  deleteSkill(id: string, at: string): Promise<boolean> {
+    return this.write((prepare) => skills.deleteSkill(prepare, id, at));
+  }
+
+  discoveryIndex(): AsyncIterable<DiscoveryEntry> {
+    return skills.discoveryIndex(this.prepare);
   }
 
   listSkills(query: SkillQuery): Promise<Page<SkillSummary>> {
@@ -235,13 +264,11 @@ export class SqliteStore implements Store {
     );
   }
 
-  importSkills(items: readonly SkillImport[], rewardMillis: number): Promise<void> {
-    return this.write((prepare) =>
-      writes.importContributions(prepare, items, (item) => {
-        writes.insertSkill(prepare, item);
-        return { agentId: item.skill.agent_id, targetId: item.skill.id, at: item.skill.created_at, isPrivate: item.skill.visibility === 'private' };
-      }, 'contribute_skill', rewardMillis),
-    );
+  /** Many new skills in one transaction, each through the ordinary publication. */
+  importSkills(items: readonly SkillImport[]): Promise<void> {
+    return this.write((prepare) => {
+      for (const { plan } of items) skills.publish(prepare, plan, undefined);
+    });
   }
 
   async reputation(agentId: string, historyLimit: number, withPrivate = false): Promise<ReputationProfile | null> {
@@ -261,8 +288,8 @@ export class SqliteStore implements Store {
     return exports.exportUnits(this.prepare, agentId);
   }
 
-  exportSkills(agentId: string): AsyncIterable<Skill> {
-    return exports.exportSkills(this.prepare, agentId);
+  exportSkills(agentId: string): AsyncIterable<SkillExport> {
+    return skills.exportSkills(this.prepare, agentId);
   }
 
   exportVerdicts(agentId: string): AsyncIterable<Verdict> {

@@ -11,7 +11,6 @@ import {
   type AgentOrigin,
   type NewKey,
   type NewVerdict,
-  type SkillImport,
   type StorageQuota,
   type UnitImport,
   type VerdictOutcome,
@@ -22,7 +21,6 @@ import { isUniqueViolation } from './errors.js';
 
 const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 const INSERT_UNIT = `INSERT INTO knowledge_units (${rows.UNIT_INSERT_COLUMNS.join(', ')}) VALUES (${placeholders(rows.UNIT_INSERT_COLUMNS.length)})`;
-const INSERT_SKILL = `INSERT INTO skills (${rows.SKILL_INSERT_COLUMNS.join(', ')}) VALUES (${placeholders(rows.SKILL_INSERT_COLUMNS.length)})`;
 
 // ---- agents and keys -----------------------------------------------------------------------------
 
@@ -145,7 +143,7 @@ export function deleteUnit(prepare: Prepare, id: string, at: string): boolean {
 }
 
 /** The contribution reward for `targetId`, taken back: a history item of the negated sum, one contribution less. */
-function takeBack(prepare: Prepare, agentId: string, action: ReputationAction, targetId: string, at: string, isPrivate: boolean): void {
+export function takeBack(prepare: Prepare, agentId: string, action: ReputationAction, targetId: string, at: string, isPrivate: boolean): void {
   const given = prepare('SELECT coalesce(sum(delta_millis), 0) FROM reputation_events WHERE agent_id = ? AND action = ? AND target_id = ?')
     .pluck()
     .get(agentId, action, targetId) as number;
@@ -191,22 +189,6 @@ export function recordVerdict(prepare: Prepare, v: NewVerdict): VerdictOutcome {
        updated_at = ? WHERE seq = ?`,
   ).run(decision.valid, decision.invalid, decision.validWeight, decision.invalidWeight, decision.qualityScore, v.at, unit.seq);
   return { recorded: true, first: previous === undefined };
-}
-
-// ---- skills --------------------------------------------------------------------------------------
-
-export function insertSkill(prepare: Prepare, { skill, body }: SkillImport, quota?: StorageQuota): void {
-  moveUsage(prepare, skill.agent_id, 0, 1, rows.skillBytes(skill), quota);
-  const { lastInsertRowid: seq } = prepare(INSERT_SKILL).run(...rows.skillValues(skill));
-  const tagRow = prepare('INSERT OR IGNORE INTO skill_tags (tag, skill_seq) VALUES (?, ?)');
-  for (const tag of rows.skillTagKeys(skill)) tagRow.run(tag, seq);
-  prepare('INSERT INTO skills_fts (rowid, name, description, tags, body) VALUES (?, ?, ?, ?, ?)').run(
-    seq,
-    skill.name,
-    skill.description,
-    skill.tags.join(' '),
-    body,
-  );
 }
 
 // ---- bulk ----------------------------------------------------------------------------------------

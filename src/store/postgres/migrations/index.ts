@@ -14,6 +14,7 @@ import * as m1 from './001-initial-schema.js';
 import * as m2 from './002-idempotency-keys.js';
 import * as m3 from './003-search-as-sqlite-finds-it.js';
 import * as m4 from './004-standing-quotas-lookalikes.js';
+import * as m5 from './005-skill-versions.js';
 
 export interface Migration {
   version: number;
@@ -28,4 +29,5 @@ export const migrations: Migration[] = [
   { version: 2, ...m2 },
   { version: 3, ...m3 },
   { version: 4, ...m4 },
+  { version: 5, ...m5 },
 ];

@@ -6,6 +6,7 @@ import * as m2 from './002-agent-origin.js';
 import * as m3 from './003-idempotency-keys.js';
 import * as m4 from './004-unit-counts.js';
 import * as m5 from './005-standing-quotas-lookalikes.js';
+import * as m6 from './006-skill-versions.js';
 
 export interface Migration {
   version: number;
@@ -20,4 +21,5 @@ export const migrations: Migration[] = [
   { version: 3, ...m3 },
   { version: 4, ...m4 },
   { version: 5, ...m5 },
+  { version: 6, ...m6 },
 ];

@@ -1,0 +1,162 @@
+// A skill's versions and files: GET /v1/skills/:id/versions[/:version], the files of a version (and of
+// the latest one), a version's archive, and yanking. Files are served as data, never to be run or
+// rendered: a safe content type, nosniff, a sandboxing CSP, and their digest.
+import { Readable } from 'node:stream';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import { requireAgent } from '../../domain/access.js';
+import { bundleArchive, normalizeBundlePath } from '../../domain/bundles.js';
+import { badRequest, notFound } from '../../domain/errors.js';
+import { isVersion } from '../../domain/versions.js';
+import type { Context } from '../../service/context.js';
+import { getSkill, getSkillFile, listSkillVersions, setYanked } from '../../service/skills.js';
+import type { SkillFileContent } from '../../store/store.js';
+import { IdParams, SkillFileParams, SkillOne, SkillVersionFileParams, SkillVersionList, SkillVersionParams, errors } from '../schemas.js';
+
+const CHUNK = 64 * 1024;
+
+function version(raw: string): string {
+  if (!isVersion(raw)) throw badRequest('path parameter version must be a semantic version, e.g. 1.2.3');
+  return raw;
+}
+
+function filePath(raw: string): string {
+  if (raw === 'SKILL.md') return raw;
+  const normal = normalizeBundlePath(raw);
+  if ('error' in normal) throw badRequest(`the file path ${'error' in normal ? normal.error : ''}`);
+  return normal.path;
+}
+
+/** RFC 9530's digest header of bytes whose sha256 is `digest` (sha256:<hex>). */
+const reprDigest = (digest: string) => `sha-256=:${Buffer.from(digest.replace(/^sha256:/, ''), 'hex').toString('base64')}:`;
+
+function sendFile(reply: FastifyReply, file: SkillFileContent, visibility: string, name: string): FastifyReply {
+  const text = file.mediaType.includes('charset=utf-8');
+  reply
+    .type(file.mediaType)
+    .header('content-security-policy', "default-src 'none'; sandbox")
+    .header('content-disposition', `${text ? 'inline' : 'attachment'}; filename="${name.replace(/["\\\r\n]/g, '_')}"`)
+    .header('cache-control', visibility === 'public' ? 'no-cache' : 'private, no-cache')
+    .header('x-skill-version', file.version);
+  if (file.digest) reply.header('etag', `"${file.digest}"`).header('repr-digest', reprDigest(file.digest));
+  return reply.send(Buffer.from(file.content));
+}
+
+/** Bytes, documented as such (the payload is a Buffer or a stream: nothing is serialized). */
+const binary = (description: string, mediaType: string) =>
+  ({ 200: { description, content: { [mediaType]: { schema: { type: 'string', format: 'binary' } } } }, ...errors(400, 404, 429) }) as never;
+
+export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) => {
+  app.get(
+    '/v1/skills/:id/versions',
+    {
+      schema: {
+        summary: "A skill's versions, newest first (yanked ones flagged)",
+        tags: ['skills'],
+        params: IdParams,
+        response: { 200: SkillVersionList, ...errors(400, 404, 429) },
+      },
+    },
+    async (request) => ({ data: await listSkillVersions(ctx, request.auth, request.params.id) }),
+  );
+
+  app.get(
+    '/v1/skills/:id/versions/:version',
+    {
+      schema: {
+        summary: 'Get one version of a skill (a yanked one too, flagged)',
+        tags: ['skills'],
+        params: SkillVersionParams,
+        response: { 200: SkillOne, ...errors(400, 404, 429) },
+      },
+    },
+    async (request) => ({ data: await getSkill(ctx, request.auth, request.params.id, version(request.params.version)) }),
+  );
+
+  app.get(
+    '/v1/skills/:id/files/*',
+    {
+      schema: {
+        summary: "A file of the skill's latest version (SKILL.md or a bundle file), with its digest",
+        tags: ['skills'],
+        params: SkillFileParams,
+        response: binary('the file, as bytes', 'application/octet-stream'),
+      },
+    },
+    async (request, reply) => {
+      const path = filePath(request.params['*']);
+      const skill = await getSkill(ctx, request.auth, request.params.id);
+      return sendFile(reply, await getSkillFile(ctx, request.auth, request.params.id, null, path), skill.visibility, path.split('/').pop()!);
+    },
+  );
+
+  app.get(
+    '/v1/skills/:id/versions/:version/files/*',
+    {
+      schema: {
+        summary: 'A file of one version of a skill (SKILL.md or a bundle file), with its digest',
+        tags: ['skills'],
+        params: SkillVersionFileParams,
+        response: binary('the file, as bytes', 'application/octet-stream'),
+      },
+    },
+    async (request, reply) => {
+      const path = filePath(request.params['*']);
+      const at = version(request.params.version);
+      const skill = await getSkill(ctx, request.auth, request.params.id, at);
+      const file = await getSkillFile(ctx, request.auth, request.params.id, at, path);
+      return sendFile(reply, file, skill.visibility, path.split('/').pop()!);
+    },
+  );
+
+  app.get(
+    '/v1/skills/:id/versions/:version/archive.zip',
+    {
+      schema: {
+        summary: 'One version as a ZIP archive (SKILL.md and its files at the root); its sha256 is the version digest',
+        tags: ['skills'],
+        params: SkillVersionParams,
+        response: binary('a ZIP archive', 'application/zip'),
+      },
+    },
+    async (request, reply) => {
+      const at = version(request.params.version);
+      const skill = await getSkill(ctx, request.auth, request.params.id, at);
+      const bundle = await ctx.store.getSkillBundle(skill.id, at);
+      if (!bundle) throw notFound(`version ${at} of this skill`);
+      const archive = Buffer.from(bundleArchive(bundle.skillMd, bundle.files));
+      const chunks = function* () {
+        for (let i = 0; i < archive.length; i += CHUNK) yield archive.subarray(i, i + CHUNK);
+      };
+      return reply
+        .type('application/zip')
+        .header('content-length', archive.length)
+        .header('content-disposition', `attachment; filename="${skill.name}-${at}.zip"`)
+        .header('cache-control', skill.visibility === 'public' ? 'no-cache' : 'private, no-cache')
+        .header('etag', `"${skill.digest}"`)
+        .header('repr-digest', reprDigest(skill.digest))
+        .send(Readable.from(chunks()));
+    },
+  );
+
+  for (const [action, yanked] of [['yank', true], ['unyank', false]] as const) {
+    app.post(
+      `/v1/skills/:id/versions/:version/${action}`,
+      {
+        config: { access: 'agent' },
+        schema: {
+          summary: yanked
+            ? 'Yank a version: it stays readable by its number, flagged, and is never chosen as latest (publisher or admin)'
+            : 'Restore a yanked version (publisher or admin)',
+          tags: ['skills'],
+          security: [{ bearerAuth: [] }],
+          params: SkillVersionParams,
+          response: { 200: SkillOne, ...errors(400, 401, 403, 404, 429) },
+        },
+      },
+      async (request) => ({
+        data: await setYanked(ctx, requireAgent(request.auth), request.params.id, version(request.params.version), yanked),
+      }),
+    );
+  }
+};
