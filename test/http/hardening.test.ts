@@ -338,6 +338,17 @@ describe('hardening: bounded answers (13.2)', () => {
     assert.ok((await call(t.app, 'GET', `/v1/skills/${page.data[0].id}`)).json().data.skill_md_content.length > 25_000);
   });
 
+  it('refuses a SKILL.md with 12,000 frontmatter keys by its rule, while other requests are answered (issue 11)', async () => {
+    const keys = Array.from({ length: 12_000 }, (_, i) => `${i.toString(36)}: 1`).join('\n');
+    const skill_md_content = `---\nname: many-keys\ndescription: Too many keys.\n${keys}\n---\nBody.\n`;
+    const posting = call(t.app, 'POST', '/v1/skills', { key, body: { skill_md_content, visibility: 'public' } });
+    const health = call(t.app, 'GET', '/healthz');
+    const [refused, healthy] = await Promise.all([posting, health]);
+    assert.equal(healthy.statusCode, 200);
+    assert.equal(refused.statusCode, 400);
+    assert.match(refused.json().error.message, /\(rule too_many_(keys|values)\)/);
+  });
+
   it('streams an export without holding the event loop: other requests are answered meanwhile', async () => {
     const exporting = t.app.inject({ method: 'GET', url: '/v1/export/bulk-writer', headers: { authorization: `Bearer ${key}` } });
     let exportDone = false;
