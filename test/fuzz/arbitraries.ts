@@ -298,6 +298,23 @@ const shortText = fc.oneof(
   { weight: 1, arbitrary: weirdString },
 );
 
+/** A bundle file: mostly plausible paths and base64, with traversal, collisions, separators and junk. */
+const bundleFile = fc.record({
+  path: fc.oneof(
+    { weight: 4, arbitrary: fc.stringMatching(/^(scripts|references|assets)\/[a-z]{1,8}\.(py|md|txt|sh|json)$/) },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom('../x', '/etc/passwd', 'C:/x', 'a\\b', 'SKILL.md', 'skill.md', 'dir/', './a//b.txt', 'A.md', 'a.md', '.', '..', '', 'x/../y'),
+    },
+    { weight: 1, arbitrary: weirdString },
+  ),
+  content_base64: fc.oneof(
+    { weight: 4, arbitrary: fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes).toString('base64')) },
+    { weight: 1, arbitrary: fc.constantFrom('', '=', 'not base64!', 'YQ', 'YQ==', '\u0000') },
+    { weight: 1, arbitrary: weirdString },
+  ),
+});
+
 /** A body for `route` that is valid, or nearly so (later mutations break it). */
 export function validBody(route: PostRoute, seeds: BodySeeds): fc.Arbitrary<Record<string, unknown>> {
   switch (route) {
@@ -321,7 +338,10 @@ export function validBody(route: PostRoute, seeds: BodySeeds): fc.Arbitrary<Reco
         ),
       });
     case 'skills':
-      return fc.record({ skill_md_content: skillMdContent, visibility: fc.constantFrom('public', 'private') });
+      return fc.record(
+        { skill_md_content: skillMdContent, visibility: fc.constantFrom('public', 'private'), files: fc.array(bundleFile, { maxLength: 4 }) },
+        { requiredKeys: ['skill_md_content', 'visibility'] },
+      );
     case 'knowledge':
       return fc.record(
         {
@@ -352,7 +372,7 @@ export function validBody(route: PostRoute, seeds: BodySeeds): fc.Arbitrary<Reco
 export const ROUTE_KEYS: Record<PostRoute, readonly string[]> = {
   register: ['agent_id', 'scopes', 'tier'],
   revoke: ['key_prefix'],
-  skills: ['skill_md_content', 'visibility'],
+  skills: ['skill_md_content', 'visibility', 'files'],
   knowledge: ['title', 'type', 'domain', 'content', 'metadata', 'tags'],
   validate: ['valid', 'feedback'],
 };

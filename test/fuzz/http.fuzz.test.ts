@@ -470,7 +470,7 @@ interface Model {
   app: FastifyInstance;
   agents: ModelAgent[];
   units: ModelUnit[];
-  skills: Array<{ id: string; owner: string; visibility: 'public' | 'private' }>;
+  skills: Array<{ id: string; owner: string; name: string; visibility: 'public' | 'private' }>;
 }
 
 const WRITERS = ['alice', 'bob', 'carol', 'root'];
@@ -533,9 +533,13 @@ async function runOp(m: Model, o: A.Op, touched: Set<ModelUnit>): Promise<void> 
       const k = keys[o.key % keys.length]!;
       const canWrite = k.scopes.includes('write');
       const s: Sent = { method: 'POST', url: '/v1/skills', headers: { ...bearer(k.key), ...json }, payload: JSON.stringify({ skill_md_content: skillMd({ name: o.name }), visibility: o.visibility }) };
-      const res = await expectOk(m, s, canWrite ? [201] : [403], canWrite ? 'contribute a skill with a write key' : 'contribute a skill with a read-only key');
+      // A skill is its publisher and name: the same SKILL.md again answers 200 with the skill it made, and earns nothing.
+      const published = m.skills.find((x) => x.owner === a.id && x.name === o.name);
+      const expected = !canWrite ? 403 : published ? 200 : 201;
+      const res = await expectOk(m, s, [expected], canWrite ? 'contribute a skill with a write key' : 'contribute a skill with a read-only key');
+      if (res.statusCode === 200) assert.equal(res.json().data.id, published!.id, `the same content answers the same skill${describeExchange(s, res)}`);
       if (res.statusCode === 201) {
-        m.skills.push({ id: res.json().data.id as string, owner: a.id, visibility: o.visibility });
+        m.skills.push({ id: res.json().data.id as string, owner: a.id, name: o.name, visibility: o.visibility });
         a.millis += 100;
         a.contributions += 1;
         a.events += 1;
