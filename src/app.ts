@@ -24,6 +24,7 @@ import { operationRoutes } from './http/routes/operations.js';
 import { reputationRoutes } from './http/routes/reputation.js';
 import { installRouteCatalogue } from './http/route-catalogue.js';
 import { skillRoutes } from './http/routes/skills.js';
+import { mcpRoutes } from './mcp/http.js';
 import type { Context } from './service/context.js';
 import type { Store } from './store/store.js';
 
@@ -155,6 +156,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(knowledgeRoutes, ctx);
   await app.register(reputationRoutes, ctx);
   await app.register(exportRoutes, ctx);
+  await app.register(mcpRoutes, ctx);
   await app.ready();
   return app;
 }
