@@ -1,0 +1,106 @@
+// install: writes a skill into .claude/skills/<name>/ (or --dir), every file checked against the sha256 digest
+// the registry gives for it. Skills with a bundle (issue 14) list `files: [{path, size, digest}]`, each served
+// at GET /v1/skills/:id/files/<path>; a skill without one is its SKILL.md alone.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import type { Command } from 'commander';
+import type { Skill } from '../../domain/model.js';
+import { CommandFailed, commandContext, type CommandContext, type GlobalOptions } from '../context.js';
+
+interface BundleFile {
+  path: string;
+  size?: number;
+  digest: string;
+}
+/** A skill as the API answers it, with the bundle fields issue 14 adds when the registry has them. */
+type ServedSkill = Skill & { digest?: string; files?: BundleFile[] };
+
+interface InstalledFile {
+  path: string;
+  size: number;
+  sha256: string;
+  /** Checked against a digest the registry gave (false: the registry gave none). */
+  verified: boolean;
+}
+
+const NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** The hex digest a `sha256:<hex>` (or bare hex) digest names. */
+function expectedHex(digest: string, path: string): string {
+  const match = /^(?:sha256:)?([0-9a-fA-F]{64})$/.exec(digest);
+  if (!match) throw new CommandFailed(`the registry gave ${path} a digest this command cannot check: ${JSON.stringify(digest)}`, 'DIGEST_UNSUPPORTED');
+  return match[1]!.toLowerCase();
+}
+
+function verify(bytes: Uint8Array, digest: string | undefined, path: string): InstalledFile {
+  const actual = sha256Hex(bytes);
+  if (digest !== undefined && expectedHex(digest, path) !== actual) {
+    throw new CommandFailed(`${path}: the content's sha256 (${actual}) differs from the registry's digest (${digest}); nothing was written`, 'DIGEST_MISMATCH');
+  }
+  return { path, size: bytes.byteLength, sha256: actual, verified: digest !== undefined };
+}
+
+/** A bundle path that stays inside the skill's folder: relative, `/`-separated, no `.` or `..` segments. */
+function safePath(path: string): string {
+  const parts = path.split('/');
+  if (isAbsolute(path) || path.includes('\\') || path.includes('\0') || parts.some((p) => p === '' || p === '.' || p === '..')) {
+    throw new CommandFailed(`the registry listed a file path that is not safe to write: ${JSON.stringify(path)}`, 'UNSAFE_PATH');
+  }
+  return path;
+}
+
+/** Every file of the skill, downloaded and verified, before anything is written. */
+async function fetchFiles(ctx: CommandContext, skill: ServedSkill): Promise<{ file: InstalledFile; bytes: Uint8Array }[]> {
+  const skillMd = new TextEncoder().encode(skill.skill_md_content);
+  if (!Array.isArray(skill.files) || skill.files.length === 0) {
+    return [{ file: verify(skillMd, skill.digest, 'SKILL.md'), bytes: skillMd }];
+  }
+  const files: { file: InstalledFile; bytes: Uint8Array }[] = [];
+  for (const entry of skill.files) {
+    const path = safePath(entry.path);
+    const bytes =
+      path === 'SKILL.md'
+        ? skillMd
+        : new Uint8Array(await (await ctx.client.stream(`/v1/skills/${encodeURIComponent(skill.id)}/files/${path.split('/').map(encodeURIComponent).join('/')}`)).arrayBuffer());
+    files.push({ file: verify(bytes, entry.digest, path), bytes });
+  }
+  if (!files.some(({ file }) => file.path === 'SKILL.md')) files.unshift({ file: verify(skillMd, undefined, 'SKILL.md'), bytes: skillMd });
+  return files;
+}
+
+export function installCommand(program: Command): void {
+  program
+    .command('install')
+    .description('write a skill into .claude/skills/<name>/ (or --dir), verifying sha256 digests the registry gives')
+    .argument('<id>', 'the skill id, as search shows it')
+    .option('--dir <folder>', 'the folder to write the skill into (default: .claude/skills/<name> under the current folder)')
+    .option('--force', 'replace the files of a skill already installed there')
+    .action(async (id: string, options: { dir?: string; force?: boolean }, command: Command) => {
+      const ctx = commandContext(command.optsWithGlobals<GlobalOptions>());
+      const { data: skill } = await ctx.client.get<{ data: ServedSkill }>(`/v1/skills/${encodeURIComponent(id)}`);
+      if (!NAME.test(skill.name)) throw new CommandFailed(`the skill's name ${JSON.stringify(skill.name)} is not a safe folder name`, 'UNSAFE_PATH');
+      const folder = resolve(options.dir ?? join('.claude', 'skills', skill.name));
+      if (existsSync(join(folder, 'SKILL.md')) && !options.force) {
+        throw new CommandFailed(`${folder} already holds a skill; pass --force to replace its files`, 'EXISTS');
+      }
+      const files = await fetchFiles(ctx, skill);
+      for (const { file, bytes } of files) {
+        const target = resolve(folder, file.path);
+        if (relative(folder, target).startsWith('..')) throw new CommandFailed(`unsafe path ${file.path}`, 'UNSAFE_PATH');
+        mkdirSync(dirname(target), { recursive: true });
+        writeFileSync(target, bytes);
+      }
+      const installed = files.map(({ file }) => file);
+      ctx.out.result({ id: skill.id, name: skill.name, dir: folder, files: installed }, () => {
+        const verified = installed.filter((f) => f.verified).length;
+        const checked =
+          verified === installed.length ? 'sha256 digests verified' : verified === 0 ? 'the registry gave no digests: written as served' : `${verified} of ${installed.length} files verified by digest`;
+        return `installed ${skill.name} (${skill.id}) into ${folder}: ${installed.map((f) => f.path).join(', ')} (${checked})`;
+      });
+    });
+}
