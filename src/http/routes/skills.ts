@@ -12,6 +12,8 @@ export const skillRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) 
     {
       schema: {
         summary: 'Search and list skills',
+        operationId: 'listSkills',
+        description: 'Skill summaries (no SKILL.md), best match first with q, else by quality; private skills only for their publisher and admins.',
         tags: ['skills'],
         querystring: SkillListQuery,
         response: { 200: SkillPage, ...errors(400, 429) },
@@ -29,6 +31,8 @@ export const skillRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) 
     {
       schema: {
         summary: 'Get one skill',
+        operationId: 'getSkill',
+        description: 'The whole skill, with its SKILL.md. A private skill is found only by its publisher and admins.',
         tags: ['skills'],
         params: IdParams,
         response: { 200: SkillOne, ...errors(400, 404, 429) },
@@ -43,6 +47,8 @@ export const skillRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) 
       config: { access: 'write' },
       schema: {
         summary: 'Contribute a skill (a SKILL.md document); earns 0.1 reputation',
+        operationId: 'contributeSkill',
+        description: 'Needs the write scope. The SKILL.md is parsed leniently: breaking a required rule is a 400 naming it; softer findings come back as warnings.',
         tags: ['skills'],
         security: [{ bearerAuth: [] }],
         body: SkillBody,
