@@ -60,9 +60,10 @@ async function fetchFiles(ctx: CommandContext, skill: ServedSkill): Promise<{ fi
   if (!Array.isArray(skill.files) || skill.files.length === 0) {
     return [{ file: verify(skillMd, skill.digest, 'SKILL.md'), bytes: skillMd }];
   }
+  const listed = skill.files.map((entry) => ({ ...entry, path: safePath(entry.path) }));
   const files: { file: InstalledFile; bytes: Uint8Array }[] = [];
-  for (const entry of skill.files) {
-    const path = safePath(entry.path);
+  for (const entry of listed) {
+    const path = entry.path;
     const bytes =
       path === 'SKILL.md'
         ? skillMd

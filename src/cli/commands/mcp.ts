@@ -1,10 +1,7 @@
 // mcp: the registry's MCP server over stdio, for local agents: the same tools and skill:// resources as
 // POST /mcp, each answered through the REST API of the registry at --url (with --key, or anonymously).
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Command } from 'commander';
-import { createMcpServer } from '../../mcp/server.js';
 import { commandContext, type GlobalOptions } from '../context.js';
-import { restBackend } from '../rest-backend.js';
 
 export function mcpCommand(program: Command): void {
   program
@@ -12,6 +9,12 @@ export function mcpCommand(program: Command): void {
     .description('serve the registry as an MCP server over stdio (for local agents); stdout carries the protocol only')
     .action(async (_options: unknown, command: Command) => {
       const ctx = commandContext(command.optsWithGlobals<GlobalOptions>());
+      // Loaded here, not at start-up: the other commands do not pay for the MCP SDK.
+      const [{ StdioServerTransport }, { createMcpServer }, { restBackend }] = await Promise.all([
+        import('@modelcontextprotocol/sdk/server/stdio.js'),
+        import('../../mcp/server.js'),
+        import('../rest-backend.js'),
+      ]);
       const server = createMcpServer(restBackend(ctx.client));
       const transport = new StdioServerTransport();
       const closed = new Promise<void>((resolve) => {

@@ -5,7 +5,6 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { ApiError } from '../../domain/errors.js';
 import type { RegistryClient } from '../client.js';
@@ -94,6 +93,7 @@ export function unitsCommands(program: Command): void {
       const total = await countLines(file);
       const summary: Summary = { file, lines: total, imported: 0, already_imported: 0, refused: 0, reasons: [] };
       const byReason = new Map<string, Reason>();
+      const { SingleBar } = await import('cli-progress');
       const bar = process.stderr.isTTY && !ctx.out.json ? new SingleBar({ stream: process.stderr, format: 'importing [{bar}] {value}/{total} units | {eta_formatted} left' }) : null;
       bar?.start(total, 0);
       const lines = nonEmptyLines(file);
