@@ -8,8 +8,8 @@ import type { Query, RegistryClient } from './client.js';
 
 /** Each skills/list entry costs one GET: small pages keep an anonymous caller within its rate limit. */
 const SKILL_PAGE = 10;
-/** Pages of a name search read to find a skill by publisher and name (exact name matches rank first). */
-const NAME_SEARCH_PAGES = 3;
+/** Pages of a name search read to find a skill by publisher and name, as the /mcp route does (service/skill-lookup.ts). */
+const NAME_SEARCH_PAGES = 5;
 
 /** A skill as the API answers it, with the bundle listing issue 14 adds when the registry has it. */
 type ServedSkill = Skill & { files?: { path: string; size?: number; digest: string }[] };
@@ -53,7 +53,7 @@ export function restBackend(client: RegistryClient): RegistryBackend {
       // Until the API looks skills up by publisher and name (issue 14), a name search finds it.
       let newest: SkillSummary | undefined;
       for (let page = 0; page < NAME_SEARCH_PAGES; page++) {
-        const found = await client.get<ListPage<SkillSummary>>('/v1/skills', { q: name, limit: 100, offset: page * 100 });
+        const found = await client.get<ListPage<SkillSummary>>('/v1/skills', { q: name.replaceAll('-', ' '), limit: 100, offset: page * 100 });
         for (const skill of found.data) {
           if (skill.agent_id === publisher && skill.name === name && (!newest || skill.created_at > newest.created_at)) newest = skill;
         }

@@ -4,7 +4,7 @@
 // (JSON, never a stream), which the route sends as its reply.
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { forbidden, unauthorized } from '../domain/errors.js';
+import { badRequest, forbidden, unauthorized } from '../domain/errors.js';
 import type { Context } from '../service/context.js';
 import { createMcpServer } from './server.js';
 import { serviceBackend } from './service-backend.js';
@@ -51,6 +51,9 @@ export const mcpRoutes: FastifyPluginAsync<Context> = async (app, ctx) => {
         throw unauthorized('the API key was not accepted (unknown, revoked or malformed); remove it to use the read tools anonymously');
       }
       assertSameOrigin(request);
+      // One message per request (MCP has had no batches since 2025-06-18): a batch would let one request,
+      // counted once by the rate limit, run hundreds of tool calls.
+      if (Array.isArray(request.body)) throw badRequest('JSON-RPC batches are not accepted here: send one message per request');
       const server = createMcpServer(serviceBackend(ctx, request.auth));
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);

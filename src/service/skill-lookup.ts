@@ -1,22 +1,31 @@
 // Finding a skill by its publisher and name (the address skill:// resources use), as the caller may see it.
-import { canSeeSkill } from '../domain/access.js';
 import type { Caller } from '../domain/caller.js';
 import type { Skill } from '../domain/model.js';
+import type { SkillSummary } from '../domain/summaries.js';
 import type { Context } from './context.js';
+import { getSkill, listSkills } from './skills.js';
+
+/** Pages of a name search read, at most: the cost is bounded by this, never by a publisher's skills. */
+export const NAME_SEARCH_PAGES = 5;
+const PAGE = 100;
+
+const newer = (a: SkillSummary, b: SkillSummary) => a.created_at > b.created_at || (a.created_at === b.created_at && a.id > b.id);
 
 /**
  * The newest skill named `name` that `publisher` contributed and the caller may see, or null.
  *
- * Until skills are keyed by publisher and name (issue 14: one skill id per name, with versions), this reads
- * the publisher's skills in the store's batches and keeps the newest match; the cost grows with one
- * publisher's skills (bounded by its tier's quota), never with the table. With issue 14 it becomes one
- * store lookup.
+ * Until skills are keyed by publisher and name (issue 14: one skill id per name, with versions), this is a
+ * search for the name's words (the name is the most heavily weighted field, so the skill ranks among the
+ * first) over at most NAME_SEARCH_PAGES pages, keeping exact matches. With issue 14 it becomes one lookup.
  */
 export async function findSkillByName(ctx: Context, caller: Caller, publisher: string, name: string): Promise<Skill | null> {
-  let found: Skill | null = null;
-  for await (const skill of ctx.store.exportSkills(publisher)) {
-    if (skill.name !== name || !canSeeSkill(caller, skill)) continue;
-    if (!found || skill.created_at > found.created_at || (skill.created_at === found.created_at && skill.id > found.id)) found = skill;
+  let found: SkillSummary | null = null;
+  for (let page = 0; page < NAME_SEARCH_PAGES; page++) {
+    const result = await listSkills(ctx, caller, { q: name.replaceAll('-', ' '), limit: PAGE, offset: page * PAGE });
+    for (const skill of result.items) {
+      if (skill.agent_id === publisher && skill.name === name && (!found || newer(skill, found))) found = skill;
+    }
+    if ((page + 1) * PAGE >= result.total) break;
   }
-  return found;
+  return found ? getSkill(ctx, caller, found.id) : null;
 }

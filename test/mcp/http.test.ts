@@ -34,11 +34,15 @@ describe('POST /mcp, as a route of the app', () => {
       assert.equal(((await notJson.json()) as { error: { code: string } }).error.code, 'UNSUPPORTED_MEDIA_TYPE');
       const broken = await fetch(`${registry.url}/mcp`, { method: 'POST', headers: mcpHeaders, body: '{"jsonrpc":' });
       assert.equal(broken.status, 400);
+      const batch = await fetch(`${registry.url}/mcp`, { method: 'POST', headers: mcpHeaders, body: JSON.stringify([initialize, { ...initialize, id: 2 }]) });
+      assert.equal(batch.status, 400, 'one message per request: a batch would multiply one rate-limited request');
       const get = await fetch(`${registry.url}/mcp`, { headers: { accept: 'text/event-stream' } });
       assert.equal(get.status, 405);
       assert.equal(get.headers.get('allow'), 'POST');
       const foreign = await fetch(`${registry.url}/mcp`, { method: 'POST', headers: { ...mcpHeaders, origin: 'http://evil.example' }, body: JSON.stringify(initialize) });
       assert.equal(foreign.status, 403, 'a page on another site cannot reach the server (DNS rebinding)');
+      const own = await fetch(`${registry.url}/mcp`, { method: 'POST', headers: { ...mcpHeaders, origin: registry.url }, body: JSON.stringify(initialize) });
+      assert.equal(own.status, 200, "the registry's own pages may");
     } finally {
       await registry.close();
     }
