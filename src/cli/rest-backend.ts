@@ -3,7 +3,7 @@
 import type { KnowledgeUnit, ReputationProfile, Skill } from '../domain/model.js';
 import type { SkillSummary, UnitSummary } from '../domain/summaries.js';
 import { type ListPage, type RegistryBackend, type SkillFile, skillMdFile } from '../mcp/backend.js';
-import { SKILL_MD, skillUri } from '../mcp/skill-uris.js';
+import { isTextType, mimeTypeOf, SKILL_MD, sepDigest, skillUri } from '../mcp/skill-uris.js';
 import type { Query, RegistryClient } from './client.js';
 
 /** Each skills/list entry costs one GET: small pages keep an anonymous caller within its rate limit. */
@@ -65,13 +65,14 @@ export function restBackend(client: RegistryClient): RegistryBackend {
       const bundle = (skill.files ?? []).filter((file) => file.path !== SKILL_MD);
       return [
         skillMdFile(skill),
-        ...bundle.map((file) => ({ path: file.path, digest: file.digest, size: file.size ?? 0, mimeType: 'application/octet-stream' })),
+        ...bundle.map((file) => ({ path: file.path, digest: sepDigest(file.digest), size: file.size ?? 0, mimeType: mimeTypeOf(file.path) })),
       ];
     },
     readSkillFile: async (skill, file) => {
       if (file.path === SKILL_MD) return { text: skill.skill_md_content };
       const response = await client.stream(`${path('v1', 'skills', skill.id)}/files/${file.path.split('/').map(encodeURIComponent).join('/')}`);
-      return { blob: Buffer.from(await response.arrayBuffer()).toString('base64') };
+      const bytes = Buffer.from(await response.arrayBuffer());
+      return isTextType(file.mimeType) ? { text: bytes.toString('utf8') } : { blob: bytes.toString('base64') };
     },
   };
 }

@@ -67,3 +67,34 @@ export function decodeCursor(cursor: string | undefined): number | null {
     return null;
   }
 }
+
+const TEXT_TYPES: Record<string, string> = {
+  md: 'text/markdown',
+  txt: 'text/plain',
+  json: 'application/json',
+  yaml: 'application/yaml',
+  yml: 'application/yaml',
+  py: 'text/x-python',
+  js: 'text/javascript',
+  mjs: 'text/javascript',
+  ts: 'text/x-typescript',
+  sh: 'text/x-shellscript',
+  html: 'text/html',
+  css: 'text/css',
+  csv: 'text/csv',
+  xml: 'application/xml',
+};
+
+/** A file's media type by its extension; unknown kinds are bytes. */
+export function mimeTypeOf(path: string): string {
+  const extension = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase() ?? '';
+  return TEXT_TYPES[extension] ?? 'application/octet-stream';
+}
+
+/** Whether a resource of this type is sent as text (else as a base64 blob). */
+export const isTextType = (mimeType: string) => mimeType.startsWith('text/') || mimeType.endsWith('json') || mimeType.endsWith('yaml') || mimeType.endsWith('xml');
+
+/** A digest as the SEP writes it, from `sha256:<hex>` or bare hex. */
+export function sepDigest(digest: string): string {
+  return /^[0-9a-fA-F]{64}$/.test(digest) ? `sha256:${digest.toLowerCase()}` : digest;
+}

@@ -105,14 +105,15 @@ export async function servedSkillAt(backend: RegistryBackend, uri: string): Prom
   return served;
 }
 
-export function skillResources({ skill, files }: ServedSkill): Resource[] {
+/** The resources of a served skill; SKILL.md's name and description are the frontmatter's, as the SEP asks. */
+export function skillResources({ skill, frontmatter, files }: ServedSkill): Resource[] {
   return files.map((file) =>
     file.path === SKILL_MD
       ? {
           uri: skillUri(skill),
           name: skill.name,
           title: `${skill.name} (by ${skill.agent_id})`,
-          description: skill.description,
+          description: typeof frontmatter.description === 'string' ? frontmatter.description : skill.description,
           mimeType: file.mimeType,
           size: file.size,
         }
