@@ -54,7 +54,7 @@ export const mcpRoutes: FastifyPluginAsync<Context> = async (app, ctx) => {
       // One message per request (MCP has had no batches since 2025-06-18): a batch would let one request,
       // counted once by the rate limit, run hundreds of tool calls.
       if (Array.isArray(request.body)) throw badRequest('JSON-RPC batches are not accepted here: send one message per request');
-      const server = createMcpServer(serviceBackend(ctx, request.auth));
+      const server = createMcpServer(serviceBackend(ctx, request.auth, request.log));
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);
       try {

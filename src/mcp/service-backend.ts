@@ -14,24 +14,37 @@ import { skillMdOnly, type RegistryBackend } from './backend.js';
 /** Skills read per page of skills/list and resources/list (each read whole). */
 const SKILL_PAGE = 50;
 
-/** Store failures the client can act on become the refusals REST gives for them; anything else is a bug. */
-function asRefusal(error: unknown): unknown {
-  if (error instanceof ApiError) return error;
-  if (error instanceof UnstorableTextError) return badRequest(error.message || 'text contains characters that cannot be stored');
-  if (error instanceof StoreUnavailableError) return unavailable('the database is unavailable; retry shortly');
-  return error;
+/** Where the door logs what it hides from the caller (the request's logger). */
+export interface ErrorLog {
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
 }
 
-const guarded = <A extends unknown[], R>(operation: (...args: A) => Promise<R>) =>
-  async (...args: A): Promise<R> => {
-    try {
-      return await operation(...args);
-    } catch (error) {
-      throw asRefusal(error);
-    }
-  };
+/**
+ * Every failure becomes the refusal REST gives for it (the error envelope's mapping): store errors the
+ * client can act on, and for anything else a 500 whose details stay in the log, never in the answer.
+ */
+function asRefusal(error: unknown, log: ErrorLog): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof UnstorableTextError) return badRequest(error.message || 'text contains characters that cannot be stored');
+  if (error instanceof StoreUnavailableError) {
+    log.warn({ reason: error.message }, 'database unavailable');
+    return unavailable('the database is unavailable; retry shortly');
+  }
+  log.error({ err: error }, 'MCP request failed');
+  return new ApiError(500, 'INTERNAL_ERROR', 'internal error; the request id in the logs has the details');
+}
 
-export function serviceBackend(ctx: Context, caller: Caller): RegistryBackend {
+export function serviceBackend(ctx: Context, caller: Caller, log: ErrorLog): RegistryBackend {
+  const guarded =
+    <A extends unknown[], R>(operation: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await operation(...args);
+      } catch (error) {
+        throw asRefusal(error, log);
+      }
+    };
   return {
     authenticated: isAgent(caller),
     skillPageSize: SKILL_PAGE,

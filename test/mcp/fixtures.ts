@@ -19,7 +19,7 @@ export interface Registry extends TestApp {
 }
 
 export async function startedRegistry(options: Partial<AppOptions> = {}): Promise<Registry> {
-  const t = await testApp(new SqliteStore('sqlite::memory:'), options);
+  const t = await testApp(options.store ?? new SqliteStore('sqlite::memory:'), options);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = t.app.server.address() as { port: number };
   return { ...t, url: `http://127.0.0.1:${port}` };

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { contributeSkill, register, testConfig } from '../helpers/app.js';
-import { getSkillEntry, httpClient, resourceText, startedRegistry } from './fixtures.js';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { getSkillEntry, httpClient, resourceText, startedRegistry, text } from './fixtures.js';
 import { describeMcpTransport } from './suite.js';
 
 describeMcpTransport({ name: 'Streamable HTTP', connect: httpClient, pageSize: 50 });
@@ -75,6 +76,24 @@ describe('POST /mcp, as a route of the app', () => {
       assert.ok((await client.listResources()).resources.some((r) => r.uri === uri));
       assert.match(resourceText(await client.readResource({ uri })), /name: deploy/);
       assert.equal((await getSkillEntry(client, uri)).skill.frontmatter.name, 'deploy');
+      await client.close();
+    } finally {
+      await registry.close();
+    }
+  });
+
+  it('answers a failure inside the registry as INTERNAL_ERROR, its details kept for the log', async () => {
+    const store = new SqliteStore('sqlite::memory:');
+    store.listSkills = async () => {
+      throw new Error('SQLITE_CORRUPT: secret table layout');
+    };
+    const registry = await startedRegistry({ store });
+    try {
+      const client = await httpClient(registry.url);
+      const result = await client.callTool({ name: 'search_skills', arguments: {} });
+      assert.equal(result.isError, true);
+      assert.equal(text(result), 'INTERNAL_ERROR: internal error; the request id in the logs has the details');
+      await assert.rejects(client.listResources(), (error: Error) => /internal error/.test(error.message) && !/SQLITE|secret/.test(error.message));
       await client.close();
     } finally {
       await registry.close();
