@@ -18,6 +18,7 @@ import { idempotencyPlugin } from './http/idempotency.js';
 import { openapiOptions } from './http/openapi.js';
 import { installRateLimits, type RateLimitOptions } from './http/rate-limit.js';
 import { authRoutes } from './http/routes/auth.js';
+import { docsRoutes } from './http/routes/docs.js';
 import { exportRoutes } from './http/routes/export.js';
 import { knowledgeRoutes } from './http/routes/knowledge.js';
 import { operationRoutes } from './http/routes/operations.js';
@@ -26,6 +27,7 @@ import { installRouteCatalogue } from './http/route-catalogue.js';
 import { discoveryRoutes } from './http/routes/discovery.js';
 import { skillVersionRoutes } from './http/routes/skill-versions.js';
 import { skillRoutes } from './http/routes/skills.js';
+import { mcpRoutes } from './mcp/http.js';
 import type { Context } from './service/context.js';
 import type { Store } from './store/store.js';
 
@@ -159,6 +161,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(knowledgeRoutes, ctx);
   await app.register(reputationRoutes, ctx);
   await app.register(exportRoutes, ctx);
+  await app.register(mcpRoutes, ctx);
+  await app.register(docsRoutes);
   await app.ready();
   return app;
 }

@@ -17,6 +17,7 @@ import {
   SkillFile,
   SkillSummary,
   SkillVersionSummary,
+  SkillWarning,
   Verdict,
   VisibilitySchema,
 } from '../domain/model.js';
@@ -43,21 +44,27 @@ export const RegisterBody = Type.Object(
 );
 export type RegisterBody = Static<typeof RegisterBody>;
 
-export const ApiKeyCreated = Type.Object({
-  data: Type.Object({
-    api_key: Type.String(),
-    key_prefix: Type.String(),
-    scopes: Type.Array(ScopeSchema),
-    tier: KeyTierSchema,
-    created_at: Timestamp,
-  }),
-  message: Type.String(),
-});
+export const ApiKeyCreated = Type.Object(
+  {
+    data: Type.Object({
+      api_key: Type.String({ description: 'the raw key, shown only in this answer' }),
+      key_prefix: Type.String(),
+      scopes: Type.Array(ScopeSchema),
+      tier: KeyTierSchema,
+      created_at: Timestamp,
+    }),
+    message: Type.String(),
+  },
+  { description: 'The new API key (shown once)' },
+);
 
 export const RevokeBody = Type.Object({ key_prefix: Type.String({ minLength: 8, maxLength: 8 }) }, closed);
 export type RevokeBody = Static<typeof RevokeBody>;
 
-export const Revoked = Type.Object({ data: Type.Object({ revoked: Type.Boolean(), key_prefix: Type.String() }) });
+export const Revoked = Type.Object(
+  { data: Type.Object({ revoked: Type.Boolean(), key_prefix: Type.String() }) },
+  { description: 'The key is revoked' },
+);
 
 // ---- lists ---------------------------------------------------------------------------------------
 
@@ -74,6 +81,8 @@ export const SkillListQuery = Type.Object(
     tags: Type.Optional(Type.String({ maxLength: 1100, description: 'comma-separated; a skill must carry every tag' })),
     min_quality: MinQuality,
     conformant: Type.Optional(Type.Boolean({ description: 'only skills that follow (true) or break (false) the Agent Skills format' })),
+    publisher: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: "only this agent's skills" })),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'only the skill of this name (with publisher: at most one)' })),
     limit: Limit,
     offset: Offset,
   },
@@ -94,8 +103,16 @@ export const UnitListQuery = Type.Object(
 );
 export type UnitListQuery = Static<typeof UnitListQuery>;
 
-const pageOf = <T extends TSchema>(item: T) =>
-  Type.Object({ data: Type.Array(item), total: Type.Integer(), offset: Type.Integer(), limit: Type.Integer() });
+const pageOf = <T extends TSchema>(item: T, description: string) =>
+  Type.Object(
+    {
+      data: Type.Array(item),
+      total: Type.Integer({ description: 'every match, not just this page' }),
+      offset: Type.Integer(),
+      limit: Type.Integer(),
+    },
+    { description },
+  );
 
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }, closed);
 export type IdParams = Static<typeof IdParams>;
@@ -125,14 +142,20 @@ export const SkillBody = Type.Object(
 );
 export type SkillBody = Static<typeof SkillBody>;
 
-export const SkillCreated = Type.Object({
-  data: Skill,
-  warnings: Type.Array(Type.String(), { description: 'the findings, as messages (data.conformance.warnings has them with their kinds)' }),
-});
-export const SkillOne = Type.Object({ data: Skill });
-export const SkillPage = pageOf(SkillSummary);
-export const SkillVersionList = Type.Object({ data: Type.Array(SkillVersionSummary) });
-export const SkillDeleted = Type.Object({ data: Type.Object({ id: Type.String(), deleted: Type.Boolean() }) });
+export const SkillCreated = Type.Object(
+  {
+    data: Skill,
+    warnings: Type.Array(Type.String(), { description: 'the findings, as messages (data.conformance.warnings has them with their kinds)' }),
+  },
+  { description: 'The skill version as stored: a new skill or version (201), or the version that has this content already (200)' },
+);
+export const SkillOne = Type.Object({ data: Skill }, { description: 'The skill at one version, with its SKILL.md and file list' });
+export const SkillPage = pageOf(SkillSummary, 'A page of skill summaries (their latest versions, no SKILL.md), in list order');
+export const SkillVersionList = Type.Object({ data: Type.Array(SkillVersionSummary) }, { description: "A skill's versions, newest first" });
+export const SkillDeleted = Type.Object(
+  { data: Type.Object({ id: Type.String(), deleted: Type.Boolean() }) },
+  { description: 'The skill, every version and file, are gone' },
+);
 
 const SemVer = Type.String({ minLength: 5, maxLength: 64, description: 'a semantic version, e.g. 1.2.3' });
 export const SkillVersionParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), version: SemVer }, closed);
@@ -163,9 +186,9 @@ const SkillExport = Type.Object({
 export const UnitBody = KnowledgeUnitInput;
 export type UnitBody = Static<typeof UnitBody>;
 
-export const UnitCreated = Type.Object({ data: KnowledgeUnit, quality_score: Type.Number() });
-export const UnitOne = Type.Object({ data: KnowledgeUnit });
-export const UnitPage = pageOf(KnowledgeUnitSummary);
+export const UnitCreated = Type.Object({ data: KnowledgeUnit, quality_score: Type.Number() }, { description: 'The unit, as stored' });
+export const UnitOne = Type.Object({ data: KnowledgeUnit }, { description: 'The whole unit' });
+export const UnitPage = pageOf(KnowledgeUnitSummary, 'A page of unit summaries (long text cut and marked), in list order');
 
 export const VerdictBody = Type.Object(
   { valid: Type.Boolean(), feedback: Type.Optional(Type.String({ maxLength: 5_000 })) },
@@ -173,51 +196,106 @@ export const VerdictBody = Type.Object(
 );
 export type VerdictBody = Static<typeof VerdictBody>;
 
-export const VerdictRecorded = Type.Object({
-  data: Type.Object({ id: Type.String(), validated: Type.Boolean(), feedback: Type.String() }),
-});
+export const VerdictRecorded = Type.Object(
+  { data: Type.Object({ id: Type.String(), validated: Type.Boolean(), feedback: Type.String() }) },
+  { description: 'The verdict is recorded (it replaces an earlier one of this agent)' },
+);
 
-export const UnitDeleted = Type.Object({ data: Type.Object({ id: Type.String(), deleted: Type.Boolean() }) });
+export const UnitDeleted = Type.Object(
+  { data: Type.Object({ id: Type.String(), deleted: Type.Boolean() }) },
+  { description: 'The unit and its verdicts are gone' },
+);
 
 // ---- reputation and export -----------------------------------------------------------------------
 
-export const ReputationOne = Type.Object({ data: ReputationProfile });
+export const ReputationOne = Type.Object({ data: ReputationProfile }, { description: "The agent's reputation profile" });
 
-export const ExportDocument = Type.Object({
-  data: Type.Object({
-    agent_id: Type.String(),
-    exported_at: Timestamp,
-    keys: Type.Array(KeyMetadata),
-    knowledge_units: Type.Array(KnowledgeUnit),
-    skills: Type.Array(SkillExport),
-    validations: Type.Array(Verdict),
-    reputation: Type.Object({
-      ...ReputationProfile.properties,
-      history: Type.Array(ReputationEvent, { description: 'every item, oldest first' }),
+export const ExportDocument = Type.Object(
+  {
+    data: Type.Object({
+      agent_id: Type.String(),
+      exported_at: Timestamp,
+      keys: Type.Array(KeyMetadata),
+      knowledge_units: Type.Array(KnowledgeUnit),
+      skills: Type.Array(SkillExport),
+      validations: Type.Array(Verdict),
+      reputation: Type.Object({
+        ...ReputationProfile.properties,
+        history: Type.Array(ReputationEvent, { description: 'every item, oldest first' }),
+      }),
     }),
-  }),
-});
+  },
+  { description: 'Everything tied to the agent, streamed' },
+);
 
-export const DiscoveryIndex = Type.Object({
-  $schema: Type.String(),
-  skills: Type.Array(
-    Type.Object({
-      name: Type.String(),
-      type: Type.Enum(['skill-md', 'archive']),
-      description: Type.String(),
-      url: Type.String(),
-      digest: Type.String({ description: 'sha256:<hex> of the artifact at url' }),
-    }),
-  ),
-});
+export const DiscoveryIndex = Type.Object(
+  {
+    $schema: Type.String(),
+    skills: Type.Array(
+      Type.Object({
+        name: Type.String(),
+        type: Type.Enum(['skill-md', 'archive']),
+        description: Type.String(),
+        url: Type.String(),
+        digest: Type.String({ description: 'sha256:<hex> of the artifact at url' }),
+      }),
+    ),
+  },
+  { description: 'The Agent Skills discovery index (v0.2.0)' },
+);
 
 // ---- operations ----------------------------------------------------------------------------------
 
-export const Health = Type.Object({ status: Type.String() });
-export const Readiness = Type.Object({
-  status: Type.String(),
-  warnings: Type.Optional(Type.Array(Type.String(), { description: 'what the configuration turned off or ignored' })),
-});
+export const Health = Type.Object({ status: Type.String() }, { description: 'The process is alive' });
+export const Readiness = Type.Object(
+  {
+    status: Type.String(),
+    warnings: Type.Optional(Type.Array(Type.String(), { description: 'what the configuration turned off or ignored' })),
+  },
+  { description: 'The database answers and takes writes' },
+);
+
+/**
+ * The schemas the OpenAPI document names (components.schemas), so generated clients get a `Skill` type.
+ * Route schemas stay plain TypeBox (no $id, so nothing changes for validation or serialization): the
+ * document generator puts a $ref wherever a schema below appears whole (openapi.ts). Outer shapes first.
+ */
+export const NAMED_SCHEMAS: Readonly<Record<string, TSchema>> = {
+  Error: ErrorBody,
+  RegisterRequest: RegisterBody,
+  ApiKeyCreated,
+  RevokeRequest: RevokeBody,
+  Revoked,
+  SkillRequest: SkillBody,
+  SkillCreated,
+  SkillResponse: SkillOne,
+  SkillPage,
+  SkillVersionList,
+  SkillDeleted,
+  DiscoveryIndex,
+  Skill,
+  SkillSummary,
+  SkillVersionSummary,
+  SkillFile,
+  SkillWarning,
+  KnowledgeUnitInput: UnitBody,
+  KnowledgeUnitCreated: UnitCreated,
+  KnowledgeUnitResponse: UnitOne,
+  KnowledgeUnitPage: UnitPage,
+  KnowledgeUnit,
+  KnowledgeUnitSummary,
+  VerdictRequest: VerdictBody,
+  VerdictRecorded,
+  KnowledgeUnitDeleted: UnitDeleted,
+  ReputationResponse: ReputationOne,
+  ReputationProfile,
+  ReputationEvent,
+  Export: ExportDocument,
+  Verdict,
+  KeyMetadata,
+  Health,
+  Readiness,
+};
 
 /** The error responses a route can give, for its OpenAPI entry. */
 export function errors(...statuses: number[]): Record<number, typeof ErrorBody> {

@@ -26,6 +26,8 @@ export interface SkillListParams {
   tags?: string;
   min_quality?: number;
   conformant?: boolean;
+  publisher?: string;
+  name?: string;
   limit: number;
   offset: number;
 }
@@ -42,6 +44,8 @@ export async function listSkills(ctx: Context, caller: Caller, params: SkillList
     tags: tagList,
     minQuality: params.min_quality,
     conformant: params.conformant,
+    agentId: params.publisher,
+    name: params.name,
     limit: params.limit,
     offset: params.offset,
     viewer: skillViewer(caller),

@@ -39,6 +39,10 @@ export interface SkillQuery {
   minQuality?: number;
   /** Only skills whose default version follows (true) or breaks (false) the Agent Skills format. */
   conformant?: boolean;
+  /** Only this publisher's skills. */
+  agentId?: string;
+  /** Only skills of this name. */
+  name?: string;
   limit: number;
   offset: number;
   viewer: Viewer;

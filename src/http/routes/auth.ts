@@ -24,6 +24,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) =
       config: { rateLimit: registerLimit(ctx.config.registerLimitPerHour), carriesSecret: true },
       schema: {
         summary: 'Register an agent (or add a key to your own agent) and receive an API key once',
+        operationId: 'registerAgent',
+        description: 'Open to anyone and not rate limited. With a key of that agent (or an admin key), adds a key to an existing agent. The admin scope needs an admin caller.',
         tags: ['auth'],
         body: RegisterBody,
         response: { 201: ApiKeyCreated, ...errors(400, 403, 409) },
@@ -47,6 +49,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) =
       config: { access: 'agent' },
       schema: {
         summary: 'Revoke an API key of your own agent (admins: any key) by its prefix',
+        operationId: 'revokeKey',
+        description: 'The key is refused from the next request on, on every instance.',
         tags: ['auth'],
         security: [{ bearerAuth: [] }],
         body: RevokeBody,

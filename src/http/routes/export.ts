@@ -55,6 +55,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx)
       config: { access: 'agent' },
       schema: {
         summary: 'Export everything tied to an agent (its own key, or an admin)',
+        operationId: 'exportAgent',
         description: 'Streamed. Units, skills (private included), verdicts given, reputation with full history, key metadata.',
         tags: ['export'],
         security: [{ bearerAuth: [] }],

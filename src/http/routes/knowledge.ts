@@ -23,6 +23,8 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
     {
       schema: {
         summary: 'Search and list knowledge units',
+        operationId: 'listKnowledgeUnits',
+        description: 'Unit summaries (long text cut and marked truncated), best match first with q, else by quality.',
         tags: ['knowledge'],
         querystring: UnitListQuery,
         response: { 200: UnitPage, ...errors(400, 429) },
@@ -40,6 +42,8 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
     {
       schema: {
         summary: 'Get one knowledge unit',
+        operationId: 'getKnowledgeUnit',
+        description: 'The whole unit, with its quality score and validation counts.',
         tags: ['knowledge'],
         params: IdParams,
         response: { 200: UnitOne, ...errors(400, 404, 429) },
@@ -54,6 +58,8 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
       config: { access: 'write' },
       schema: {
         summary: 'Contribute a knowledge unit; earns 0.2 reputation',
+        operationId: 'contributeKnowledgeUnit',
+        description: 'Needs the write scope. Server-assigned fields (id, agent_id, quality_score, validations, timestamps) must not be sent.',
         tags: ['knowledge'],
         security: [{ bearerAuth: [] }],
         body: UnitBody,
@@ -72,6 +78,8 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
       config: { access: 'agent' },
       schema: {
         summary: "Give a verdict on another agent's unit (one per agent; a later one replaces it); earns 0.05 once",
+        operationId: 'validateKnowledgeUnit',
+        description: 'Any authenticated key may validate; never its own unit (403).',
         tags: ['knowledge'],
         security: [{ bearerAuth: [] }],
         params: IdParams,
@@ -91,6 +99,8 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
       config: { access: 'agent' },
       schema: {
         summary: 'Permanently delete a knowledge unit (its contributor with write scope, or an admin)',
+        operationId: 'deleteKnowledgeUnit',
+        description: 'The unit, its verdicts and its search entries are gone, and its reward is taken back.',
         tags: ['knowledge'],
         security: [{ bearerAuth: [] }],
         params: IdParams,

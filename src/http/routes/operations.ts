@@ -10,7 +10,13 @@ export const operationRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
     '/healthz',
     {
       config: { rateLimit: false },
-      schema: { summary: 'The process is alive', tags: ['operations'], response: { 200: Health } },
+      schema: {
+        summary: 'The process is alive',
+        operationId: 'getHealth',
+        description: 'No database access; not rate limited.',
+        tags: ['operations'],
+        response: { 200: Health },
+      },
     },
     async () => ({ status: 'ok' }),
   );
@@ -21,6 +27,7 @@ export const operationRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
       config: { rateLimit: false },
       schema: {
         summary: 'The database answers and can take writes',
+        operationId: 'getReadiness',
         description: 'warnings: what the configuration turned off or ignored (also logged at start-up).',
         tags: ['operations'],
         response: { 200: Readiness, ...errors(503) },
@@ -39,7 +46,14 @@ export const operationRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
 
   app.get(
     '/v1/openapi.json',
-    { schema: { summary: 'This OpenAPI 3.1 document', tags: ['operations'] } },
+    {
+      schema: {
+        summary: 'This OpenAPI 3.1 document',
+        operationId: 'getOpenApiDocument',
+        description: 'Generated from the route schemas; the page at /docs shows it.',
+        tags: ['operations'],
+      },
+    },
     async () => app.swagger(),
   );
 };

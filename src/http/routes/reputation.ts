@@ -14,6 +14,8 @@ export const reputationRoutes: FastifyPluginAsyncTypebox<Context> = async (app, 
     {
       schema: {
         summary: "An agent's reputation: score, counts and the newest 100 history items",
+        operationId: 'getReputation',
+        description: 'Public. Items about private skills are shown only to the agent itself and admins.',
         tags: ['reputation'],
         params: AgentParams,
         response: { 200: ReputationOne, ...errors(400, 404, 429) },

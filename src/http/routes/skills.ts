@@ -11,7 +11,11 @@ export const skillRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) 
     '/v1/skills',
     {
       schema: {
-        summary: 'Search and list skills (one entry per skill: its latest version, as a summary)',
+        summary: 'Search and list skills',
+        operationId: 'listSkills',
+        description:
+          'One entry per skill: its latest version, as a summary (no SKILL.md, files or warnings). Best match first with q, ' +
+          'else by quality; private skills only for their publisher and admins.',
         tags: ['skills'],
         querystring: SkillListQuery,
         response: { 200: SkillPage, ...errors(400, 429) },
@@ -28,7 +32,11 @@ export const skillRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) 
     '/v1/skills/:id',
     {
       schema: {
-        summary: "Get one skill at its latest version (the highest that is not yanked; it says which)",
+        summary: 'Get one skill at its latest version',
+        operationId: 'getSkill',
+        description:
+          'The whole skill at its latest version (the highest that is not yanked; `version` says which), with its SKILL.md ' +
+          'and file list. A private skill is found only by its publisher and admins.',
         tags: ['skills'],
         params: IdParams,
         response: { 200: SkillOne, ...errors(400, 404, 429) },
@@ -43,9 +51,12 @@ export const skillRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) 
       config: { access: 'write' },
       schema: {
         summary: 'Publish a skill (a SKILL.md, optionally with a bundle of files); a name you already have gets a new version',
+        operationId: 'contributeSkill',
         description:
-          '201: a new skill (earns 0.1 reputation) or a new version of yours (earns nothing). 200: the same content is ' +
-          'already published; that version is answered and nothing is written. 409: the version the SKILL.md names is taken.',
+          'Needs the write scope. 201: a new skill (earns 0.1 reputation) or a new version of yours (earns nothing). 200: the ' +
+          'same content is already published; that version is answered and nothing is written. 409: the version the SKILL.md ' +
+          'names is taken. The SKILL.md is parsed leniently: breaking a required rule is a 400 naming it; softer findings come ' +
+          'back as warnings.',
         tags: ['skills'],
         security: [{ bearerAuth: [] }],
         body: SkillBody,

@@ -39,6 +39,8 @@ export function listSkills(pool: Pool, query: SkillQuery): Promise<Page<SkillSum
   // One entry per skill, its default version; a skill whose versions are all yanked is not listed.
   const where: string[] = ['s.latest_version_seq IS NOT NULL'];
   if (query.conformant !== undefined) where.push(`s.conformant = ${params.add(query.conformant)}`);
+  if (query.agentId !== undefined) where.push(`s.agent_id = ${params.add(query.agentId)}`);
+  if (query.name !== undefined) where.push(`s.name = ${params.add(query.name)}`);
   if (!query.viewer.everything) {
     if (query.viewer.agentId === null) where.push(`s.visibility = 'public'`);
     else where.push(`(s.visibility = 'public' OR s.agent_id = ${params.add(query.viewer.agentId)})`);

@@ -187,6 +187,14 @@ export function listSkills(prepare: Prepare, query: SkillQuery): Page<SkillSumma
     conditions.push('s.conformant = ?');
     params.push(query.conformant ? 1 : 0);
   }
+  if (query.agentId !== undefined) {
+    conditions.push('s.agent_id = ?');
+    params.push(query.agentId);
+  }
+  if (query.name !== undefined) {
+    conditions.push('s.name = ?');
+    params.push(query.name);
+  }
   if (!query.viewer.everything) {
     if (query.viewer.agentId === null) conditions.push(`s.visibility = 'public'`);
     else {
