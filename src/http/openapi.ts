@@ -127,9 +127,30 @@ function describeResponses(operation: Operation, method: string): void {
   }
 }
 
+/**
+ * A route's trailing wildcard (`/files/*`) is a path parameter named `*` to Fastify; OpenAPI wants a name:
+ * `{path}`, the file's path inside the skill (slashes included).
+ */
+function nameWildcards(document: Document): void {
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    if (!path.endsWith('/{*}')) continue;
+    for (const operation of Object.values(item)) {
+      for (const parameter of (operation.parameters ?? []) as { name?: string; in?: string; description?: string }[]) {
+        if (parameter.in === 'path' && parameter.name === '*') {
+          parameter.name = 'path';
+          parameter.description = "the file's path inside the skill, e.g. scripts/extract.py (slashes are part of it)";
+        }
+      }
+    }
+    delete document.paths![path];
+    document.paths![`${path.slice(0, -'{*}'.length)}{path}`] = item;
+  }
+}
+
 /** Adds the plugins' answers, who may call each operation, and the named schemas to the generated document. */
 function completeDocument(document: Document): Document {
   const used = new Set<string>();
+  nameWildcards(document);
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const [method, operation] of Object.entries(item)) {
       // Public /v1 operations take a key too (its tier's rate limit, its own private skills): optional auth.

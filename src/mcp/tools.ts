@@ -36,7 +36,7 @@ export interface ToolDefinition {
   output: TObject;
   access: ToolAccess;
   annotations: ToolAnnotations;
-  // biome-ignore lint/suspicious/noExplicitAny: the input has been validated against `input` before run is called
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the input has been validated against `input` before run is called
   run(backend: RegistryBackend, input: any): Promise<Record<string, unknown>>;
 }
 

@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { bundleArchive } from '../../src/domain/bundles.js';
 import { call, contributeSkill, register, skillMd, unitBody } from '../helpers/app.js';
 import { ROOT, type Registry, startedRegistry } from '../mcp/fixtures.js';
 
@@ -86,16 +87,23 @@ describe('the knowledge-registry command line', () => {
     assert.equal(file.code, 0, file.stderr);
     assert.match(file.stdout, /^published pdf-tools \(sk_[^)]+\), public, quality/);
 
-    const folder = await cli(['--url', url, '--json', 'publish', '--private', dir]);
+    const secrets = join(home, 'skills', 'pdf-secrets');
+    mkdirSync(secrets, { recursive: true });
+    writeFileSync(join(secrets, 'SKILL.md'), skillMd({ name: 'pdf-secrets' }));
+    const folder = await cli(['--url', url, '--json', 'publish', '--private', secrets]);
     assert.equal(folder.code, 0, folder.stderr);
     assert.equal(parsed(folder).data.visibility, 'private');
 
+    // A folder with files is a bundle: the same name gets a new version with them (issue 14).
     mkdirSync(join(dir, 'scripts'));
     writeFileSync(join(dir, 'scripts', 'extract.py'), 'print("hi")\n');
-    const bundle = await cli(['--url', url, 'publish', dir]);
-    assert.equal(bundle.code, 1);
-    assert.match(bundle.stderr, /^error: bundles not supported by this registry/);
-    assertNoStack(bundle);
+    const bundle = await cli(['--url', url, '--json', 'publish', dir]);
+    assert.equal(bundle.code, 0, bundle.stderr);
+    assert.equal(parsed(bundle).data.version, '1.0.1');
+    assert.deepEqual(parsed(bundle).data.files.map((f: { path: string }) => f.path), ['scripts/extract.py']);
+    const same = await cli(['--url', url, 'publish', dir]);
+    assert.equal(same.code, 0, 'the same content again is fine: it answers the version that has it');
+    assertNoStack(same);
   });
 
   it('searches and shows skills and units, for people and as JSON', async () => {
@@ -116,7 +124,8 @@ describe('the knowledge-registry command line', () => {
     const units = parsed(await cli(['--url', url, '--json', 'search', '--units', 'backoff']));
     assert.equal(units.data[0].id, unitId);
 
-    const skillId = script.data[0].id as string;
+    const everything = parsed(await cli(['--url', url, '--json', 'search', 'pdf']));
+    const skillId = everything.data.find((s: { name: string }) => s.name === 'pdf-tools').id as string;
     const shown = await cli(['--url', url, 'show', skillId]);
     assert.equal(shown.code, 0);
     assert.match(shown.stdout, /^pdf-tools {2}\(sk_/);
@@ -133,19 +142,23 @@ describe('the knowledge-registry command line', () => {
   it('installs a skill into .claude/skills/<name>/ or --dir, and will not overwrite without --force', async () => {
     const project = join(home, 'project');
     mkdirSync(project);
-    const { data } = parsed(await cli(['--url', url, '--json', 'search', 'pdf', '--limit', '1']));
-    const id = data[0].id as string;
+    const { data } = parsed(await cli(['--url', url, '--json', 'search', 'pdf']));
+    const id = data.find((s: { name: string }) => s.name === 'pdf-tools').id as string;
     const run = await cli(['--url', url, 'install', id], { cwd: project });
     assert.equal(run.code, 0, run.stderr);
     assert.equal(readFileSync(join(project, '.claude', 'skills', 'pdf-tools', 'SKILL.md'), 'utf8'), skillMd());
+    assert.equal(readFileSync(join(project, '.claude', 'skills', 'pdf-tools', 'scripts', 'extract.py'), 'utf8'), 'print("hi")\n');
     const again = await cli(['--url', url, 'install', id], { cwd: project });
     assert.equal(again.code, 1);
     assert.match(again.stderr, /already holds a skill; pass --force/);
     assert.equal((await cli(['--url', url, 'install', id, '--force'], { cwd: project })).code, 0);
     const elsewhere = parsed(await cli(['--url', url, '--json', 'install', id, '--dir', join(home, 'vendored')]));
     assert.equal(elsewhere.dir, join(home, 'vendored'));
-    assert.equal(elsewhere.files[0].path, 'SKILL.md');
-    assert.equal(elsewhere.files[0].verified, false, 'this registry gives no digests yet');
+    assert.deepEqual(
+      elsewhere.files.map((f: { path: string; verified: boolean }) => [f.path, f.verified]),
+      [['SKILL.md', true], ['scripts/extract.py', true]],
+      'the archive and every file are checked against their digests',
+    );
   });
 
   it('imports units from JSONL: a summary of refusals by reason, and a re-run stores nothing twice', async () => {
@@ -251,25 +264,25 @@ describe('install, against a registry that serves bundles with digests (issue 14
   let base: string;
   const skillMdText = skillMd({ name: 'bundled' });
   const script = 'print("extract")\n';
-  const digest = (text: string) => `sha256:${createHash('sha256').update(text).digest('hex')}`;
+  const digest = (bytes: string | Uint8Array) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
   let served: Record<string, string>;
 
   before(async () => {
     home = mkdtempSync(join(tmpdir(), 'kreg-bundle-'));
-    served = { 'SKILL.md': skillMdText, 'scripts/extract.py': script };
+    served = { 'scripts/extract.py': script };
+    // What the registry says the version holds; the archive is made from `served`, which a test tampers with.
+    const promised = bundleArchive(skillMdText, [{ path: 'scripts/extract.py', content: new Uint8Array(Buffer.from(script)) }]);
     server = createServer((request, response) => {
       const path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
-      const files = [
-        { path: 'SKILL.md', size: skillMdText.length, digest: digest(skillMdText) },
-        { path: 'scripts/extract.py', size: script.length, digest: digest(script) },
-      ];
+      const files = [{ path: 'scripts/extract.py', size: script.length, digest: digest(script) }];
       if (path === '/v1/skills/sk_bundled' || path === '/v1/skills/sk_unsafe') {
         const unsafe = path.endsWith('unsafe') ? [{ path: '../escape.txt', size: 1, digest: digest('x') }] : [];
-        const skill = { id: path.split('/').pop(), name: 'bundled', agent_id: 'x', skill_md_content: skillMdText, files: [...files, ...unsafe] };
+        const skill = { id: path.split('/').pop(), name: 'bundled', version: '1.0.0', agent_id: 'x', skill_md_content: skillMdText, digest: digest(promised), files: [...files, ...unsafe] };
         response.setHeader('content-type', 'application/json');
         response.end(JSON.stringify({ data: skill }));
-      } else if (path.startsWith('/v1/skills/sk_bundled/files/')) {
-        response.end(served[path.slice('/v1/skills/sk_bundled/files/'.length)] ?? '');
+      } else if (path === '/v1/skills/sk_bundled/versions/1.0.0/archive.zip' || path === '/v1/skills/sk_unsafe/versions/1.0.0/archive.zip') {
+        response.setHeader('content-type', 'application/zip');
+        response.end(Buffer.from(bundleArchive(skillMdText, Object.entries(served).map(([p, text]) => ({ path: p, content: new Uint8Array(Buffer.from(text)) })))));
       } else {
         response.statusCode = 404;
         response.end(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'not here' } }));
@@ -302,7 +315,7 @@ describe('install, against a registry that serves bundles with digests (issue 14
     const dir = join(home, 'tampered');
     const run = await cli(['--url', base, 'install', 'sk_bundled', '--dir', dir]);
     assert.equal(run.code, 1);
-    assert.match(run.stderr, /scripts\/extract\.py: the content's sha256 .* differs from the registry's digest/);
+    assert.match(run.stderr, /the archive of version 1\.0\.0: the content's sha256 .* differs from the registry's digest/);
     assert.throws(() => statSync(join(dir, 'SKILL.md')), 'nothing was written');
     const unsafe = await cli(['--url', base, '--json', 'install', 'sk_unsafe', '--dir', join(home, 'unsafe')]);
     assert.equal(unsafe.code, 1);

@@ -60,7 +60,7 @@ export const UNICODE_EDGES: readonly string[] = [
   '<script>alert(1)</script>',
   "'; DROP TABLE agents; --",
   '" OR 1=1 --',
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, sent as plain text
+  // a template-injection probe, sent as plain text
   '${7*7}',
   '{{7*7}}',
   '%s%n%x',

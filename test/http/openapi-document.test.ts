@@ -10,7 +10,7 @@ describe('the OpenAPI document describes what every route shares', () => {
     try {
       const doc = (await call(t.app, 'GET', '/v1/openapi.json')).json();
       let posts = 0;
-      // biome-ignore lint/suspicious/noExplicitAny: walking a parsed JSON document
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- walking a parsed JSON document
       for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
         for (const [method, operation] of Object.entries(item)) {
           const where = `${method.toUpperCase()} ${path}`;

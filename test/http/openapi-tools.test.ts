@@ -6,7 +6,7 @@ import { NAMED_SCHEMAS } from '../../src/http/schemas.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { call, register, testApp, unitBody, type TestApp } from '../helpers/app.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: walking a parsed JSON document
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- walking a parsed JSON document
 type Doc = any;
 
 describe('the OpenAPI document, for tools', () => {

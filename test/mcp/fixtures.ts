@@ -76,5 +76,5 @@ export function resourceText(result: { contents: ({ text: string } | { blob: str
   return first && 'text' in first ? first.text : '';
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: structured tool output, checked field by field in the tests
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- structured tool output, checked field by field in the tests
 export const structured = (result: unknown): any => (result as CallToolResult).structuredContent;

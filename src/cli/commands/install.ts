@@ -62,6 +62,8 @@ async function fetchFiles(ctx: CommandContext, skill: ServedSkill): Promise<{ fi
   if (!Array.isArray(skill.files) || skill.files.length === 0) {
     return [{ file: verify(skillMd, skill.digest, 'SKILL.md'), bytes: skillMd }];
   }
+  // Every listed path must stay inside the folder, before anything is fetched.
+  const listed = new Map(skill.files.map((entry) => [safePath(entry.path), entry.digest]));
   // The version's archive: its digest is the version digest, and it holds SKILL.md and every listed file.
   const url = `/v1/skills/${encodeURIComponent(skill.id)}/versions/${encodeURIComponent(skill.version)}/archive.zip`;
   const archive = new Uint8Array(await (await ctx.client.stream(url)).arrayBuffer());
@@ -72,7 +74,6 @@ async function fetchFiles(ctx: CommandContext, skill: ServedSkill): Promise<{ fi
   } catch {
     throw new CommandFailed('the archive the registry sent could not be unpacked; nothing was written', 'BAD_ARCHIVE');
   }
-  const listed = new Map(skill.files.map((entry) => [safePath(entry.path), entry.digest]));
   const files: { file: InstalledFile; bytes: Uint8Array }[] = [];
   for (const [path, bytes] of Object.entries(entries)) {
     if (path === 'SKILL.md') {

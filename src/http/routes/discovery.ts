@@ -46,6 +46,7 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
     {
       schema: {
         summary: 'The Agent Skills discovery index (v0.2.0): every public skill at its latest version, with its digest',
+        operationId: 'getDiscoveryIndex',
         description: 'Streamed. Entry URLs are path-absolute; a skill-md entry points at SKILL.md, an archive entry at the version ZIP.',
         tags: ['skills'],
         response: { 200: DiscoveryIndex, ...errors(429) },

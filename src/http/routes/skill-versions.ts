@@ -52,6 +52,8 @@ export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app
     {
       schema: {
         summary: "A skill's versions, newest first (yanked ones flagged)",
+        operationId: 'listSkillVersions',
+        description: 'Every version of the skill, by semantic-version precedence, newest first, each with its digest.',
         tags: ['skills'],
         params: IdParams,
         response: { 200: SkillVersionList, ...errors(400, 404, 429) },
@@ -65,6 +67,8 @@ export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app
     {
       schema: {
         summary: 'Get one version of a skill (a yanked one too, flagged)',
+        operationId: 'getSkillVersion',
+        description: 'The whole skill as that version has it: SKILL.md, file list, digest, conformance.',
         tags: ['skills'],
         params: SkillVersionParams,
         response: { 200: SkillOne, ...errors(400, 404, 429) },
@@ -78,6 +82,8 @@ export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app
     {
       schema: {
         summary: "A file of the skill's latest version (SKILL.md or a bundle file), with its digest",
+        operationId: 'getSkillFile',
+        description: 'The bytes, served as data: a safe type, nosniff, a sandboxing CSP; ETag and Repr-Digest carry its sha256.',
         tags: ['skills'],
         params: SkillFileParams,
         response: binary('the file, as bytes', 'application/octet-stream'),
@@ -95,6 +101,8 @@ export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app
     {
       schema: {
         summary: 'A file of one version of a skill (SKILL.md or a bundle file), with its digest',
+        operationId: 'getSkillVersionFile',
+        description: 'The bytes, served as data: a safe type, nosniff, a sandboxing CSP; ETag and Repr-Digest carry its sha256.',
         tags: ['skills'],
         params: SkillVersionFileParams,
         response: binary('the file, as bytes', 'application/octet-stream'),
@@ -114,6 +122,8 @@ export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app
     {
       schema: {
         summary: 'One version as a ZIP archive (SKILL.md and its files at the root); its sha256 is the version digest',
+        operationId: 'getSkillArchive',
+        description: 'Deterministic: the same content always makes the same bytes, so the digest can be pinned.',
         tags: ['skills'],
         params: SkillVersionParams,
         response: binary('a ZIP archive', 'application/zip'),
@@ -148,6 +158,8 @@ export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app
           summary: yanked
             ? 'Yank a version: it stays readable by its number, flagged, and is never chosen as latest (publisher or admin)'
             : 'Restore a yanked version (publisher or admin)',
+          operationId: yanked ? 'yankSkillVersion' : 'unyankSkillVersion',
+          description: 'Answers the version as it now is. The skill\'s latest version moves accordingly.',
           tags: ['skills'],
           security: [{ bearerAuth: [] }],
           params: SkillVersionParams,

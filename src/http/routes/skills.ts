@@ -73,6 +73,8 @@ export const skillRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) 
       config: { access: 'agent' },
       schema: {
         summary: 'Permanently delete a skill: every version and file (its publisher with write scope, or an admin)',
+        operationId: 'deleteSkill',
+        description: "The skill, its versions and files are gone; its publisher's reward for it is taken back.",
         tags: ['skills'],
         security: [{ bearerAuth: [] }],
         params: IdParams,
