@@ -9,7 +9,7 @@ import type { Prepare } from './connection.js';
 
 // A list reads each unit's text only a character past what its summary shows (enough to know it was
 // cut), so a page of units that are large in full stays small in memory.
-const UNIT_SUMMARY_COLUMNS = rows.UNIT_COLUMNS.replace(
+export const UNIT_SUMMARY_COLUMNS = rows.UNIT_COLUMNS.replace(
   'ku.description, ku.examples',
   `substr(ku.description, 1, ${SUMMARY_DESCRIPTION_CHARS + 1}) AS description,
   (SELECT json_group_array(substr(value, 1, ${SUMMARY_EXAMPLE_CHARS + 1})) FROM

@@ -16,6 +16,9 @@ import {
   type Page,
   type SavedResponse,
   type DiscoveryEntry,
+  type SearchChange,
+  type SearchItem,
+  type SearchKind,
   type SkillBundle,
   type SkillExport,
   type SkillFileContent,
@@ -35,6 +38,7 @@ import { GroupCommit } from './group-commit.js';
 import { findResponse, purgeResponses, saveResponse } from './idempotency.js';
 import { DEFAULT_TUNING, listSkills, listUnits, type UnitListTuning } from './lists.js';
 import { ReadPool } from './read-pool.js';
+import * as feed from './search-feed.js';
 import * as skills from './skills.js';
 import * as writes from './writes.js';
 
@@ -298,5 +302,51 @@ export class SqliteStore implements Store {
 
   exportHistory(agentId: string): AsyncIterable<ReputationEvent> {
     return exports.exportHistory(this.prepare, agentId);
+  }
+
+  // ---- the search index's feed -----------------------------------------------------------------
+
+  async searchItems(kind: SearchKind, afterSeq: number, limit: number): Promise<SearchItem[]> {
+    return feed.searchItems(this.prepare, kind, afterSeq, limit);
+  }
+
+  async searchItemsBySeq(kind: SearchKind, seqs: readonly number[]): Promise<SearchItem[]> {
+    return feed.searchItemsBySeq(this.prepare, kind, seqs);
+  }
+
+  async searchChanges(afterSeq: number, limit: number): Promise<SearchChange[]> {
+    return feed.searchChanges(this.prepare, afterSeq, limit);
+  }
+
+  async searchChangeBounds(): Promise<{ first: number; last: number }> {
+    return feed.searchChangeBounds(this.prepare);
+  }
+
+  purgeSearchChanges(beforeSeq: number): Promise<number> {
+    return this.write((prepare) => feed.purgeSearchChanges(prepare, beforeSeq));
+  }
+
+  async itemVectors(kind: SearchKind, model: string, afterSeq: number, limit: number): Promise<{ seq: number; vector: Float32Array }[]> {
+    return feed.itemVectors(this.prepare, kind, model, afterSeq, limit);
+  }
+
+  async itemsWithoutVectors(kind: SearchKind, model: string, limit: number): Promise<SearchItem[]> {
+    return feed.itemsWithoutVectors(this.prepare, kind, model, limit);
+  }
+
+  async countItemsWithoutVectors(kind: SearchKind, model: string): Promise<number> {
+    return feed.countItemsWithoutVectors(this.prepare, kind, model);
+  }
+
+  saveVectors(kind: SearchKind, model: string, vectors: readonly { seq: number; vector: Float32Array }[]): Promise<void> {
+    return this.write((prepare) => feed.saveVectors(prepare, kind, model, vectors));
+  }
+
+  async skillSummariesBySeq(seqs: readonly number[]): Promise<SkillSummary[]> {
+    return feed.skillSummariesBySeq(this.prepare, seqs);
+  }
+
+  async unitSummariesBySeq(seqs: readonly number[]): Promise<UnitSummary[]> {
+    return feed.unitSummariesBySeq(this.prepare, seqs);
   }
 }

@@ -15,6 +15,7 @@ import * as m2 from './002-idempotency-keys.js';
 import * as m3 from './003-search-as-sqlite-finds-it.js';
 import * as m4 from './004-standing-quotas-lookalikes.js';
 import * as m5 from './005-skill-versions.js';
+import * as m6 from './006-search-feed.js';
 
 export interface Migration {
   version: number;
@@ -30,4 +31,5 @@ export const migrations: Migration[] = [
   { version: 3, ...m3 },
   { version: 4, ...m4 },
   { version: 5, ...m5 },
+  { version: 6, ...m6 },
 ];

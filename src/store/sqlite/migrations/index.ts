@@ -7,6 +7,7 @@ import * as m3 from './003-idempotency-keys.js';
 import * as m4 from './004-unit-counts.js';
 import * as m5 from './005-standing-quotas-lookalikes.js';
 import * as m6 from './006-skill-versions.js';
+import * as m7 from './007-search-feed.js';
 
 export interface Migration {
   version: number;
@@ -22,4 +23,5 @@ export const migrations: Migration[] = [
   { version: 4, ...m4 },
   { version: 5, ...m5 },
   { version: 6, ...m6 },
+  { version: 7, ...m7 },
 ];
