@@ -302,6 +302,43 @@ export function storeContract(backend: Backend): void {
       assert.equal((await store.reputation('bundler', 10))?.contributions, 2);
     });
 
+    it('feeds the search index: every change logged, items and vectors by sequence, vectors dropped with their item', async () => {
+      await store.createAgentWithKey(newKey('indexed'));
+      const { last: before } = await store.searchChangeBounds();
+      const u = unit('indexed', { title: 'Feed me', content: { description: 'A fed unit.', examples: ['one', 'two'] } });
+      await store.contributeUnit(u, 0.5, 200);
+      const plan = skill('indexed', { name: 'fed-skill', body: 'the fed body' });
+      await store.publishSkill(plan);
+      const changes = await store.searchChanges(before, 100);
+      assert.deepEqual(new Set(changes.map((c) => c.kind)), new Set(['unit', 'skill']));
+      const unitSeq = changes.find((c) => c.kind === 'unit')!.itemSeq;
+      const skillSeq = changes.find((c) => c.kind === 'skill')!.itemSeq;
+      const [unitItem] = await store.searchItemsBySeq('unit', [unitSeq]);
+      assert.deepEqual([unitItem?.id, unitItem?.name, unitItem?.body, unitItem?.type], [u.id, 'Feed me', 'one\ntwo', 'pattern']);
+      const [skillItem] = await store.searchItemsBySeq('skill', [skillSeq]);
+      assert.deepEqual([skillItem?.id, skillItem?.name, skillItem?.body, skillItem?.listed, skillItem?.visibility], [plan.skillId, 'fed-skill', 'the fed body\n', true, 'public']);
+      assert.ok((await store.searchItems('skill', 0, 1_000)).some((i) => i.seq === skillSeq));
+
+      const model = 'test-model';
+      assert.ok((await store.itemsWithoutVectors('unit', model, 10_000)).some((i) => i.seq === unitSeq));
+      const pending = await store.countItemsWithoutVectors('unit', model);
+      await store.saveVectors('unit', model, [{ seq: unitSeq, vector: new Float32Array([0.5, -1, 2]) }]);
+      assert.equal(await store.countItemsWithoutVectors('unit', model), pending - 1);
+      assert.deepEqual([...(await store.itemVectors('unit', model, unitSeq - 1, 1))[0]!.vector], [0.5, -1, 2]);
+      assert.deepEqual((await store.unitSummariesBySeq([unitSeq])).map((s) => [s.id, s.truncated]), [[u.id, false]]);
+      assert.deepEqual((await store.skillSummariesBySeq([skillSeq, 999_999])).map((s) => s.id), [plan.skillId]);
+
+      await store.deleteUnit(u.id, at(9_500));
+      assert.deepEqual(await store.itemVectors('unit', model, unitSeq - 1, 1), [], 'a deleted item takes its vector with it');
+      const after = await store.searchChanges(changes.at(-1)!.seq, 100);
+      assert.deepEqual(after.map((c) => [c.kind, c.itemSeq]), [['unit', unitSeq]]);
+      await store.saveVectors('unit', model, [{ seq: unitSeq, vector: new Float32Array([1]) }]);
+      assert.deepEqual(await store.itemVectors('unit', model, unitSeq - 1, 1), [], 'a vector for a deleted item is not kept');
+      const { last } = await store.searchChangeBounds();
+      assert.ok((await store.purgeSearchChanges(last)) > 0);
+      assert.equal((await store.searchChangeBounds()).first, last);
+    });
+
     it('keeps reputation exact and the history complete, in batches', async () => {
       await store.createAgentWithKey(newKey('saver'));
       for (let i = 0; i < 1_203; i++) await store.contributeUnit(unit('saver'), 0.5, 200);

@@ -18,7 +18,7 @@ const RANK_NORMALIZATION = 1;
 
 // A list reads each unit's text only a character past what its summary shows (enough to know it was
 // cut), so a page of units that are large in full stays small in memory.
-const UNIT_SUMMARY_COLUMNS = rows.UNIT_COLUMNS.replace(
+export const UNIT_SUMMARY_COLUMNS = rows.UNIT_COLUMNS.replace(
   'ku.description, ku.examples',
   `left(ku.description, ${SUMMARY_DESCRIPTION_CHARS + 1}) AS description,
   coalesce((SELECT jsonb_agg(left(e.v, ${SUMMARY_EXAMPLE_CHARS + 1}) ORDER BY e.n)

@@ -15,6 +15,9 @@ import {
   type Page,
   type SavedResponse,
   type DiscoveryEntry,
+  type SearchChange,
+  type SearchItem,
+  type SearchKind,
   type SkillBundle,
   type SkillExport,
   type SkillFileContent,
@@ -33,6 +36,7 @@ import { refuseUnstorable } from './errors.js';
 import * as exports from './export.js';
 import { findResponse, purgeResponses, saveResponse } from './idempotency.js';
 import { listSkills, listUnits } from './lists.js';
+import * as feed from './search-feed.js';
 import * as skills from './skills.js';
 import * as writes from './writes.js';
 
@@ -275,5 +279,51 @@ export class PostgresStore implements Store {
 
   exportHistory(agentId: string): AsyncIterable<ReputationEvent> {
     return exports.exportHistory(this.pool, agentId);
+  }
+
+  // ---- the search index's feed -----------------------------------------------------------------
+
+  searchItems(kind: SearchKind, afterSeq: number, limit: number): Promise<SearchItem[]> {
+    return feed.searchItems(this.pool, kind, afterSeq, limit);
+  }
+
+  searchItemsBySeq(kind: SearchKind, seqs: readonly number[]): Promise<SearchItem[]> {
+    return feed.searchItemsBySeq(this.pool, kind, seqs);
+  }
+
+  searchChanges(afterSeq: number, limit: number): Promise<SearchChange[]> {
+    return feed.searchChanges(this.pool, afterSeq, limit);
+  }
+
+  searchChangeBounds(): Promise<{ first: number; last: number }> {
+    return feed.searchChangeBounds(this.pool);
+  }
+
+  purgeSearchChanges(beforeSeq: number): Promise<number> {
+    return feed.purgeSearchChanges(this.pool, beforeSeq);
+  }
+
+  itemVectors(kind: SearchKind, model: string, afterSeq: number, limit: number): Promise<{ seq: number; vector: Float32Array }[]> {
+    return feed.itemVectors(this.pool, kind, model, afterSeq, limit);
+  }
+
+  itemsWithoutVectors(kind: SearchKind, model: string, limit: number): Promise<SearchItem[]> {
+    return feed.itemsWithoutVectors(this.pool, kind, model, limit);
+  }
+
+  countItemsWithoutVectors(kind: SearchKind, model: string): Promise<number> {
+    return feed.countItemsWithoutVectors(this.pool, kind, model);
+  }
+
+  saveVectors(kind: SearchKind, model: string, vectors: readonly { seq: number; vector: Float32Array }[]): Promise<void> {
+    return feed.saveVectors(this.pool, kind, model, vectors);
+  }
+
+  skillSummariesBySeq(seqs: readonly number[]): Promise<SkillSummary[]> {
+    return feed.skillSummariesBySeq(this.pool, seqs);
+  }
+
+  unitSummariesBySeq(seqs: readonly number[]): Promise<UnitSummary[]> {
+    return feed.unitSummariesBySeq(this.pool, seqs);
   }
 }
