@@ -1,0 +1,147 @@
+// The search lab: indexes the search-eval corpus in-process with src/search and asks every dev query, as
+// run.mjs defines a hit (the wanted doc, or any corpus skill with the same normalized name), reporting
+// MRR@10, success@1/3/10, empty answers and latency for keyword and task queries, on two fixed halves of
+// the queries (by a hash of the wanted doc) and on all of them.
+//
+//   npx tsx bench/search-lab.ts [--split a|b|all] [--embeddings none|use] [--eval-dir DIR]
+//       [--config '{"k1":1.2}'] [--sweep '[{"label":"x", ...overrides}, ...]'] [--limit N]
+//       [--json out.json] [--misses] [--exhaustive] [--query-embed-latency]
+//
+// --config: overrides of SearchConfig (src/search/hybrid.ts) for every run; --sweep: one run per entry,
+// each entry's overrides on top of --config (entries that change analyzer or bodyWords build their own
+// index). Embeddings come from the lab's disk cache (bench/search-lab/embed.ts fills it).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { findEvalDir, loadCorpus, loadQueries, type LabCorpus, type LabQuery } from './search-lab/corpus.js';
+import { EmbeddingCache } from './search-lab/embed-cache.js';
+import { BUILTIN_ID, BuiltinEmbeddings } from '../src/search/embeddings/builtin.js';
+import { embeddingText } from '../src/search/document.js';
+import { SearchEngine } from '../src/search/engine.js';
+import { configFor, type SearchConfig } from '../src/search/hybrid.js';
+
+const argv = process.argv.slice(2);
+const arg = (name: string, dflt?: string): string | undefined => {
+  const i = argv.indexOf(`--${name}`);
+  if (i < 0) return dflt;
+  const v = argv[i + 1];
+  return v === undefined || v.startsWith('--') ? 'true' : v;
+};
+const evalDir = findEvalDir(arg('eval-dir'));
+const split = (arg('split', 'all') ?? 'all') as 'a' | 'b' | 'all';
+const embeddings = arg('embeddings', 'none')!;
+const K = 10;
+const baseOverrides = JSON.parse(arg('config', '{}')!) as Partial<SearchConfig>;
+const sweep = JSON.parse(arg('sweep', '[{}]')!) as Array<Partial<SearchConfig> & { label?: string }>;
+const providerId = embeddings === 'use' ? BUILTIN_ID : 'none';
+
+interface Row {
+  q: LabQuery;
+  kind: 'keyword' | 'task';
+  rank: number;
+  empty: boolean;
+  ms: number;
+  top: string[];
+}
+
+function summarize(rows: Row[]) {
+  const n = rows.length || 1;
+  const ms = rows.map((r) => r.ms).sort((a, b) => a - b);
+  const pct = (p: number) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))] ?? NaN;
+  return {
+    n: rows.length,
+    mrr: rows.reduce((a, r) => a + (r.rank > 0 ? 1 / r.rank : 0), 0) / n,
+    s1: rows.filter((r) => r.rank === 1).length / n,
+    s3: rows.filter((r) => r.rank > 0 && r.rank <= 3).length / n,
+    s10: rows.filter((r) => r.rank > 0 && r.rank <= K).length / n,
+    empty: rows.filter((r) => r.empty).length,
+    p50: pct(0.5),
+    p99: pct(0.99),
+    max: ms[ms.length - 1] ?? NaN,
+  };
+}
+
+async function main() {
+  const t0 = performance.now();
+  const corpus: LabCorpus = await loadCorpus(join(evalDir, 'corpus.jsonl.gz'), Number(arg('limit', 'Infinity')));
+  const queries = loadQueries(join(evalDir, 'dev-queries.jsonl')).filter((q) => split === 'all' || q.half === split);
+  console.log(`corpus: ${corpus.skills.length} skills kept, ${corpus.refused} refused (no frontmatter name/description); ${queries.length} queries (${split}); loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+  let itemVectors: Float32Array[] | null = null;
+  let queryVectors: Map<string, Float32Array> | null = null;
+  if (embeddings === 'use') {
+    const cache = new EmbeddingCache(BUILTIN_ID, 512);
+    const base = configFor(providerId, baseOverrides);
+    void base;
+    const texts = corpus.skills.map((s) => embeddingText(s, Number(arg('embed-body-chars', '300')), Number(arg('embed-max-chars', '600'))));
+    const missing = texts.filter((t) => !cache.get(t)).length;
+    if (missing > 0) throw new Error(`${missing} item embeddings are not cached: run bench/search-lab/embed.ts first`);
+    itemVectors = texts.map((t) => cache.get(t)!);
+    const qtexts = queries.flatMap((q) => [q.keyword, q.task]);
+    await cache.embedAll(new BuiltinEmbeddings(), qtexts);
+    queryVectors = new Map(qtexts.map((t) => [t, cache.get(t)!]));
+  }
+  if (arg('query-embed-latency') === 'true') {
+    const p = new BuiltinEmbeddings(1);
+    await p.embed(['warm up']);
+    const ms: number[] = [];
+    for (const q of queries.flatMap((x) => [x.keyword, x.task])) {
+      const t = performance.now();
+      await p.embed([q]);
+      ms.push(performance.now() - t);
+    }
+    ms.sort((a, b) => a - b);
+    console.log(`query embedding (USE-lite, cold cache, one core): p50 ${ms[ms.length >> 1]!.toFixed(1)} ms, p99 ${ms[Math.floor(ms.length * 0.99)]!.toFixed(1)} ms, max ${ms[ms.length - 1]!.toFixed(1)} ms`);
+  }
+
+  const engines = new Map<string, SearchEngine>();
+  const out: unknown[] = [];
+  console.log('\n| run | kw MRR A | kw MRR B | kw MRR all | task MRR A | task MRR B | task MRR all | kw s@10 | task s@10 | kw empty | task empty | p50 ms | p99 ms | max ms |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const variant of sweep) {
+    const { label, ...ov } = variant;
+    const overrides: Partial<SearchConfig> = { ...baseOverrides, ...ov };
+    const cfg = configFor(providerId, overrides);
+    const indexKey = JSON.stringify([cfg.analyzer, cfg.bodyWords]);
+    let engine = engines.get(indexKey);
+    if (!engine) {
+      const t1 = performance.now();
+      engine = new SearchEngine(overrides, { providerId, dimensions: itemVectors ? 512 : 0 });
+      corpus.skills.forEach((s, i) => engine!.upsert({ key: i, name: s.name, description: s.description, tags: s.tags, domain: s.domain, body: s.body }, itemVectors?.[i]));
+      const mem = engine.memoryBytes();
+      console.error(`  index built in ${((performance.now() - t1) / 1000).toFixed(1)} s: ${engine.size} items, ${engine.lexical.vocabularySize} terms, lexical ~${(mem.lexical / 2 ** 20).toFixed(0)} MiB, vectors ${(mem.vectors / 2 ** 20).toFixed(0)} MiB, heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`);
+      engines.clear();
+      engines.set(indexKey, engine);
+    } else engine.setConfig(overrides);
+    engine.setConfig(overrides);
+    const rows: Row[] = [];
+    for (const q of queries) {
+      const wanted = new Set([q.doc, ...(corpus.nameDocs.get(corpus.docName.get(q.doc) ?? '') ?? [])]);
+      for (const kind of ['keyword', 'task'] as const) {
+        const text = q[kind];
+        const t = performance.now();
+        const res = engine.search(text, { limit: K, queryVector: queryVectors?.get(text), exhaustive: arg('exhaustive') === 'true' });
+        const ms = performance.now() - t;
+        const docs = res.hits.map((h) => corpus.skills[h.key]!.doc);
+        const rank = docs.findIndex((d) => wanted.has(d)) + 1;
+        rows.push({ q, kind, rank, empty: res.hits.length === 0, ms, top: docs });
+      }
+    }
+    const part = (kind: string, half?: string) => summarize(rows.filter((r) => r.kind === kind && (!half || r.q.half === half)));
+    const kw = part('keyword');
+    const tk = part('task');
+    const f = (x: number) => x.toFixed(3);
+    const all = summarize(rows);
+    console.log(`| ${label ?? JSON.stringify(ov)} | ${f(part('keyword', 'a').mrr)} | ${f(part('keyword', 'b').mrr)} | ${f(kw.mrr)} | ${f(part('task', 'a').mrr)} | ${f(part('task', 'b').mrr)} | ${f(tk.mrr)} | ${f(kw.s10)} | ${f(tk.s10)} | ${kw.empty} | ${tk.empty} | ${all.p50.toFixed(2)} | ${all.p99.toFixed(2)} | ${all.max.toFixed(1)} |`);
+    if (arg('misses') === 'true') {
+      for (const r of rows.filter((x) => x.rank !== 1)) {
+        const s = corpus.skills.find((x) => x.doc === r.q.doc)!;
+        console.log(`  miss(${r.rank}) ${r.kind} [${r.q.doc} ${s.name}] "${r.q[r.kind]}" → ${r.top.slice(0, 3).map((d) => corpus.skills.find((x) => x.doc === d)!.name).join(', ')}`);
+      }
+    }
+    out.push({ label, overrides, keyword: kw, task: tk, halves: { a: { keyword: part('keyword', 'a'), task: part('task', 'a') }, b: { keyword: part('keyword', 'b'), task: part('task', 'b') } }, rows: rows.map((r) => ({ doc: r.q.doc, kind: r.kind, rank: r.rank, ms: r.ms })) });
+  }
+  const json = arg('json');
+  if (json) writeFileSync(json, JSON.stringify(out, null, 1));
+}
+
+await main();

@@ -1,0 +1,236 @@
+// The search engine: analyzer + lexical index + optional vector index + the hybrid ranking of hybrid.ts.
+// Pure computation over in-memory structures: no I/O, no clock, no randomness. Embedding is the caller's
+// business (a provider, normally behind a worker): `upsert` takes an item's vector when it has one, and
+// `search` takes the query's vector when it has one; without vectors the ranking is lexical only.
+import { Analyzer } from './analyzer.js';
+import type { SearchDocument } from './document.js';
+import { configFor, nameEvidence, phraseMatches, type SearchConfig } from './hybrid.js';
+import { LexicalIndex, type QueryTerm } from './lexical.js';
+import { ExactVectorIndex, type VectorIndex } from './vectors.js';
+
+export interface EngineSearchOptions {
+  /** Results wanted (after offset). */
+  limit: number;
+  offset?: number;
+  /** Only items whose key passes (visibility, domain, tags, quality…) are returned. */
+  filter?: (key: number) => boolean;
+  /** The query's embedding, from the same provider as the items' vectors. */
+  queryVector?: Float32Array;
+  /** Score every posting (reference ranking for tests). */
+  exhaustive?: boolean;
+}
+
+export interface RankedHit {
+  key: number;
+  score: number;
+  /** Normalized lexical score with name evidence (0 when the item shares no word with the query). */
+  lexical: number;
+  /** Cosine similarity with the query (null without vectors). */
+  semantic: number | null;
+  exactName: boolean;
+}
+
+export interface EngineSearchResult {
+  hits: RankedHit[];
+  /** Candidates ranked (a lower bound of all matches; see countMatches for a total). */
+  candidates: number;
+  /** The query terms after analysis (empty: nothing to search for). */
+  terms: string[];
+}
+
+interface ItemInfo {
+  nameKey: string;
+  nameTerms: string[];
+  dupKey: string;
+}
+
+export class SearchEngine {
+  /** Query-time parameters may be changed between searches (the lab does); index-time ones may not. */
+  config: SearchConfig;
+  readonly analyzer: Analyzer;
+  readonly lexical: LexicalIndex;
+  vectors: VectorIndex | null;
+  private readonly info = new Map<number, ItemInfo>();
+  private readonly byName = new Map<string, Set<number>>();
+
+  constructor(config: Partial<SearchConfig> = {}, options: { providerId?: string; dimensions?: number; vectorIndex?: VectorIndex } = {}) {
+    this.config = configFor(options.providerId ?? 'none', config);
+    this.analyzer = new Analyzer(this.config.analyzer);
+    this.lexical = new LexicalIndex({ fields: this.config.fields, k1: this.config.k1 });
+    this.vectors = options.vectorIndex ?? (options.dimensions ? new ExactVectorIndex(options.dimensions) : null);
+  }
+
+  get size(): number {
+    return this.lexical.size;
+  }
+
+  /** Changes query-time parameters (everything but analyzer and bodyWords, which shape the index). */
+  setConfig(overrides: Partial<SearchConfig>): void {
+    if (overrides.analyzer !== undefined && JSON.stringify(overrides.analyzer) !== JSON.stringify(this.config.analyzer)) {
+      throw new Error('analyzer options are fixed when the index is built');
+    }
+    if (overrides.bodyWords !== undefined && overrides.bodyWords !== this.config.bodyWords) throw new Error('bodyWords is fixed when the index is built');
+    this.config = { ...this.config, ...overrides };
+    this.lexical.setScoring(this.config.fields, this.config.k1);
+  }
+
+  /** The terms of each field of a document, as indexed. */
+  fieldTerms(doc: SearchDocument): string[][] {
+    const a = this.analyzer;
+    let body = a.indexTerms(doc.body);
+    if (this.config.bodyWords > 0 && body.length > this.config.bodyWords) body = body.slice(0, this.config.bodyWords);
+    const tags = [...doc.tags, ...(doc.domain ? [doc.domain] : [])].join(' , ');
+    return [a.indexTerms(doc.name), a.indexTerms(doc.description), a.indexTerms(tags), body];
+  }
+
+  /** Adds or replaces an item (and its vector, when given; a replaced item without one loses its old one). */
+  upsert(doc: SearchDocument, vector?: Float32Array | null): void {
+    this.remove(doc.key);
+    const fields = this.fieldTerms(doc);
+    this.lexical.add(doc.key, fields);
+    const nameKey = this.analyzer.nameKey(doc.name);
+    const info: ItemInfo = {
+      nameKey,
+      nameTerms: fields[0]!,
+      dupKey: `${nameKey}\u0000${this.analyzer.nameKey(doc.description).slice(0, 300)}`,
+    };
+    this.info.set(doc.key, info);
+    if (this.config.prf.enabled) this.descTerms.set(doc.key, fields[1]!);
+    if (nameKey) {
+      let set = this.byName.get(nameKey);
+      if (!set) this.byName.set(nameKey, (set = new Set()));
+      set.add(doc.key);
+    }
+    if (vector && vector.length > 0 && this.vectors) this.vectors.upsert(doc.key, vector);
+  }
+
+  /** Sets or replaces only the vector of an indexed item (embeddings arrive after the text). */
+  setVector(key: number, vector: Float32Array): void {
+    if (this.info.has(key) && this.vectors) this.vectors.upsert(key, vector);
+  }
+
+  remove(key: number): boolean {
+    const info = this.info.get(key);
+    if (!info) return false;
+    this.info.delete(key);
+    this.descTerms.delete(key);
+    const set = this.byName.get(info.nameKey);
+    if (set) {
+      set.delete(key);
+      if (set.size === 0) this.byName.delete(info.nameKey);
+    }
+    this.lexical.remove(key);
+    this.vectors?.remove(key);
+    return true;
+  }
+
+  /** Query terms with their weights (query-term weighting). */
+  queryTerms(q: string): QueryTerm[] {
+    const terms = this.analyzer.queryTerms(q);
+    const p = this.config.idfPower;
+    return terms.map((term) => ({ term, weight: p === 1 ? 1 : Math.pow(Math.max(1e-6, this.lexical.idf(term)), p - 1) }));
+  }
+
+  search(q: string, options: EngineSearchOptions): EngineSearchResult {
+    const cfg = this.config;
+    const offset = options.offset ?? 0;
+    const want = options.limit + offset;
+    let qterms = this.queryTerms(q);
+    const terms = qterms.map((t) => t.term);
+    const filter = options.filter;
+    if (want <= 0) return { hits: [], candidates: 0, terms };
+
+    if (cfg.prf.enabled && terms.length >= cfg.prf.minTerms) qterms = this.expand(qterms, filter);
+
+    const k = Math.max(want, cfg.lexicalCandidates);
+    const lex = this.lexical.search(qterms, k, { filter, exhaustive: options.exhaustive });
+    const cands = new Map<number, { lex: number; sem: number | null; exact: boolean }>();
+    for (const h of lex) cands.set(h.key, { lex: h.score, sem: null, exact: false });
+
+    const exact = this.byName.get(this.analyzer.nameKey(q));
+    if (exact) {
+      for (const key of exact) {
+        if (filter && !filter(key)) continue;
+        const c = cands.get(key);
+        if (c) c.exact = true;
+        else cands.set(key, { lex: 0, sem: null, exact: true });
+      }
+    }
+
+    const qv = options.queryVector && options.queryVector.length > 0 && this.vectors && this.vectors.size > 0 ? options.queryVector : null;
+    if (qv) {
+      for (const h of this.vectors!.search(qv, Math.max(want, cfg.semanticCandidates), cfg.semanticFloor, filter)) {
+        if (!cands.has(h.key)) cands.set(h.key, { lex: 0, sem: h.score, exact: false });
+      }
+    }
+
+    // Normalization of the lexical score.
+    let norm = 0;
+    if (cfg.normalize === 'query') {
+      for (const t of qterms) norm += (t.weight ?? 1) * this.lexical.idf(t.term);
+    } else for (const c of cands.values()) norm = Math.max(norm, c.lex);
+    if (norm <= 0) norm = 1;
+
+    const qset = new Set(terms);
+    const hits: RankedHit[] = [];
+    for (const [key, c] of cands) {
+      const info = this.info.get(key)!;
+      let lexical = c.lex / norm;
+      if (c.lex > 0) {
+        const ev = nameEvidence(info.nameTerms, qset);
+        lexical += cfg.nameCoverage * ev.coverage + (ev.complete ? cfg.nameComplete : 0) + cfg.namePhrase * phraseMatches(info.nameTerms, terms);
+      }
+      let semantic: number | null = null;
+      if (qv) semantic = c.sem ?? this.vectors!.similarity(key, qv) ?? null;
+      if (c.lex === 0 && !c.exact && (semantic === null || semantic < cfg.semanticFloor)) continue;
+      const semPart = semantic === null ? 0 : cfg.semanticWeight * Math.max(0, semantic - cfg.semanticShift);
+      const score = (c.exact ? 1000 : 0) + lexical + semPart;
+      hits.push({ key, score, lexical, semantic, exactName: c.exact });
+    }
+    hits.sort((a, b) => b.score - a.score || a.key - b.key);
+
+    let ranked = hits;
+    if (cfg.collapseDuplicates) {
+      const seen = new Set<string>();
+      ranked = hits.filter((h) => {
+        const dk = this.info.get(h.key)!.dupKey;
+        if (seen.has(dk)) return false;
+        seen.add(dk);
+        return true;
+      });
+    }
+    return { hits: ranked.slice(offset, offset + options.limit), candidates: ranked.length, terms };
+  }
+
+  /** RM3-like expansion: the best terms of the top documents' names and descriptions, added with a weight. */
+  private expand(qterms: QueryTerm[], filter?: (key: number) => boolean): QueryTerm[] {
+    const cfg = this.config.prf;
+    const top = this.lexical.search(qterms, cfg.docs, { filter });
+    if (top.length === 0) return qterms;
+    const have = new Set(qterms.map((t) => t.term));
+    const weights = new Map<string, number>();
+    const maxScore = top[0]!.score;
+    for (const h of top) {
+      const info = this.info.get(h.key)!;
+      const terms = [...new Set([...info.nameTerms, ...(this.descTerms.get(h.key) ?? [])])];
+      for (const t of terms) {
+        if (have.has(t)) continue;
+        weights.set(t, (weights.get(t) ?? 0) + (h.score / maxScore) * this.lexical.idf(t));
+      }
+    }
+    const extra = [...weights.entries()]
+      .filter(([t]) => this.lexical.docFreq(t) >= 2)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, cfg.terms);
+    if (extra.length === 0) return qterms;
+    const maxW = extra[0]![1];
+    return [...qterms, ...extra.map(([term, w]) => ({ term, weight: (cfg.weight * w) / maxW }))];
+  }
+
+  private readonly descTerms = new Map<number, string[]>();
+
+  /** Approximate memory of the indexes (lexical postings and vectors). */
+  memoryBytes(): { lexical: number; vectors: number } {
+    return { lexical: this.lexical.memoryBytes(), vectors: this.vectors?.memoryBytes() ?? 0 };
+  }
+}

@@ -1,0 +1,101 @@
+// How lexical and semantic evidence combine into one ranking. Every parameter is in SearchConfig, each
+// with what it does and the value the lab (bench/search-lab.ts, results in bench/search-lab/RESULTS.md)
+// chose on one half of the dev queries and confirmed on the other.
+//
+// The pipeline, per query:
+//  1. Candidates: the `lexicalCandidates` best items by BM25F (OR of the query's terms), the items whose
+//     name is exactly the query, and, with embeddings, the `semanticCandidates` nearest items whose cosine
+//     similarity reaches `semanticFloor`.
+//  2. Lexical score, normalized to [0, 1] by the query's own maximum (the sum of its terms' weights:
+//     `normalize: 'query'`) or by the best candidate's score (`'max'`), plus name evidence: the share of
+//     the item's name words that the query contains (`nameCoverage`), query word pairs found next to each
+//     other in the name (`namePhrase`).
+//  3. Semantic score: cosine similarity of item and query vectors, shifted by `semanticShift` (similarities
+//     below it count as nothing) and weighted by `semanticWeight`, which depends on the provider: each
+//     provider's worth on the evaluation decides its weight (SEMANTIC_WEIGHTS).
+//  4. An item sharing no word with the query is kept only when its similarity reaches `semanticFloor`, so a
+//     query about nothing in the registry finds nothing. An exact name match is ranked first.
+//  5. Optionally, near-duplicates (same normalized name and description) collapse into their best item.
+
+import type { AnalyzerOptions } from './analyzer.js';
+import type { FieldSpec } from './lexical.js';
+
+export interface SearchConfig {
+  analyzer: Partial<AnalyzerOptions>;
+  /** Searched fields in the order of SearchDocument: name, description, tags, body. */
+  fields: FieldSpec[];
+  k1: number;
+  /** Body words indexed (the start of the body); 0 = all. */
+  bodyWords: number;
+  /** Query-term weight = idf^(idfPower-1) on top of BM25's own idf (1 = plain BM25). */
+  idfPower: number;
+  lexicalCandidates: number;
+  semanticCandidates: number;
+  normalize: 'query' | 'max';
+  /** Added (normalized units) per share of the item's name words that the query contains. */
+  nameCoverage: number;
+  /** Added when all of the item's name words are in the query (and the name has ≥ 1 word). */
+  nameComplete: number;
+  /** Added per adjacent query-term pair found adjacent in the name. */
+  namePhrase: number;
+  semanticWeight: number;
+  /** Similarity that counts as zero semantic evidence (USE-lite: unrelated texts sit around 0.1-0.2). */
+  semanticShift: number;
+  /** An item sharing no word with the query needs at least this cosine similarity to be returned. */
+  semanticFloor: number;
+  /** Collapse items with the same normalized name and description into the best one. */
+  collapseDuplicates: boolean;
+  /** Pseudo-relevance feedback (RM3-like): expand queries of at least `prfMinTerms` terms. */
+  prf: { enabled: boolean; minTerms: number; docs: number; terms: number; weight: number };
+}
+
+export const DEFAULT_CONFIG: SearchConfig = {
+  analyzer: {},
+  fields: [
+    { name: 'name', weight: 10, b: 0.5 },
+    { name: 'description', weight: 5, b: 0.75 },
+    { name: 'tags', weight: 3, b: 0.5 },
+    { name: 'body', weight: 1, b: 0.75 },
+  ],
+  k1: 1.2,
+  bodyWords: 0,
+  idfPower: 1,
+  lexicalCandidates: 200,
+  semanticCandidates: 100,
+  normalize: 'max',
+  nameCoverage: 0,
+  nameComplete: 0,
+  namePhrase: 0,
+  semanticWeight: 0.5,
+  semanticShift: 0,
+  semanticFloor: 0.5,
+  collapseDuplicates: false,
+  prf: { enabled: false, minTerms: 6, docs: 10, terms: 10, weight: 0.3 },
+};
+
+/** What each embedding provider is worth, as the weight of its evidence; learned on the evaluation. */
+export const SEMANTIC_WEIGHTS: Record<string, Partial<SearchConfig>> = {};
+
+/** The config for a provider id: defaults, then the provider's measured weights. */
+export function configFor(providerId: string, overrides: Partial<SearchConfig> = {}): SearchConfig {
+  return { ...DEFAULT_CONFIG, ...(SEMANTIC_WEIGHTS[providerId] ?? {}), ...overrides };
+}
+
+/** Share of name terms found in the query (unique terms), and whether all are. */
+export function nameEvidence(nameTerms: readonly string[], queryTerms: ReadonlySet<string>): { coverage: number; complete: boolean } {
+  const uniq = new Set(nameTerms);
+  if (uniq.size === 0) return { coverage: 0, complete: false };
+  let n = 0;
+  for (const t of uniq) if (queryTerms.has(t)) n++;
+  return { coverage: n / uniq.size, complete: n === uniq.size };
+}
+
+/** Adjacent query-term pairs that also stand adjacent in the name. */
+export function phraseMatches(nameTerms: readonly string[], queryTerms: readonly string[]): number {
+  if (nameTerms.length < 2 || queryTerms.length < 2) return 0;
+  const pairs = new Set<string>();
+  for (let i = 0; i + 1 < nameTerms.length; i++) pairs.add(`${nameTerms[i]}\u0000${nameTerms[i + 1]}`);
+  let n = 0;
+  for (let i = 0; i + 1 < queryTerms.length; i++) if (pairs.has(`${queryTerms[i]}\u0000${queryTerms[i + 1]}`)) n++;
+  return n;
+}
