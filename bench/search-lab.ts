@@ -111,9 +111,11 @@ async function main() {
       console.error(`  index built in ${((performance.now() - t1) / 1000).toFixed(1)} s: ${engine.size} items, ${engine.lexical.vocabularySize} terms, lexical ~${(mem.lexical / 2 ** 20).toFixed(0)} MiB, vectors ${(mem.vectors / 2 ** 20).toFixed(0)} MiB, heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`);
       engines.clear();
       engines.set(indexKey, engine);
-    } else engine.setConfig(overrides);
-    engine.setConfig(overrides);
+    }
+    // The whole config, from the defaults: nothing of the previous variant stays.
+    engine.setConfig(cfg);
     const rows: Row[] = [];
+    let pruningDiffs = 0;
     for (const q of queries) {
       const wanted = new Set([q.doc, ...(corpus.nameDocs.get(corpus.docName.get(q.doc) ?? '') ?? [])]);
       for (const kind of ['keyword', 'task'] as const) {
@@ -121,6 +123,10 @@ async function main() {
         const t = performance.now();
         const res = engine.search(text, { limit: K, queryVector: queryVectors?.get(text), exhaustive: arg('exhaustive') === 'true' });
         const ms = performance.now() - t;
+        if (arg('check-pruning') === 'true') {
+          const ref = engine.search(text, { limit: K, queryVector: queryVectors?.get(text), exhaustive: true });
+          if (JSON.stringify(ref.hits.map((h) => h.key)) !== JSON.stringify(res.hits.map((h) => h.key))) pruningDiffs++;
+        }
         const docs = res.hits.map((h) => corpus.skills[h.key]!.doc);
         const rank = docs.findIndex((d) => wanted.has(d)) + 1;
         rows.push({ q, kind, rank, empty: res.hits.length === 0, ms, top: docs });
@@ -132,6 +138,7 @@ async function main() {
     const f = (x: number) => x.toFixed(3);
     const all = summarize(rows);
     console.log(`| ${label ?? JSON.stringify(ov)} | ${f(part('keyword', 'a').mrr)} | ${f(part('keyword', 'b').mrr)} | ${f(kw.mrr)} | ${f(part('task', 'a').mrr)} | ${f(part('task', 'b').mrr)} | ${f(tk.mrr)} | ${f(kw.s10)} | ${f(tk.s10)} | ${kw.empty} | ${tk.empty} | ${all.p50.toFixed(2)} | ${all.p99.toFixed(2)} | ${all.max.toFixed(1)} |`);
+    if (arg('check-pruning') === 'true') console.log(`  pruned top-${K} differs from exhaustive for ${pruningDiffs} of ${rows.length} queries`);
     if (arg('misses') === 'true') {
       for (const r of rows.filter((x) => x.rank !== 1)) {
         const s = corpus.skills.find((x) => x.doc === r.q.doc)!;

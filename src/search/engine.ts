@@ -77,7 +77,9 @@ export class SearchEngine {
   /** The terms of each field of a document, as indexed. */
   fieldTerms(doc: SearchDocument): string[][] {
     const a = this.analyzer;
-    let body = a.indexTerms(doc.body);
+    // Analysis of a long body is the costly part of indexing: only its start is read when bodyWords is set.
+    const bw = this.config.bodyWords;
+    let body = a.indexTerms(bw > 0 ? doc.body.slice(0, bw * 12) : doc.body);
     if (this.config.bodyWords > 0 && body.length > this.config.bodyWords) body = body.slice(0, this.config.bodyWords);
     const tags = [...doc.tags, ...(doc.domain ? [doc.domain] : [])].join(' , ');
     return [a.indexTerms(doc.name), a.indexTerms(doc.description), a.indexTerms(tags), body];
