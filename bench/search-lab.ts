@@ -109,6 +109,11 @@ async function main() {
       corpus.skills.forEach((s, i) => engine!.upsert({ key: i, name: s.name, description: s.description, tags: s.tags, domain: s.domain, body: s.body }, itemVectors?.[i]));
       const mem = engine.memoryBytes();
       console.error(`  index built in ${((performance.now() - t1) / 1000).toFixed(1)} s: ${engine.size} items, ${engine.lexical.vocabularySize} terms, lexical ~${(mem.lexical / 2 ** 20).toFixed(0)} MiB, vectors ${(mem.vectors / 2 ** 20).toFixed(0)} MiB, heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`);
+      if (arg('cooccurrence') !== undefined) {
+        const t2 = performance.now();
+        const m = engine.buildCooccurrence(JSON.parse(arg('cooccurrence') === 'true' ? '{}' : arg('cooccurrence')!));
+        console.error(`  co-occurrence model: ${m.terms} terms with associates, built in ${((performance.now() - t2) / 1000).toFixed(1)} s`);
+      }
       engines.clear();
       engines.set(indexKey, engine);
     }
@@ -121,11 +126,13 @@ async function main() {
       for (const kind of ['keyword', 'task'] as const) {
         const text = q[kind];
         const t = performance.now();
-        const res = engine.search(text, { limit: K, queryVector: queryVectors?.get(text), exhaustive: arg('exhaustive') === 'true' });
+        const mode = arg('exhaustive');
+        const res = engine.search(text, { limit: K, queryVector: queryVectors?.get(text), exhaustive: mode === undefined ? undefined : mode === 'true' });
         const ms = performance.now() - t;
         if (arg('check-pruning') === 'true') {
           const ref = engine.search(text, { limit: K, queryVector: queryVectors?.get(text), exhaustive: true });
-          if (JSON.stringify(ref.hits.map((h) => h.key)) !== JSON.stringify(res.hits.map((h) => h.key))) pruningDiffs++;
+          const pruned = engine.search(text, { limit: K, queryVector: queryVectors?.get(text), exhaustive: false });
+          if (JSON.stringify(ref.hits.map((h) => h.key)) !== JSON.stringify(pruned.hits.map((h) => h.key))) pruningDiffs++;
         }
         const docs = res.hits.map((h) => corpus.skills[h.key]!.doc);
         const rank = docs.findIndex((d) => wanted.has(d)) + 1;

@@ -45,6 +45,11 @@ export interface SearchConfig {
   semanticFloor: number;
   /** Collapse items with the same normalized name and description into the best one. */
   collapseDuplicates: boolean;
+  /**
+   * Expansion by co-occurrence learned from the items (cooccurrence.ts): each query term adds up to
+   * `perTerm` associates at weight `weight` × NPMI. Used once the engine's model is built.
+   */
+  expansion: { enabled: boolean; weight: number; perTerm: number };
   /** Pseudo-relevance feedback (RM3-like): expand queries of at least `prfMinTerms` terms. */
   prf: { enabled: boolean; minTerms: number; docs: number; terms: number; weight: number };
 }
@@ -70,6 +75,7 @@ export const DEFAULT_CONFIG: SearchConfig = {
   semanticShift: 0,
   semanticFloor: 0.5,
   collapseDuplicates: false,
+  expansion: { enabled: false, weight: 0.3, perTerm: 3 },
   prf: { enabled: false, minTerms: 6, docs: 10, terms: 10, weight: 0.3 },
 };
 

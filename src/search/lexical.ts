@@ -42,7 +42,11 @@ export interface Hit {
 export interface SearchOptions {
   /** Only documents whose key passes are returned (and counted). */
   filter?: (key: number) => boolean;
-  /** Score every posting instead of pruning (the reference; slower on long lists). */
+  /**
+   * true: score every posting (term at a time, the reference); false: block-max WAND; unset: exhaustive
+   * when the query's lists hold at most `exhaustiveBelow` postings (dense accumulation beats pruning on
+   * short lists), WAND otherwise. Both give the same top-k.
+   */
   exhaustive?: boolean;
 }
 
@@ -200,6 +204,8 @@ interface Cursor {
   ub: number;
   /** Per-block upper bounds (null for a list of one block: then ub). */
   blockUb: Float64Array | null;
+  /** Shallow block pointer: the block examined by the last block-max check (only moves forward). */
+  sb: number;
 }
 
 const END = 0x7fffffff;
@@ -220,6 +226,9 @@ export class LexicalIndex {
   private readonly totalLen: Float64Array;
   private deadPostings = 0;
   private totalPostings = 0;
+  private acc = new Float64Array(0);
+  /** Below this many postings in a query's lists, search() scores exhaustively (see SearchOptions). */
+  exhaustiveBelow = 50_000;
   /** compact() runs by itself when dead postings pass this share of all postings. */
   compactShare = 0.25;
 
@@ -348,6 +357,33 @@ export class LexicalIndex {
     this.deadPostings = 0;
   }
 
+  /**
+   * For every term, the live documents (by insertion ordinal, 0..ordinalLimit) in which it occurs in any of
+   * `fields`: the forward view the co-occurrence model is built from.
+   */
+  forEachTerm(fields: readonly number[], fn: (term: string, ordinals: number[]) => void): void {
+    const nf = this.nf;
+    for (const [t, p] of this.terms) {
+      const ords: number[] = [];
+      for (let i = 0; i < p.length; i++) {
+        const d = p.docs[i]!;
+        if (!this.alive[d]) continue;
+        for (const f of fields) {
+          if (p.tfs[i * nf + f]! > 0) {
+            ords.push(d);
+            break;
+          }
+        }
+      }
+      if (ords.length > 0) fn(t, ords);
+    }
+  }
+
+  /** One past the highest ordinal given so far. */
+  get ordinalLimit(): number {
+    return this.nextOrd;
+  }
+
   /** Documents containing the term (dead ones included until compaction). */
   docFreq(term: string): number {
     return this.terms.get(term)?.length ?? 0;
@@ -380,7 +416,13 @@ export class LexicalIndex {
       if (p && p.length > 0 && w > 0) qs.push({ p, w });
     }
     if (qs.length === 0) return [];
-    const top = options.exhaustive ? this.exhaustive(qs, k, avg, options.filter) : this.wand(qs, k, avg, options.filter);
+    let exhaustive = options.exhaustive;
+    if (exhaustive === undefined) {
+      let postings = 0;
+      for (const q of qs) postings += q.p.length;
+      exhaustive = postings <= this.exhaustiveBelow;
+    }
+    const top = exhaustive ? this.exhaustive(qs, k, avg, options.filter) : this.wand(qs, k, avg, options.filter);
     return top.sorted().map(({ doc, score }) => ({ key: this.keys[doc]!, score }));
   }
 
@@ -399,7 +441,9 @@ export class LexicalIndex {
   }
 
   private exhaustive(qs: Array<{ p: Postings; w: number }>, k: number, avg: Float64Array, filter?: (key: number) => boolean): TopK {
-    const acc = new Float64Array(this.nextOrd);
+    // One accumulator reused across searches (cleared through `touched` afterwards): no per-query garbage.
+    if (this.acc.length < this.nextOrd) this.acc = new Float64Array(Math.max(this.nextOrd, this.acc.length * 2));
+    const acc = this.acc;
     const touched: number[] = [];
     for (const { p, w } of qs) {
       for (let i = 0; i < p.length; i++) {
@@ -410,7 +454,10 @@ export class LexicalIndex {
       }
     }
     const top = new TopK(k);
-    for (const d of touched) if (!filter || filter(this.keys[d]!)) top.offer(d, acc[d]!);
+    for (const d of touched) {
+      if (!filter || filter(this.keys[d]!)) top.offer(d, acc[d]!);
+      acc[d] = 0;
+    }
     return top;
   }
 
@@ -444,7 +491,7 @@ export class LexicalIndex {
         }
       }
       const ub = w * this.boundFromFields(maxTf, minLen, 0, avg) * slack;
-      return { p, qi, pos: 0, doc: p.docs[0]!, ub, blockUb: null };
+      return { p, qi, pos: 0, doc: p.docs[0]!, ub, blockUb: null, sb: 0 };
     }
     const nb = Math.ceil(p.length / BLOCK);
     const blockUb = new Float64Array(nb);
@@ -454,16 +501,17 @@ export class LexicalIndex {
       blockUb[b] = u;
       if (u > ub) ub = u;
     }
-    return { p, qi, pos: 0, doc: p.docs[0]!, ub, blockUb };
+    return { p, qi, pos: 0, doc: p.docs[0]!, ub, blockUb, sb: 0 };
   }
 
-  /** Moves c to its first posting with ordinal ≥ target (galloping within blocks). */
+  /** Moves c to its first posting with ordinal ≥ target: whole blocks skipped, then a binary search. */
   private advance(c: Cursor, target: number): void {
     const p = c.p;
     if (c.doc >= target) return;
-    let pos = c.pos;
+    let lo = c.pos + 1;
+    let hi = p.length;
     if (p.blockLast !== null) {
-      let b = (pos / BLOCK) | 0;
+      let b = (c.pos / BLOCK) | 0;
       const nb = Math.ceil(p.length / BLOCK);
       while (b < nb && p.blockLast[b]! < target) b++;
       if (b >= nb) {
@@ -471,40 +519,63 @@ export class LexicalIndex {
         c.doc = END;
         return;
       }
-      pos = Math.max(pos, b * BLOCK);
+      lo = Math.max(lo, b * BLOCK);
+      hi = Math.min(hi, (b + 1) * BLOCK);
     }
-    while (pos < p.length && p.docs[pos]! < target) pos++;
-    c.pos = pos;
-    c.doc = pos < p.length ? p.docs[pos]! : END;
+    // First index in [lo, hi) with docs[i] >= target (hi when none).
+    const docs = p.docs;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (docs[mid]! < target) lo = mid + 1;
+      else hi = mid;
+    }
+    c.pos = lo;
+    c.doc = lo < p.length ? docs[lo]! : END;
   }
 
-  /** Upper bound of c's score for the block holding `doc` (c is before or at doc); 0 past the end. */
-  private blockBound(c: Cursor, doc: number): { ub: number; last: number } {
+  /** Upper bound of c's score for the block holding `doc` (≥ c's current document), and that block's end. */
+  private blockBound(c: Cursor, doc: number): number {
     const p = c.p;
-    if (c.blockUb === null) return { ub: c.ub, last: p.docs[p.length - 1]! };
-    let b = (c.pos / BLOCK) | 0;
+    if (c.blockUb === null) return c.ub;
+    let b = Math.max(c.sb, (c.pos / BLOCK) | 0);
     const nb = c.blockUb.length;
     while (b < nb && p.blockLast![b]! < doc) b++;
-    if (b >= nb) return { ub: 0, last: END };
-    return { ub: c.blockUb[b]!, last: p.blockLast![b]! };
+    c.sb = b;
+    return b >= nb ? 0 : c.blockUb[b]!;
+  }
+
+  private blockEnd(c: Cursor): number {
+    if (c.blockUb === null) return c.p.docs[c.p.length - 1]!;
+    return c.sb >= c.blockUb.length ? END : c.p.blockLast![c.sb]!;
   }
 
   private wand(qs: Array<{ p: Postings; w: number }>, k: number, avg: Float64Array, filter?: (key: number) => boolean): TopK {
     const top = new TopK(k);
-    const cursors = qs.map(({ p, w }, qi) => this.cursor(p, w, qi, avg));
-    const byQuery = [...cursors];
+    const byQuery = qs.map(({ p, w }, qi) => this.cursor(p, w, qi, avg));
     const qw = qs.map((q) => q.w);
-    const order = [...cursors];
-    const sort = () => order.sort((a, b) => a.doc - b.doc);
-    sort();
+    const order = [...byQuery].sort((a, b) => a.doc - b.doc);
+    const n = order.length;
+    // Cursors move forward only a few at a time: insertion sort keeps `order` sorted cheaply.
+    const resort = () => {
+      for (let i = 1; i < n; i++) {
+        const c = order[i]!;
+        let j = i - 1;
+        while (j >= 0 && order[j]!.doc > c.doc) {
+          order[j + 1] = order[j]!;
+          j--;
+        }
+        order[j + 1] = c;
+      }
+    };
     for (;;) {
       const threshold = top.threshold();
       // Pivot: the first cursor where the sum of bounds of it and the cursors before it can beat the kth.
       let acc = 0;
       let pivot = -1;
-      for (let i = 0; i < order.length; i++) {
-        if (order[i]!.doc === END) break;
-        acc += order[i]!.ub;
+      for (let i = 0; i < n; i++) {
+        const c = order[i]!;
+        if (c.doc === END) break;
+        acc += c.ub;
         if (acc >= threshold) {
           pivot = i;
           break;
@@ -512,24 +583,23 @@ export class LexicalIndex {
       }
       if (pivot < 0) break;
       const pivotDoc = order[pivot]!.doc;
-      while (pivot + 1 < order.length && order[pivot + 1]!.doc === pivotDoc) pivot++;
+      while (pivot + 1 < n && order[pivot + 1]!.doc === pivotDoc) pivot++;
       // Block-max check: the blocks holding pivotDoc may together be unable to beat the kth.
-      let blockSum = 0;
-      let nextBoundary = END;
-      for (let i = 0; i <= pivot; i++) {
-        const { ub, last } = this.blockBound(order[i]!, pivotDoc);
-        blockSum += ub;
-        if (last < nextBoundary) nextBoundary = last;
-      }
-      if (blockSum < threshold) {
-        // Nothing up to the nearest block end can win: jump every cursor before the pivot past it, but not
-        // beyond the next cursor's document (which may start a better combination).
-        let target = nextBoundary === END ? END : nextBoundary + 1;
-        if (pivot + 1 < order.length && order[pivot + 1]!.doc < target) target = order[pivot + 1]!.doc;
-        if (target <= pivotDoc) target = pivotDoc + 1;
-        for (let i = 0; i <= pivot; i++) this.advance(order[i]!, target);
-        sort();
-        continue;
+      if (threshold > -Infinity) {
+        let blockSum = 0;
+        for (let i = 0; i <= pivot; i++) blockSum += this.blockBound(order[i]!, pivotDoc);
+        if (blockSum < threshold) {
+          // Nothing up to the nearest of those blocks' ends can win: jump the cursors up to the pivot past
+          // it, but not beyond the next cursor's document (which may start a better combination).
+          let target = END;
+          for (let i = 0; i <= pivot; i++) target = Math.min(target, this.blockEnd(order[i]!));
+          target = target === END ? END : target + 1;
+          if (pivot + 1 < n && order[pivot + 1]!.doc < target) target = order[pivot + 1]!.doc;
+          if (target <= pivotDoc) target = pivotDoc + 1;
+          for (let i = 0; i <= pivot; i++) this.advance(order[i]!, target);
+          resort();
+          continue;
+        }
       }
       if (order[0]!.doc === pivotDoc) {
         if (this.alive[pivotDoc] && (!filter || filter(this.keys[pivotDoc]!))) {
@@ -541,7 +611,7 @@ export class LexicalIndex {
       } else {
         for (let i = 0; i < pivot; i++) if (order[i]!.doc < pivotDoc) this.advance(order[i]!, pivotDoc);
       }
-      sort();
+      resort();
     }
     return top;
   }

@@ -85,6 +85,6 @@ test('filter and offset page through the ranking', () => {
 test('pruned and exhaustive searches agree through the engine', () => {
   const e = engine();
   for (const q of ['pdf files', 'debug', 'release notes pull requests', 'docker pods pdf']) {
-    assert.deepEqual(e.search(q, { limit: 3 }).hits, e.search(q, { limit: 3, exhaustive: true }).hits);
+    assert.deepEqual(e.search(q, { limit: 3, exhaustive: false }).hits, e.search(q, { limit: 3, exhaustive: true }).hits);
   }
 });
