@@ -1,18 +1,25 @@
 // An in-memory inverted index with per-field term frequencies and lengths, scored by BM25F (per-field
 // weights and length normalization, one saturation k1), OR semantics, with two top-k strategies:
 // exhaustive term-at-a-time scoring (the reference) and block-max WAND (documents in blocks of 128 per
-// term, each block with per-field upper bounds, so whole blocks that cannot enter the top-k are skipped).
-// Both return the same top-k: same scores (terms summed in query order in both) and the same tie order
-// (score descending, then insertion order ascending).
+// term, each block with the maximum of its postings' impacts, so whole blocks that cannot enter the top-k
+// are skipped). Both return the same top-k: same scores (terms summed in query order in both) and the same
+// tie order (score descending, then insertion order ascending).
+//
+// Impacts: each posting stores its BM25F factor tfw / (k1 + tfw), tfw = Σ_f w_f·tf_f / (1 − b_f + b_f·len_f
+// / avg_f), computed with the average field lengths of the last refresh. A query then costs one multiply
+// per posting (idf × query weight × impact), and block bounds are exact maxima. The averages drift as
+// items come and go; refreshImpacts() recomputes every impact when one moves by more than `driftLimit`
+// (and on compaction and on setScoring), so scores stay within that drift of exact BM25F.
 //
 // Documents are identified by a caller's numeric key; each add gets a new internal ordinal (insertion
 // order), so postings stay sorted and append-only. remove() marks the ordinal dead: it disappears from the
 // next search; its postings are dropped by compact(), which runs by itself once dead postings pass a share.
 // Document frequencies count dead documents until then, as in Lucene.
 //
-// Memory: per posting 4 bytes (ordinal) + 1 byte per field (tf, capped at 255); per 128 postings of a long
-// list 4 + 5 bytes per field of block bounds; per document 4 bytes per field (length) + 9 bytes; per
-// distinct term a Map entry and two typed arrays (~150 bytes).
+// Memory: per posting 4 bytes (ordinal) + 4 (impact) + 1 per field (tf, capped at 255, kept to recompute
+// impacts); per 128 postings of a long list 8 bytes of block bounds; per document 4 bytes per field
+// (length) + 9 bytes + a Map entry; per distinct term a Map entry and three typed arrays (~200 bytes).
+// Typed arrays grow by doubling, so up to twice that is reserved.
 
 export interface FieldSpec {
   name: string;
@@ -56,19 +63,19 @@ const MAX_TF = 255;
 class Postings {
   docs: Int32Array;
   tfs: Uint8Array;
+  imp: Float32Array;
   length = 0;
-  // Block bounds, kept once the list passes one block: last ordinal, per-field max tf and min length
-  // (of the documents with that field's tf > 0).
+  /** Once the list passes one block: each block's last ordinal and its maximum impact. */
   blockLast: Int32Array | null = null;
-  blockMaxTf: Uint8Array | null = null;
-  blockMinLen: Uint32Array | null = null;
+  blockMax: Float32Array | null = null;
 
   constructor(readonly nf: number) {
     this.docs = new Int32Array(2);
     this.tfs = new Uint8Array(2 * nf);
+    this.imp = new Float32Array(2);
   }
 
-  push(doc: number, tf: ArrayLike<number>, lens: ArrayLike<number>): void {
+  push(doc: number, tf: ArrayLike<number>, impact: number): void {
     const nf = this.nf;
     if (this.length === this.docs.length) {
       const cap = this.docs.length * 2;
@@ -78,54 +85,44 @@ class Postings {
       const t = new Uint8Array(cap * nf);
       t.set(this.tfs);
       this.tfs = t;
+      const m = new Float32Array(cap);
+      m.set(this.imp);
+      this.imp = m;
     }
     const i = this.length++;
     this.docs[i] = doc;
     for (let f = 0; f < nf; f++) this.tfs[i * nf + f] = Math.min(MAX_TF, tf[f]!);
-    if (this.length === BLOCK + 1 && this.blockLast === null) this.buildBlocks(lens);
-    else if (this.blockLast !== null) this.addToBlock(i, lens);
+    this.imp[i] = impact;
+    if (this.length === BLOCK + 1 && this.blockLast === null) this.buildBlocks();
+    else if (this.blockLast !== null) this.addToBlock(i);
   }
 
   private ensureBlockCapacity(nb: number): void {
     if (this.blockLast !== null && this.blockLast.length >= nb) return;
     const cap = Math.max(4, nb * 2);
     const last = new Int32Array(cap);
-    const maxTf = new Uint8Array(cap * this.nf);
-    const minLen = new Uint32Array(cap * this.nf).fill(0xffffffff);
+    const max = new Float32Array(cap);
     if (this.blockLast !== null) {
       last.set(this.blockLast);
-      maxTf.set(this.blockMaxTf!);
-      minLen.set(this.blockMinLen!);
+      max.set(this.blockMax!);
     }
     this.blockLast = last;
-    this.blockMaxTf = maxTf;
-    this.blockMinLen = minLen;
+    this.blockMax = max;
   }
 
-  /** `lens(doc, f)` is read through a flat per-document array passed in by the index. */
-  private addToBlock(i: number, lens: ArrayLike<number>): void {
-    const nf = this.nf;
+  private addToBlock(i: number): void {
     const b = (i / BLOCK) | 0;
     this.ensureBlockCapacity(b + 1);
-    const doc = this.docs[i]!;
-    this.blockLast![b] = doc;
-    for (let f = 0; f < nf; f++) {
-      const tf = this.tfs[i * nf + f]!;
-      if (tf === 0) continue;
-      const j = b * nf + f;
-      if (tf > this.blockMaxTf![j]!) this.blockMaxTf![j] = tf;
-      const len = lens[doc * nf + f]!;
-      if (len < this.blockMinLen![j]!) this.blockMinLen![j] = len;
-    }
+    this.blockLast![b] = this.docs[i]!;
+    if (i % BLOCK === 0 || this.imp[i]! > this.blockMax![b]!) this.blockMax![b] = this.imp[i]!;
   }
 
-  buildBlocks(lens: ArrayLike<number>): void {
+  buildBlocks(): void {
     this.blockLast = null;
-    this.blockMaxTf = null;
-    this.blockMinLen = null;
+    this.blockMax = null;
     if (this.length <= BLOCK) return;
     this.ensureBlockCapacity(Math.ceil(this.length / BLOCK));
-    for (let i = 0; i < this.length; i++) this.addToBlock(i, lens);
+    for (let i = 0; i < this.length; i++) this.addToBlock(i);
   }
 }
 
@@ -198,12 +195,12 @@ interface Cursor {
   p: Postings;
   /** Index into the query's terms (scores are summed in this order). */
   qi: number;
+  /** Query weight of the term (idf × query-term weight). */
+  w: number;
   pos: number;
   doc: number;
   /** Upper bound of this term's score over the whole list. */
   ub: number;
-  /** Per-block upper bounds (null for a list of one block: then ub). */
-  blockUb: Float64Array | null;
   /** Shallow block pointer: the block examined by the last block-max check (only moves forward). */
   sb: number;
 }
@@ -224,6 +221,8 @@ export class LexicalIndex {
   private nextOrd = 0;
   private aliveCount = 0;
   private readonly totalLen: Float64Array;
+  /** Average field lengths the stored impacts were computed with. */
+  private impactAvg: Float64Array;
   private deadPostings = 0;
   private totalPostings = 0;
   private acc = new Float64Array(0);
@@ -231,6 +230,8 @@ export class LexicalIndex {
   exhaustiveBelow = 50_000;
   /** compact() runs by itself when dead postings pass this share of all postings. */
   compactShare = 0.25;
+  /** Impacts are recomputed when an average field length moves by more than this share. */
+  driftLimit = 0.1;
 
   constructor(config: LexicalConfig) {
     this.fields = config.fields.map((f) => ({ ...f }));
@@ -242,15 +243,18 @@ export class LexicalIndex {
     this.keys = new Float64Array(64);
     this.alive = new Uint8Array(64);
     this.totalLen = new Float64Array(this.nf);
+    this.impactAvg = new Float64Array(this.nf).fill(1);
   }
 
-  /** Changes weights, b and k1 (query-time parameters: postings keep raw frequencies and lengths). */
+  /** Changes weights, b and k1, and recomputes every impact (cost: one pass over the postings). */
   setScoring(fields: readonly FieldSpec[], k1: number): void {
     if (fields.length !== this.nf) throw new Error(`expected ${this.nf} fields`);
+    const same = k1 === this.k1 && fields.every((f, i) => f.weight === this.weights[i] && f.b === this.bs[i]);
     this.fields = fields.map((f) => ({ ...f }));
     this.k1 = k1;
     this.weights = Float64Array.from(fields, (f) => f.weight);
     this.bs = Float64Array.from(fields, (f) => f.b);
+    if (!same) this.refreshImpacts();
   }
 
   /** Live documents. */
@@ -264,6 +268,46 @@ export class LexicalIndex {
 
   has(key: number): boolean {
     return this.ordOf.has(key);
+  }
+
+  private currentAvg(): Float64Array {
+    const avg = new Float64Array(this.nf);
+    for (let f = 0; f < this.nf; f++) avg[f] = this.aliveCount > 0 ? Math.max(1e-9, this.totalLen[f]! / this.aliveCount) : 1;
+    return avg;
+  }
+
+  /** BM25F factor of one posting: tf row `tfs[off..off+nf)` of document `doc`, with the impact averages. */
+  private impactOf(tfs: ArrayLike<number>, off: number, doc: number): number {
+    const nf = this.nf;
+    const avg = this.impactAvg;
+    let tfw = 0;
+    for (let f = 0; f < nf; f++) {
+      const tf = tfs[off + f]!;
+      if (tf === 0) continue;
+      const b = this.bs[f]!;
+      tfw += (this.weights[f]! * tf) / (1 - b + (b * this.lens[doc * nf + f]!) / avg[f]!);
+    }
+    return tfw / (this.k1 + tfw);
+  }
+
+  /** Recomputes every posting's impact with the current average lengths, and the block maxima. */
+  refreshImpacts(): void {
+    this.impactAvg = this.currentAvg();
+    const nf = this.nf;
+    for (const p of this.terms.values()) {
+      for (let i = 0; i < p.length; i++) p.imp[i] = this.impactOf(p.tfs, i * nf, p.docs[i]!);
+      p.buildBlocks();
+    }
+  }
+
+  private drifted(): boolean {
+    if (this.aliveCount === 0) return false;
+    for (let f = 0; f < this.nf; f++) {
+      const now = this.totalLen[f]! / this.aliveCount;
+      const then = this.impactAvg[f]!;
+      if (Math.abs(now - then) > this.driftLimit * Math.max(then, 1e-9) && Math.abs(now - then) > 0.5) return true;
+    }
+    return false;
   }
 
   /**
@@ -291,12 +335,15 @@ export class LexicalIndex {
     this.alive[ord] = 1;
     this.ordOf.set(key, ord);
     this.aliveCount++;
+    const row = new Uint8Array(nf);
     for (const [t, tf] of tfs) {
       let p = this.terms.get(t);
       if (!p) this.terms.set(t, (p = new Postings(nf)));
-      p.push(ord, tf, this.lens);
+      for (let f = 0; f < nf; f++) row[f] = Math.min(MAX_TF, tf[f]!);
+      p.push(ord, row, this.impactOf(row, 0, ord));
     }
     this.totalPostings += tfs.size;
+    if (this.drifted()) this.refreshImpacts();
   }
 
   /** Removes a document; it is gone from the next search. Unknown keys are ignored. */
@@ -310,6 +357,7 @@ export class LexicalIndex {
     // The number of postings of a dead document is not kept; estimate it as the mean.
     this.deadPostings += this.totalPostings / Math.max(1, this.aliveCount + 1);
     if (this.deadPostings > this.compactShare * this.totalPostings && this.totalPostings > 10_000) this.compact();
+    else if (this.drifted()) this.refreshImpacts();
     return true;
   }
 
@@ -326,7 +374,7 @@ export class LexicalIndex {
     this.alive = alive;
   }
 
-  /** Drops the postings of removed documents and recomputes block bounds; ordinals are kept. */
+  /** Drops the postings of removed documents and recomputes impacts and block bounds; ordinals are kept. */
   compact(): void {
     const nf = this.nf;
     let total = 0;
@@ -346,15 +394,17 @@ export class LexicalIndex {
       if (w < p.length) {
         p.length = w;
         if (p.docs.length > 4 * w) {
-          p.docs = p.docs.slice(0, Math.max(2, w));
-          p.tfs = p.tfs.slice(0, Math.max(2, w) * nf);
+          const cap = Math.max(2, w);
+          p.docs = p.docs.slice(0, cap);
+          p.tfs = p.tfs.slice(0, cap * nf);
+          p.imp = p.imp.slice(0, cap);
         }
-        p.buildBlocks(this.lens);
       }
       total += w;
     }
     this.totalPostings = total;
     this.deadPostings = 0;
+    this.refreshImpacts();
   }
 
   /**
@@ -396,19 +446,12 @@ export class LexicalIndex {
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
-  private avgLens(): Float64Array {
-    const avg = new Float64Array(this.nf);
-    for (let f = 0; f < this.nf; f++) avg[f] = this.aliveCount > 0 ? Math.max(1e-9, this.totalLen[f]! / this.aliveCount) : 1;
-    return avg;
-  }
-
   /**
    * The k best live documents for the terms (OR), by BM25F score; ties by insertion order. Terms absent
    * from the index are ignored; a term repeated in `terms` counts twice.
    */
   search(terms: readonly QueryTerm[], k: number, options: SearchOptions = {}): Hit[] {
     if (k <= 0 || this.aliveCount === 0) return [];
-    const avg = this.avgLens();
     const qs: Array<{ p: Postings; w: number }> = [];
     for (const q of terms) {
       const p = this.terms.get(q.term);
@@ -422,35 +465,24 @@ export class LexicalIndex {
       for (const q of qs) postings += q.p.length;
       exhaustive = postings <= this.exhaustiveBelow;
     }
-    const top = exhaustive ? this.exhaustive(qs, k, avg, options.filter) : this.wand(qs, k, avg, options.filter);
+    const top = exhaustive ? this.exhaustive(qs, k, options.filter) : this.wand(qs, k, options.filter);
     return top.sorted().map(({ doc, score }) => ({ key: this.keys[doc]!, score }));
   }
 
-  /** Saturated, weighted term frequency of posting i of p: the BM25F per-term factor before idf. */
-  private termScore(p: Postings, i: number, avg: Float64Array): number {
-    const nf = this.nf;
-    const doc = p.docs[i]!;
-    let tfw = 0;
-    for (let f = 0; f < nf; f++) {
-      const tf = p.tfs[i * nf + f]!;
-      if (tf === 0) continue;
-      const b = this.bs[f]!;
-      tfw += (this.weights[f]! * tf) / (1 - b + (b * this.lens[doc * nf + f]!) / avg[f]!);
-    }
-    return tfw / (this.k1 + tfw);
-  }
-
-  private exhaustive(qs: Array<{ p: Postings; w: number }>, k: number, avg: Float64Array, filter?: (key: number) => boolean): TopK {
+  private exhaustive(qs: Array<{ p: Postings; w: number }>, k: number, filter?: (key: number) => boolean): TopK {
     // One accumulator reused across searches (cleared through `touched` afterwards): no per-query garbage.
     if (this.acc.length < this.nextOrd) this.acc = new Float64Array(Math.max(this.nextOrd, this.acc.length * 2));
     const acc = this.acc;
+    const alive = this.alive;
     const touched: number[] = [];
     for (const { p, w } of qs) {
+      const docs = p.docs;
+      const imp = p.imp;
       for (let i = 0; i < p.length; i++) {
-        const d = p.docs[i]!;
-        if (!this.alive[d]) continue;
+        const d = docs[i]!;
+        if (!alive[d]) continue;
         if (acc[d] === 0) touched.push(d);
-        acc[d]! += w * this.termScore(p, i, avg);
+        acc[d]! += w * imp[i]!;
       }
     }
     const top = new TopK(k);
@@ -461,47 +493,17 @@ export class LexicalIndex {
     return top;
   }
 
-  /** Upper bound of the per-term factor for a block (or a whole short list), from per-field bounds. */
-  private boundFromFields(maxTf: ArrayLike<number>, minLen: ArrayLike<number>, off: number, avg: Float64Array): number {
-    let tfw = 0;
-    for (let f = 0; f < this.nf; f++) {
-      const tf = maxTf[off + f]!;
-      if (tf === 0) continue;
-      const b = this.bs[f]!;
-      tfw += (this.weights[f]! * tf) / (1 - b + (b * minLen[off + f]!) / avg[f]!);
-    }
-    return tfw / (this.k1 + tfw);
-  }
-
-  private cursor(p: Postings, w: number, qi: number, avg: Float64Array): Cursor {
-    const nf = this.nf;
-    // Slack against rounding: bounds are computed in a different order than scores.
+  private cursor(p: Postings, w: number, qi: number): Cursor {
+    // Slack against rounding: a bound is w × max impact, a score sums such products in another order.
     const slack = 1 + 1e-9;
+    let max = 0;
     if (p.blockLast === null) {
-      const maxTf = new Uint8Array(nf);
-      const minLen = new Uint32Array(nf).fill(0xffffffff);
-      for (let i = 0; i < p.length; i++) {
-        const d = p.docs[i]!;
-        for (let f = 0; f < nf; f++) {
-          const tf = p.tfs[i * nf + f]!;
-          if (tf === 0) continue;
-          if (tf > maxTf[f]!) maxTf[f] = tf;
-          const len = this.lens[d * nf + f]!;
-          if (len < minLen[f]!) minLen[f] = len;
-        }
-      }
-      const ub = w * this.boundFromFields(maxTf, minLen, 0, avg) * slack;
-      return { p, qi, pos: 0, doc: p.docs[0]!, ub, blockUb: null, sb: 0 };
+      for (let i = 0; i < p.length; i++) if (p.imp[i]! > max) max = p.imp[i]!;
+    } else {
+      const nb = Math.ceil(p.length / BLOCK);
+      for (let b = 0; b < nb; b++) if (p.blockMax![b]! > max) max = p.blockMax![b]!;
     }
-    const nb = Math.ceil(p.length / BLOCK);
-    const blockUb = new Float64Array(nb);
-    let ub = 0;
-    for (let b = 0; b < nb; b++) {
-      const u = w * this.boundFromFields(p.blockMaxTf!, p.blockMinLen!, b * nf, avg) * slack;
-      blockUb[b] = u;
-      if (u > ub) ub = u;
-    }
-    return { p, qi, pos: 0, doc: p.docs[0]!, ub, blockUb, sb: 0 };
+    return { p, qi, w, pos: 0, doc: p.docs[0]!, ub: w * max * slack, sb: 0 };
   }
 
   /** Moves c to its first posting with ordinal ≥ target: whole blocks skipped, then a binary search. */
@@ -533,26 +535,27 @@ export class LexicalIndex {
     c.doc = lo < p.length ? docs[lo]! : END;
   }
 
-  /** Upper bound of c's score for the block holding `doc` (≥ c's current document), and that block's end. */
+  /** Upper bound of c's score for the block holding `doc` (≥ c's current document). */
   private blockBound(c: Cursor, doc: number): number {
     const p = c.p;
-    if (c.blockUb === null) return c.ub;
+    if (p.blockLast === null) return c.ub;
     let b = Math.max(c.sb, (c.pos / BLOCK) | 0);
-    const nb = c.blockUb.length;
-    while (b < nb && p.blockLast![b]! < doc) b++;
+    const nb = Math.ceil(p.length / BLOCK);
+    while (b < nb && p.blockLast[b]! < doc) b++;
     c.sb = b;
-    return b >= nb ? 0 : c.blockUb[b]!;
+    return b >= nb ? 0 : c.w * p.blockMax![b]! * (1 + 1e-9);
   }
 
+  /** Last ordinal of the block found by the last blockBound (END past the list). */
   private blockEnd(c: Cursor): number {
-    if (c.blockUb === null) return c.p.docs[c.p.length - 1]!;
-    return c.sb >= c.blockUb.length ? END : c.p.blockLast![c.sb]!;
+    const p = c.p;
+    if (p.blockLast === null) return p.docs[p.length - 1]!;
+    return c.sb >= Math.ceil(p.length / BLOCK) ? END : p.blockLast[c.sb]!;
   }
 
-  private wand(qs: Array<{ p: Postings; w: number }>, k: number, avg: Float64Array, filter?: (key: number) => boolean): TopK {
+  private wand(qs: Array<{ p: Postings; w: number }>, k: number, filter?: (key: number) => boolean): TopK {
     const top = new TopK(k);
-    const byQuery = qs.map(({ p, w }, qi) => this.cursor(p, w, qi, avg));
-    const qw = qs.map((q) => q.w);
+    const byQuery = qs.map(({ p, w }, qi) => this.cursor(p, w, qi));
     const order = [...byQuery].sort((a, b) => a.doc - b.doc);
     const n = order.length;
     // Cursors move forward only a few at a time: insertion sort keeps `order` sorted cheaply.
@@ -604,7 +607,7 @@ export class LexicalIndex {
       if (order[0]!.doc === pivotDoc) {
         if (this.alive[pivotDoc] && (!filter || filter(this.keys[pivotDoc]!))) {
           let score = 0;
-          for (const c of byQuery) if (c.doc === pivotDoc) score += qw[c.qi]! * this.termScore(c.p, c.pos, avg);
+          for (const c of byQuery) if (c.doc === pivotDoc) score += c.w * c.p.imp[c.pos]!;
           if (score >= threshold) top.offer(pivotDoc, score);
         }
         for (let i = 0; i <= pivot; i++) this.advance(order[i]!, pivotDoc + 1);
@@ -636,10 +639,10 @@ export class LexicalIndex {
 
   /** Approximate bytes held by the index's arrays (typed arrays at capacity; Map and object overheads estimated). */
   memoryBytes(): number {
-    let bytes = this.lens.byteLength + this.keys.byteLength + this.alive.byteLength + this.ordOf.size * 40;
+    let bytes = this.lens.byteLength + this.keys.byteLength + this.alive.byteLength + this.ordOf.size * 40 + this.acc.byteLength;
     for (const [t, p] of this.terms) {
-      bytes += 150 + t.length * 2 + p.docs.byteLength + p.tfs.byteLength;
-      if (p.blockLast) bytes += p.blockLast.byteLength + p.blockMaxTf!.byteLength + p.blockMinLen!.byteLength;
+      bytes += 200 + t.length * 2 + p.docs.byteLength + p.tfs.byteLength + p.imp.byteLength;
+      if (p.blockLast) bytes += p.blockLast.byteLength + p.blockMax!.byteLength;
     }
     return bytes;
   }
