@@ -39,10 +39,31 @@ export interface EngineSearchResult {
   terms: string[];
 }
 
+/** Jaccard overlap of two sorted, de-duplicated term lists. */
+function jaccard(a: readonly string[], b: readonly string[]): number {
+  if (a.length === 0 && b.length === 0) return 1;
+  let i = 0;
+  let j = 0;
+  let both = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      both++;
+      i++;
+      j++;
+    } else if (a[i]! < b[j]!) i++;
+    else j++;
+  }
+  return both / (a.length + b.length - both);
+}
+
+/** Terms of a query beyond this many are ignored (a pasted document is not a query). */
+export const MAX_QUERY_TERMS = 32;
+
 interface ItemInfo {
   nameKey: string;
   nameTerms: string[];
-  dupKey: string;
+  /** Sorted unique description terms, for near-duplicate detection. */
+  descSet: string[];
 }
 
 export class SearchEngine {
@@ -95,7 +116,7 @@ export class SearchEngine {
     const info: ItemInfo = {
       nameKey,
       nameTerms: fields[0]!,
-      dupKey: `${nameKey}\u0000${this.analyzer.nameKey(doc.description).slice(0, 300)}`,
+      descSet: [...new Set(fields[1]!)].sort(),
     };
     this.info.set(doc.key, info);
     if (this.config.prf.enabled) this.descTerms.set(doc.key, fields[1]!);
@@ -129,7 +150,7 @@ export class SearchEngine {
 
   /** Query terms with their weights (query-term weighting). */
   queryTerms(q: string): QueryTerm[] {
-    const terms = this.analyzer.queryTerms(q);
+    const terms = this.analyzer.queryTerms(q).slice(0, MAX_QUERY_TERMS);
     const p = this.config.idfPower;
     return terms.map((term) => ({ term, weight: p === 1 ? 1 : Math.pow(Math.max(1e-6, this.lexical.idf(term)), p - 1) }));
   }
@@ -149,7 +170,11 @@ export class SearchEngine {
     const k = Math.max(want, cfg.lexicalCandidates);
     const lex = this.lexical.search(qterms, k, { filter, exhaustive: options.exhaustive });
     const cands = new Map<number, { lex: number; sem: number | null; exact: boolean }>();
-    for (const h of lex) cands.set(h.key, { lex: h.score, sem: null, exact: false });
+    const nq = terms.length;
+    for (const h of lex) {
+      const coord = cfg.coordination > 0 && nq > 0 ? Math.pow(Math.min(1, h.matched / nq), cfg.coordination) : 1;
+      cands.set(h.key, { lex: h.score * coord, sem: null, exact: false });
+    }
 
     const exact = this.byName.get(this.analyzer.nameKey(q));
     if (exact) {
@@ -176,6 +201,7 @@ export class SearchEngine {
     if (norm <= 0) norm = 1;
 
     const qset = new Set(terms);
+    const semWeight = cfg.semanticWeightLong !== null && terms.length >= cfg.longQueryTerms ? cfg.semanticWeightLong : cfg.semanticWeight;
     const hits: RankedHit[] = [];
     for (const [key, c] of cands) {
       const info = this.info.get(key)!;
@@ -188,19 +214,33 @@ export class SearchEngine {
       let semantic: number | null = null;
       if (qv) semantic = c.sem ?? this.vectors!.similarity(key, qv) ?? null;
       if (c.lex === 0 && !c.exact && (semantic === null || semantic < cfg.semanticFloor)) continue;
-      const semPart = semantic === null ? 0 : cfg.semanticWeight * Math.max(0, semantic - cfg.semanticShift);
+      const semPart = semantic === null ? 0 : semWeight * Math.max(0, semantic - cfg.semanticShift);
       const score = (c.exact ? 1000 : 0) + lexical + semPart;
       hits.push({ key, score, lexical, semantic, exactName: c.exact });
+    }
+    if (cfg.fusion === 'rrf' && qv) {
+      // Ranks in each list (lexical by its score with name evidence, semantic by similarity); an item
+      // absent from a list gets nothing from it. Exact name matches stay first.
+      const lexRank = new Map([...hits].filter((h) => h.lexical > 0).sort((a, b) => b.lexical - a.lexical || a.key - b.key).map((h, i) => [h.key, i + 1]));
+      const semRank = new Map([...hits].filter((h) => h.semantic !== null).sort((a, b) => b.semantic! - a.semantic! || a.key - b.key).map((h, i) => [h.key, i + 1]));
+      for (const h of hits) {
+        const l = lexRank.get(h.key);
+        const r = semRank.get(h.key);
+        h.score = (h.exactName ? 1000 : 0) + (l ? 1 / (cfg.rrfK + l) : 0) + (r ? semWeight / (cfg.rrfK + r) : 0);
+      }
     }
     hits.sort((a, b) => b.score - a.score || a.key - b.key);
 
     let ranked = hits;
-    if (cfg.collapseDuplicates) {
-      const seen = new Set<string>();
+    if (cfg.collapseDuplicates !== 'off') {
+      const kept = new Map<string, ItemInfo[]>();
       ranked = hits.filter((h) => {
-        const dk = this.info.get(h.key)!.dupKey;
-        if (seen.has(dk)) return false;
-        seen.add(dk);
+        const info = this.info.get(h.key)!;
+        if (!info.nameKey) return true;
+        const same = kept.get(info.nameKey);
+        if (same && (cfg.collapseDuplicates === 'name' || same.some((o) => jaccard(o.descSet, info.descSet) >= cfg.duplicateJaccard))) return false;
+        if (same) same.push(info);
+        else kept.set(info.nameKey, [info]);
         return true;
       });
     }

@@ -36,15 +36,34 @@ export interface SearchConfig {
   nameCoverage: number;
   /** Added when all of the item's name words are in the query (and the name has ≥ 1 word). */
   nameComplete: number;
+  /**
+   * Coordination: the lexical score is multiplied by (matched / query terms)^coordination, favouring items
+   * that contain more of the query's words (0 = plain BM25F sum).
+   */
+  coordination: number;
   /** Added per adjacent query-term pair found adjacent in the name. */
   namePhrase: number;
   semanticWeight: number;
+  /**
+   * Semantic weight for long queries (at least `longQueryTerms` terms after analysis: sentences that
+   * describe a need rather than name it); null = semanticWeight for every query.
+   */
+  semanticWeightLong: number | null;
+  longQueryTerms: number;
+  /** 'linear': lexical + weight × similarity; 'rrf': reciprocal rank fusion 1/(rrfK + rank) of both lists. */
+  fusion: 'linear' | 'rrf';
+  rrfK: number;
   /** Similarity that counts as zero semantic evidence (USE-lite: unrelated texts sit around 0.1-0.2). */
   semanticShift: number;
   /** An item sharing no word with the query needs at least this cosine similarity to be returned. */
   semanticFloor: number;
-  /** Collapse items with the same normalized name and description into the best one. */
-  collapseDuplicates: boolean;
+  /**
+   * Near-duplicates in one answer: 'off' keeps all; 'description' keeps only the best of items with the
+   * same normalized name whose description term sets overlap by at least `duplicateJaccard` (copies of
+   * one skill); 'name' keeps the best item per normalized name.
+   */
+  collapseDuplicates: 'off' | 'description' | 'name';
+  duplicateJaccard: number;
   /**
    * Expansion by co-occurrence learned from the items (cooccurrence.ts): each query term adds up to
    * `perTerm` associates at weight `weight` × NPMI. Used once the engine's model is built.
@@ -70,11 +89,17 @@ export const DEFAULT_CONFIG: SearchConfig = {
   normalize: 'max',
   nameCoverage: 0,
   nameComplete: 0,
+  coordination: 0,
   namePhrase: 0,
   semanticWeight: 0.5,
+  semanticWeightLong: null,
+  longQueryTerms: 6,
+  fusion: 'linear',
+  rrfK: 60,
   semanticShift: 0,
   semanticFloor: 0.5,
-  collapseDuplicates: false,
+  collapseDuplicates: 'off',
+  duplicateJaccard: 0.8,
   expansion: { enabled: false, weight: 0.3, perTerm: 3 },
   prf: { enabled: false, minTerms: 6, docs: 10, terms: 10, weight: 0.3 },
 };

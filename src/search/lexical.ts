@@ -44,6 +44,8 @@ export interface QueryTerm {
 export interface Hit {
   key: number;
   score: number;
+  /** How many of the query's terms the document contains. */
+  matched: number;
 }
 
 export interface SearchOptions {
@@ -130,6 +132,7 @@ class Postings {
 class TopK {
   readonly scores: number[] = [];
   readonly docs: number[] = [];
+  readonly matched: number[] = [];
   constructor(readonly k: number) {}
   get size(): number {
     return this.docs.length;
@@ -145,10 +148,11 @@ class TopK {
     return this.docs.length < this.k ? -Infinity : this.scores[0]!;
   }
   /** Offers a document in any ordinal order; kept when it beats the worst. */
-  offer(doc: number, score: number): void {
+  offer(doc: number, score: number, matched: number): void {
     if (this.docs.length < this.k) {
       this.scores.push(score);
       this.docs.push(doc);
+      this.matched.push(matched);
       this.up(this.docs.length - 1);
       return;
     }
@@ -156,11 +160,13 @@ class TopK {
     if (score < s0 || (score === s0 && doc > this.docs[0]!)) return;
     this.scores[0] = score;
     this.docs[0] = doc;
+    this.matched[0] = matched;
     this.down(0);
   }
   private swap(i: number, j: number): void {
     [this.scores[i], this.scores[j]] = [this.scores[j]!, this.scores[i]!];
     [this.docs[i], this.docs[j]] = [this.docs[j]!, this.docs[i]!];
+    [this.matched[i], this.matched[j]] = [this.matched[j]!, this.matched[i]!];
   }
   private up(i: number): void {
     while (i > 0) {
@@ -184,9 +190,9 @@ class TopK {
     }
   }
   /** Best first. */
-  sorted(): Array<{ doc: number; score: number }> {
+  sorted(): Array<{ doc: number; score: number; matched: number }> {
     return this.docs
-      .map((doc, i) => ({ doc, score: this.scores[i]! }))
+      .map((doc, i) => ({ doc, score: this.scores[i]!, matched: this.matched[i]! }))
       .sort((a, b) => b.score - a.score || a.doc - b.doc);
   }
 }
@@ -226,6 +232,7 @@ export class LexicalIndex {
   private deadPostings = 0;
   private totalPostings = 0;
   private acc = new Float64Array(0);
+  private hits = new Uint8Array(0);
   /** Below this many postings in a query's lists, search() scores exhaustively (see SearchOptions). */
   exhaustiveBelow = 50_000;
   /** compact() runs by itself when dead postings pass this share of all postings. */
@@ -466,13 +473,15 @@ export class LexicalIndex {
       exhaustive = postings <= this.exhaustiveBelow;
     }
     const top = exhaustive ? this.exhaustive(qs, k, options.filter) : this.wand(qs, k, options.filter);
-    return top.sorted().map(({ doc, score }) => ({ key: this.keys[doc]!, score }));
+    return top.sorted().map(({ doc, score, matched }) => ({ key: this.keys[doc]!, score, matched }));
   }
 
   private exhaustive(qs: Array<{ p: Postings; w: number }>, k: number, filter?: (key: number) => boolean): TopK {
     // One accumulator reused across searches (cleared through `touched` afterwards): no per-query garbage.
     if (this.acc.length < this.nextOrd) this.acc = new Float64Array(Math.max(this.nextOrd, this.acc.length * 2));
+    if (this.hits.length < this.acc.length) this.hits = new Uint8Array(this.acc.length);
     const acc = this.acc;
+    const hits = this.hits;
     const alive = this.alive;
     const touched: number[] = [];
     for (const { p, w } of qs) {
@@ -481,14 +490,16 @@ export class LexicalIndex {
       for (let i = 0; i < p.length; i++) {
         const d = docs[i]!;
         if (!alive[d]) continue;
-        if (acc[d] === 0) touched.push(d);
+        if (hits[d] === 0) touched.push(d);
         acc[d]! += w * imp[i]!;
+        hits[d]!++;
       }
     }
     const top = new TopK(k);
     for (const d of touched) {
-      if (!filter || filter(this.keys[d]!)) top.offer(d, acc[d]!);
+      if (!filter || filter(this.keys[d]!)) top.offer(d, acc[d]!, hits[d]!);
       acc[d] = 0;
+      hits[d] = 0;
     }
     return top;
   }
@@ -607,8 +618,13 @@ export class LexicalIndex {
       if (order[0]!.doc === pivotDoc) {
         if (this.alive[pivotDoc] && (!filter || filter(this.keys[pivotDoc]!))) {
           let score = 0;
-          for (const c of byQuery) if (c.doc === pivotDoc) score += c.w * c.p.imp[c.pos]!;
-          if (score >= threshold) top.offer(pivotDoc, score);
+          let matched = 0;
+          for (const c of byQuery) {
+            if (c.doc !== pivotDoc) continue;
+            score += c.w * c.p.imp[c.pos]!;
+            matched++;
+          }
+          if (score >= threshold) top.offer(pivotDoc, score, matched);
         }
         for (let i = 0; i <= pivot; i++) this.advance(order[i]!, pivotDoc + 1);
       } else {

@@ -88,3 +88,15 @@ test('pruned and exhaustive searches agree through the engine', () => {
     assert.deepEqual(e.search(q, { limit: 3, exhaustive: false }).hits, e.search(q, { limit: 3, exhaustive: true }).hits);
   }
 });
+
+test('near-duplicates (same name, near-identical description) collapse into the best one', () => {
+  const e = new SearchEngine({ collapseDuplicates: 'description' });
+  e.upsert({ key: 1, name: 'git-helper', description: 'Commit, branch and rebase with git.', tags: [], body: 'git git' });
+  e.upsert({ key: 2, name: 'git-helper', description: 'Commit, branch and rebase with git!', tags: [], body: 'git' });
+  e.upsert({ key: 3, name: 'git-helper', description: 'Audit git history for leaked secrets.', tags: [], body: '' });
+  const keys = e.search('git helper', { limit: 10 }).hits.map((h) => h.key);
+  assert.equal(keys.length, 2);
+  assert.ok(keys.includes(3));
+  e.setConfig({ collapseDuplicates: 'off' });
+  assert.equal(e.search('git helper', { limit: 10 }).hits.length, 3);
+});
