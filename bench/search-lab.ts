@@ -18,6 +18,8 @@ import { BUILTIN_ID, BuiltinEmbeddings } from '../src/search/embeddings/builtin.
 import { embeddingText } from '../src/search/document.js';
 import { SearchEngine } from '../src/search/engine.js';
 import { configFor, type SearchConfig } from '../src/search/hybrid.js';
+import { ExactVectorIndex, IvfVectorIndex, type VectorIndex } from '../src/search/vectors.js';
+import { UsearchVectorIndex } from '../src/search/vectors-usearch.js';
 
 const argv = process.argv.slice(2);
 const arg = (name: string, dflt?: string): string | undefined => {
@@ -101,12 +103,44 @@ async function main() {
     const { label, ...ov } = variant;
     const overrides: Partial<SearchConfig> = { ...baseOverrides, ...ov };
     const cfg = configFor(providerId, overrides);
-    const indexKey = JSON.stringify([cfg.analyzer, cfg.bodyWords]);
+    const indexKey = JSON.stringify([cfg.analyzer, cfg.bodyWords, cfg.bodyProseOnly]);
     let engine = engines.get(indexKey);
     if (!engine) {
       const t1 = performance.now();
-      engine = new SearchEngine(overrides, { providerId, dimensions: itemVectors ? 512 : 0 });
+      const ivf = arg('ivf');
+      const ann = arg('ann');
+      const vectorIndex: VectorIndex | undefined = !itemVectors
+        ? undefined
+        : ivf
+          ? new IvfVectorIndex(512, { lists: Number(ivf.split(',')[0]), probes: Number(ivf.split(',')[1]) })
+          : ann
+            ? new UsearchVectorIndex(512, JSON.parse(ann === 'true' ? '{}' : ann))
+            : undefined;
+      engine = new SearchEngine(overrides, { providerId, dimensions: itemVectors ? 512 : 0, ...(vectorIndex ? { vectorIndex } : {}) });
       corpus.skills.forEach((s, i) => engine!.upsert({ key: i, name: s.name, description: s.description, tags: s.tags, domain: s.domain, body: s.body }, itemVectors?.[i]));
+      if (vectorIndex && queryVectors) {
+        const t3 = performance.now();
+        if (vectorIndex instanceof IvfVectorIndex) vectorIndex.train();
+        const trainS = (performance.now() - t3) / 1000;
+        const exact = new ExactVectorIndex(512);
+        itemVectors!.forEach((v, i) => exact.upsert(i, v));
+        let found = 0;
+        let total = 0;
+        const ms: number[] = [];
+        const msExact: number[] = [];
+        for (const qv of queryVectors.values()) {
+          let t = performance.now();
+          const approx = new Set(vectorIndex.search(qv, 50).map((h) => h.key));
+          ms.push(performance.now() - t);
+          t = performance.now();
+          const truth = exact.search(qv, 50);
+          msExact.push(performance.now() - t);
+          total += truth.length;
+          found += truth.filter((h) => approx.has(h.key)).length;
+        }
+        const p = (xs: number[], q: number) => xs.sort((a, b) => a - b)[Math.floor(q * xs.length)]!.toFixed(2);
+        console.error(`  ${ivf ? `IVF ${ivf}` : `usearch ${ann}`}: trained in ${trainS.toFixed(1)} s; recall@50 ${(found / total).toFixed(3)}; search p50 ${p(ms, 0.5)} p99 ${p(ms, 0.99)} ms vs exact p50 ${p(msExact, 0.5)} p99 ${p(msExact, 0.99)} ms`);
+      }
       const mem = engine.memoryBytes();
       console.error(`  index built in ${((performance.now() - t1) / 1000).toFixed(1)} s: ${engine.size} items, ${engine.lexical.vocabularySize} terms, lexical ~${(mem.lexical / 2 ** 20).toFixed(0)} MiB, vectors ${(mem.vectors / 2 ** 20).toFixed(0)} MiB, heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`);
       if (arg('cooccurrence') !== undefined) {

@@ -92,6 +92,7 @@ export class SearchEngine {
       throw new Error('analyzer options are fixed when the index is built');
     }
     if (overrides.bodyWords !== undefined && overrides.bodyWords !== this.config.bodyWords) throw new Error('bodyWords is fixed when the index is built');
+    if (overrides.bodyProseOnly !== undefined && overrides.bodyProseOnly !== this.config.bodyProseOnly) throw new Error('bodyProseOnly is fixed when the index is built');
     this.config = { ...this.config, ...overrides };
     this.lexical.setScoring(this.config.fields, this.config.k1);
   }
@@ -101,7 +102,9 @@ export class SearchEngine {
     const a = this.analyzer;
     // Analysis of a long body is the costly part of indexing: only its start is read when bodyWords is set.
     const bw = this.config.bodyWords;
-    let body = a.indexTerms(bw > 0 ? doc.body.slice(0, bw * 12) : doc.body);
+    let text = doc.body;
+    if (this.config.bodyProseOnly) text = text.replace(/^ {0,3}(```|~~~)[\s\S]*?(^ {0,3}\1|(?![\s\S]))/gm, ' ').replace(/<[^>\n]{1,200}>/g, ' ');
+    let body = a.indexTerms(bw > 0 ? text.slice(0, bw * 12) : text);
     if (this.config.bodyWords > 0 && body.length > this.config.bodyWords) body = body.slice(0, this.config.bodyWords);
     const tags = [...doc.tags, ...(doc.domain ? [doc.domain] : [])].join(' , ');
     return [a.indexTerms(doc.name), a.indexTerms(doc.description), a.indexTerms(tags), body];

@@ -27,6 +27,8 @@ export interface SearchConfig {
   k1: number;
   /** Body words indexed (the start of the body); 0 = all. */
   bodyWords: number;
+  /** Drop fenced code blocks and HTML tags from the body before indexing (prose only). */
+  bodyProseOnly: boolean;
   /** Query-term weight = idf^(idfPower-1) on top of BM25's own idf (1 = plain BM25). */
   idfPower: number;
   lexicalCandidates: number;
@@ -83,6 +85,7 @@ export const DEFAULT_CONFIG: SearchConfig = {
   ],
   k1: 1.2,
   bodyWords: 0,
+  bodyProseOnly: false,
   idfPower: 1,
   lexicalCandidates: 200,
   semanticCandidates: 100,
