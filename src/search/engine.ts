@@ -153,7 +153,12 @@ export class SearchEngine {
 
   /** Query terms with their weights (query-term weighting). */
   queryTerms(q: string): QueryTerm[] {
-    const terms = this.analyzer.queryTerms(q).slice(0, MAX_QUERY_TERMS);
+    let terms = this.analyzer.queryTerms(q).slice(0, MAX_QUERY_TERMS);
+    const limit = this.config.queryTermLimit;
+    if (limit > 0 && terms.length > limit) {
+      const keep = new Set([...terms].sort((a, b) => this.lexical.idf(b) - this.lexical.idf(a) || (a < b ? -1 : 1)).slice(0, limit));
+      terms = terms.filter((t) => keep.has(t));
+    }
     const p = this.config.idfPower;
     return terms.map((term) => ({ term, weight: p === 1 ? 1 : Math.pow(Math.max(1e-6, this.lexical.idf(term)), p - 1) }));
   }

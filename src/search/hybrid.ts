@@ -29,6 +29,11 @@ export interface SearchConfig {
   bodyWords: number;
   /** Drop fenced code blocks and HTML tags from the body before indexing (prose only). */
   bodyProseOnly: boolean;
+  /**
+   * A long query keeps only its this-many rarest terms (highest idf) for matching: common words of a
+   * sentence add cost on long posting lists and little evidence. 0 = all (up to MAX_QUERY_TERMS).
+   */
+  queryTermLimit: number;
   /** Query-term weight = idf^(idfPower-1) on top of BM25's own idf (1 = plain BM25). */
   idfPower: number;
   lexicalCandidates: number;
@@ -86,6 +91,7 @@ export const DEFAULT_CONFIG: SearchConfig = {
   k1: 1.2,
   bodyWords: 0,
   bodyProseOnly: false,
+  queryTermLimit: 0,
   idfPower: 1,
   lexicalCandidates: 200,
   semanticCandidates: 100,
