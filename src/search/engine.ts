@@ -163,6 +163,22 @@ export class SearchEngine {
     return terms.map((term) => ({ term, weight: p === 1 ? 1 : Math.pow(Math.max(1e-6, this.lexical.idf(term)), p - 1) }));
   }
 
+  /** Semantic weight that applies to a query with this many terms (after analysis). */
+  semanticWeightFor(termCount: number): number {
+    const cfg = this.config;
+    return cfg.semanticWeightLong !== null && termCount >= cfg.longQueryTerms ? cfg.semanticWeightLong : cfg.semanticWeight;
+  }
+
+  /**
+   * Whether a query's embedding would be used at all: not without vectors, and not for a query whose
+   * semantic weight is 0 (with the default config, long sentence queries): the caller can then skip
+   * embedding it, which is most of a query's cost with the built-in model.
+   */
+  needsQueryVector(q: string): boolean {
+    if (!this.vectors || this.vectors.size === 0) return false;
+    return this.semanticWeightFor(this.analyzer.queryTerms(q).length) > 0;
+  }
+
   search(q: string, options: EngineSearchOptions): EngineSearchResult {
     const cfg = this.config;
     const offset = options.offset ?? 0;
@@ -194,7 +210,7 @@ export class SearchEngine {
       }
     }
 
-    const qv = options.queryVector && options.queryVector.length > 0 && this.vectors && this.vectors.size > 0 ? options.queryVector : null;
+    const qv = options.queryVector && options.queryVector.length > 0 && this.vectors && this.vectors.size > 0 && this.semanticWeightFor(terms.length) > 0 ? options.queryVector : null;
     if (qv) {
       for (const h of this.vectors!.search(qv, Math.max(want, cfg.semanticCandidates), cfg.semanticFloor, filter)) {
         if (!cands.has(h.key)) cands.set(h.key, { lex: 0, sem: h.score, exact: false });
@@ -208,8 +224,36 @@ export class SearchEngine {
     } else for (const c of cands.values()) norm = Math.max(norm, c.lex);
     if (norm <= 0) norm = 1;
 
+    // Statistics of the candidates' similarities, for 'minmax' and 'z' normalization.
+    let semLo = Infinity;
+    let semHi = -Infinity;
+    let semMean = 0;
+    let semSd = 1;
+    if (qv && cfg.semanticNormalize !== 'raw') {
+      const sims: number[] = [];
+      for (const [key, c] of cands) {
+        const s = c.sem ?? this.vectors!.similarity(key, qv);
+        if (s === undefined) continue;
+        c.sem = s;
+        sims.push(s);
+      }
+      if (sims.length > 0) {
+        for (const s of sims) {
+          semLo = Math.min(semLo, s);
+          semHi = Math.max(semHi, s);
+          semMean += s / sims.length;
+        }
+        let v = 0;
+        for (const s of sims) v += (s - semMean) ** 2 / sims.length;
+        semSd = Math.sqrt(v) || 1;
+      }
+    }
+    const semValue = (s: number): number =>
+      cfg.semanticNormalize === 'minmax' ? (semHi > semLo ? (s - semLo) / (semHi - semLo) : 0)
+        : cfg.semanticNormalize === 'z' ? (s - semMean) / semSd
+          : Math.max(0, s - cfg.semanticShift);
     const qset = new Set(terms);
-    const semWeight = cfg.semanticWeightLong !== null && terms.length >= cfg.longQueryTerms ? cfg.semanticWeightLong : cfg.semanticWeight;
+    const semWeight = this.semanticWeightFor(terms.length);
     const hits: RankedHit[] = [];
     for (const [key, c] of cands) {
       const info = this.info.get(key)!;
@@ -222,7 +266,7 @@ export class SearchEngine {
       let semantic: number | null = null;
       if (qv) semantic = c.sem ?? this.vectors!.similarity(key, qv) ?? null;
       if (c.lex === 0 && !c.exact && (semantic === null || semantic < cfg.semanticFloor)) continue;
-      const semPart = semantic === null ? 0 : semWeight * Math.max(0, semantic - cfg.semanticShift);
+      const semPart = semantic === null ? 0 : semWeight * semValue(semantic);
       const score = (c.exact ? 1000 : 0) + lexical + semPart;
       hits.push({ key, score, lexical, semantic, exactName: c.exact });
     }

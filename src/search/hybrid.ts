@@ -62,6 +62,12 @@ export interface SearchConfig {
   rrfK: number;
   /** Similarity that counts as zero semantic evidence (USE-lite: unrelated texts sit around 0.1-0.2). */
   semanticShift: number;
+  /**
+   * How similarities enter the score: 'raw' cosine (minus semanticShift); 'minmax' rescaled to [0, 1] over
+   * the candidates; 'z' standardized over the candidates (mean 0, sd 1), so that a query whose items are
+   * all rather similar gets no free boost.
+   */
+  semanticNormalize: 'raw' | 'minmax' | 'z';
   /** An item sharing no word with the query needs at least this cosine similarity to be returned. */
   semanticFloor: number;
   /**
@@ -106,6 +112,7 @@ export const DEFAULT_CONFIG: SearchConfig = {
   fusion: 'linear',
   rrfK: 60,
   semanticShift: 0,
+  semanticNormalize: 'raw',
   semanticFloor: 0.5,
   collapseDuplicates: 'off',
   duplicateJaccard: 0.8,

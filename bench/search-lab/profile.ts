@@ -1,3 +1,5 @@
+// Profiles query analysis, lexical top-k (block-max WAND vs exhaustive, k = 10…200) and the engine on the
+// 20k real skills, no embeddings: npx tsx bench/search-lab/profile.ts
 import { join } from 'node:path';
 import { findEvalDir, loadCorpus, loadQueries } from './corpus.js';
 import { SearchEngine } from '../../src/search/engine.js';
