@@ -35,6 +35,8 @@ const K = 10;
 const baseOverrides = JSON.parse(arg('config', '{}')!) as Partial<SearchConfig>;
 const sweep = JSON.parse(arg('sweep', '[{}]')!) as Array<Partial<SearchConfig> & { label?: string }>;
 const providerId = embeddings === 'use' ? BUILTIN_ID : 'none';
+/** Off-topic queries (nothing a skill registry holds), written for the lab, not taken from any query set. */
+const OFF_TOPIC = ['chocolate cake with raspberry filling', 'medieval french poetry about love', 'best hiking trails in patagonia', 'how to train a puppy to sit', 'symptoms of the common cold', 'history of the roman empire', 'knitting a wool scarf pattern', 'who won the 1998 world cup', 'growing tomatoes on a balcony', 'baroque violin sonatas', 'xyzzy plugh frobnicate', 'qwertyuiop asdfghjkl'];
 
 interface Row {
   q: LabQuery;
@@ -79,8 +81,8 @@ async function main() {
     if (missing > 0) throw new Error(`${missing} item embeddings are not cached: run bench/search-lab/embed.ts first`);
     itemVectors = texts.map((t) => cache.get(t)!);
     const qtexts = queries.flatMap((q) => [q.keyword, q.task]);
-    await cache.embedAll(new BuiltinEmbeddings(), qtexts);
-    queryVectors = new Map(qtexts.map((t) => [t, cache.get(t)!]));
+    await cache.embedAll(new BuiltinEmbeddings(), [...qtexts, ...OFF_TOPIC]);
+    queryVectors = new Map([...qtexts, ...OFF_TOPIC].map((t) => [t, cache.get(t)!]));
   }
   if (arg('query-embed-latency') === 'true') {
     const p = new BuiltinEmbeddings(1);
@@ -95,10 +97,32 @@ async function main() {
     console.log(`query embedding (USE-lite, cold cache, one core): p50 ${ms[ms.length >> 1]!.toFixed(1)} ms, p99 ${ms[Math.floor(ms.length * 0.99)]!.toFixed(1)} ms, max ${ms[ms.length - 1]!.toFixed(1)} ms`);
   }
 
+  if (arg('floor-check') === 'true' && itemVectors && queryVectors) {
+    const offTopicUnused = ['chocolate cake with raspberry filling', 'medieval french poetry about love', 'best hiking trails in patagonia', 'how to train a puppy to sit', 'symptoms of the common cold', 'history of the roman empire', 'knitting a wool scarf pattern', 'who won the 1998 world cup', 'growing tomatoes on a balcony', 'baroque violin sonatas', 'xyzzy plugh frobnicate', 'qwertyuiop asdfghjkl'];
+    void offTopicUnused;
+    const p = new BuiltinEmbeddings();
+    const ov = await p.embed(OFF_TOPIC);
+    const exact = new ExactVectorIndex(512);
+    itemVectors.forEach((v, i) => exact.upsert(i, v));
+    console.log('\nSimilarity floor check (max cosine to any item):');
+    OFF_TOPIC.forEach((q, i) => {
+      const top = exact.search(ov[i]!, 3);
+      console.log(`  off-topic "${q}": ${top.map((h) => `${h.score.toFixed(3)} ${corpus.skills[h.key]!.name}`).join(' | ')}`);
+    });
+    const wantedSims: number[] = [];
+    for (const q of queries) {
+      const i = corpus.skills.findIndex((s) => s.doc === q.doc);
+      for (const kind of ['keyword', 'task'] as const) wantedSims.push(exact.similarity(i, queryVectors.get(q[kind])!)!);
+    }
+    wantedSims.sort((a, b) => a - b);
+    const f = (x: number) => wantedSims[Math.floor(x * (wantedSims.length - 1))]!.toFixed(3);
+    console.log(`  dev queries → wanted skill cosine: min ${f(0)}, p10 ${f(0.1)}, p50 ${f(0.5)}, p90 ${f(0.9)}`);
+  }
+
   const engines = new Map<string, SearchEngine>();
   const out: unknown[] = [];
-  console.log('\n| run | kw MRR A | kw MRR B | kw MRR all | task MRR A | task MRR B | task MRR all | kw s@10 | task s@10 | kw empty | task empty | p50 ms | p99 ms | max ms |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('\n| run | kw MRR A | kw MRR B | kw MRR all | task MRR A | task MRR B | task MRR all | kw s@10 | task s@10 | kw empty | task empty | off-topic answered | p50 ms | p99 ms | max ms |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const variant of sweep) {
     const { label, ...ov } = variant;
     const overrides: Partial<SearchConfig> = { ...baseOverrides, ...ov };
@@ -173,12 +197,13 @@ async function main() {
         rows.push({ q, kind, rank, empty: res.hits.length === 0, ms, top: docs });
       }
     }
+    const offTopicHits = OFF_TOPIC.filter((t) => engine!.search(t, { limit: K, queryVector: queryVectors?.get(t) }).hits.length > 0).length;
     const part = (kind: string, half?: string) => summarize(rows.filter((r) => r.kind === kind && (!half || r.q.half === half)));
     const kw = part('keyword');
     const tk = part('task');
     const f = (x: number) => x.toFixed(3);
     const all = summarize(rows);
-    console.log(`| ${label ?? JSON.stringify(ov)} | ${f(part('keyword', 'a').mrr)} | ${f(part('keyword', 'b').mrr)} | ${f(kw.mrr)} | ${f(part('task', 'a').mrr)} | ${f(part('task', 'b').mrr)} | ${f(tk.mrr)} | ${f(kw.s10)} | ${f(tk.s10)} | ${kw.empty} | ${tk.empty} | ${all.p50.toFixed(2)} | ${all.p99.toFixed(2)} | ${all.max.toFixed(1)} |`);
+    console.log(`| ${label ?? JSON.stringify(ov)} | ${f(part('keyword', 'a').mrr)} | ${f(part('keyword', 'b').mrr)} | ${f(kw.mrr)} | ${f(part('task', 'a').mrr)} | ${f(part('task', 'b').mrr)} | ${f(tk.mrr)} | ${f(kw.s10)} | ${f(tk.s10)} | ${kw.empty} | ${tk.empty} | ${offTopicHits}/${OFF_TOPIC.length} | ${all.p50.toFixed(2)} | ${all.p99.toFixed(2)} | ${all.max.toFixed(1)} |`);
     if (arg('check-pruning') === 'true') console.log(`  pruned top-${K} differs from exhaustive for ${pruningDiffs} of ${rows.length} queries`);
     if (arg('misses') === 'true') {
       for (const r of rows.filter((x) => x.rank !== 1)) {

@@ -254,6 +254,10 @@ export class SearchEngine {
           : Math.max(0, s - cfg.semanticShift);
     const qset = new Set(terms);
     const semWeight = this.semanticWeightFor(terms.length);
+    // Idf mass of the query, for the lexical floor (an unknown term weighs as the rarest possible).
+    const maxIdf = Math.log(1 + (this.lexical.size + 0.5) / 0.5);
+    const idfOf = (t: string) => (this.lexical.docFreq(t) > 0 ? this.lexical.idf(t) : maxIdf);
+    const queryMass = cfg.minCoverage > 0 ? terms.reduce((a, t) => a + idfOf(t), 0) : 0;
     const hits: RankedHit[] = [];
     for (const [key, c] of cands) {
       const info = this.info.get(key)!;
@@ -266,6 +270,11 @@ export class SearchEngine {
       let semantic: number | null = null;
       if (qv) semantic = c.sem ?? this.vectors!.similarity(key, qv) ?? null;
       if (c.lex === 0 && !c.exact && (semantic === null || semantic < cfg.semanticFloor)) continue;
+      if (cfg.minCoverage > 0 && c.lex > 0 && !c.exact && !(semantic !== null && semantic >= cfg.semanticFloor)) {
+        let mass = 0;
+        for (const t of terms) if (this.lexical.contains(t, key)) mass += idfOf(t);
+        if (mass < cfg.minCoverage * queryMass) continue;
+      }
       const semPart = semantic === null ? 0 : semWeight * semValue(semantic);
       const score = (c.exact ? 1000 : 0) + lexical + semPart;
       hits.push({ key, score, lexical, semantic, exactName: c.exact });
@@ -297,6 +306,14 @@ export class SearchEngine {
       });
     }
     return { hits: ranked.slice(offset, offset + options.limit), candidates: ranked.length, terms };
+  }
+
+  /**
+   * Items sharing at least one term with the query (OR), counted up to `cap`: the list's `total` (items
+   * matching only by meaning are not counted; a capped total says so).
+   */
+  countMatches(q: string, cap = Infinity, filter?: (key: number) => boolean): number {
+    return this.lexical.countMatches(this.queryTerms(q).map((t) => t.term), cap, filter);
   }
 
   /** RM3-like expansion: the best terms of the top documents' names and descriptions, added with a weight. */

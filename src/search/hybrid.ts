@@ -68,6 +68,12 @@ export interface SearchConfig {
    * all rather similar gets no free boost.
    */
   semanticNormalize: 'raw' | 'minmax' | 'z';
+  /**
+   * Lexical floor: an item whose matched query terms carry less than this share of the query's idf mass
+   * (terms unknown to the index count with the highest idf) is dropped, unless its similarity reaches
+   * semanticFloor. 0 = any shared word is enough (plain OR).
+   */
+  minCoverage: number;
   /** An item sharing no word with the query needs at least this cosine similarity to be returned. */
   semanticFloor: number;
   /**
@@ -86,35 +92,50 @@ export interface SearchConfig {
   prf: { enabled: boolean; minTerms: number; docs: number; terms: number; weight: number };
 }
 
+/**
+ * Defaults, each chosen on half A of the dev queries and checked on half B (bench/search-lab/RESULTS.md
+ * gives the step and the figures for every value).
+ */
 export const DEFAULT_CONFIG: SearchConfig = {
-  analyzer: {},
+  // Synonyms off: neutral on A, −0.02 keyword MRR on B (step 2). Stemming, stop words, joined compounds on.
+  analyzer: { synonyms: false },
+  // Name far above description, then tags, then body; a flat optimum around these values (step 3).
   fields: [
     { name: 'name', weight: 10, b: 0.5 },
     { name: 'description', weight: 5, b: 0.75 },
     { name: 'tags', weight: 3, b: 0.5 },
     { name: 'body', weight: 1, b: 0.75 },
   ],
-  k1: 1.2,
-  bodyWords: 0,
+  // k1 2 with query-term weight idf^-0.25 (idfPower 0.75): +0.025 keyword / +0.004 task on A (step 5).
+  k1: 2,
+  // The body's first 200 words: the largest single gain, +0.06 / +0.11 over the whole body (step 1).
+  bodyWords: 200,
   bodyProseOnly: false,
   queryTermLimit: 0,
-  idfPower: 1,
+  idfPower: 0.75,
   lexicalCandidates: 200,
-  semanticCandidates: 100,
+  semanticCandidates: 50,
   normalize: 'max',
+  // Name boosts beyond the name field's weight all hurt (step 4); coordination too (step 6).
   nameCoverage: 0,
   nameComplete: 0,
   coordination: 0,
   namePhrase: 0,
-  semanticWeight: 0.5,
-  semanticWeightLong: null,
+  // Without a provider these do nothing; SEMANTIC_WEIGHTS sets them per provider (step 7).
+  semanticWeight: 0,
+  semanticWeightLong: 0,
   longQueryTerms: 6,
   fusion: 'linear',
   rrfK: 60,
   semanticShift: 0,
   semanticNormalize: 'raw',
-  semanticFloor: 0.5,
-  collapseDuplicates: 'off',
+  // USE-lite: off-topic queries (cooking, hiking, poetry…) reach at most 0.53 with some skill, a dev query
+  // reaches its wanted skill at a median 0.60; semantic-only items never entered a top 10 at 0.5 either
+  // (RESULTS.md, "Similarity floor").
+  semanticFloor: 0.55,
+  minCoverage: 0,
+  // Copies of one skill (same name, description Jaccard ≥ 0.8) collapse: +0.004 to +0.009 (step 5).
+  collapseDuplicates: 'description',
   duplicateJaccard: 0.8,
   expansion: { enabled: false, weight: 0.3, perTerm: 3 },
   prf: { enabled: false, minTerms: 6, docs: 10, terms: 10, weight: 0.3 },

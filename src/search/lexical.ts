@@ -441,6 +441,21 @@ export class LexicalIndex {
     return this.nextOrd;
   }
 
+  /** Whether the live document `key` contains `term` (binary search in the term's postings). */
+  contains(term: string, key: number): boolean {
+    const ord = this.ordOf.get(key);
+    const p = this.terms.get(term);
+    if (ord === undefined || !p) return false;
+    let lo = 0;
+    let hi = p.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (p.docs[mid]! < ord) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < p.length && p.docs[lo] === ord;
+  }
+
   /** Documents containing the term (dead ones included until compaction). */
   docFreq(term: string): number {
     return this.terms.get(term)?.length ?? 0;

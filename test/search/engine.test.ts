@@ -12,7 +12,7 @@ const skills: SearchDocument[] = [
 ];
 
 function engine(vectors?: Map<number, Float32Array>) {
-  const e = new SearchEngine({}, { dimensions: vectors ? 3 : 0 });
+  const e = new SearchEngine(vectors ? { semanticWeight: 0.5, semanticWeightLong: 0.5 } : {}, { dimensions: vectors ? 3 : 0 });
   for (const s of skills) e.upsert(s, vectors?.get(s.key));
   return e;
 }
@@ -99,4 +99,12 @@ test('near-duplicates (same name, near-identical description) collapse into the 
   assert.ok(keys.includes(3));
   e.setConfig({ collapseDuplicates: 'off' });
   assert.equal(e.search('git helper', { limit: 10 }).hits.length, 3);
+});
+
+test('countMatches counts items sharing a word with the query, up to a cap', () => {
+  const e = engine();
+  assert.equal(e.countMatches('pdf'), 3);
+  assert.equal(e.countMatches('pdf', 2), 2);
+  assert.equal(e.countMatches('pdf', Infinity, (k) => k !== 1), 2);
+  assert.equal(e.countMatches('nothing here whatsoever'), 0);
 });
