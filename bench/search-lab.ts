@@ -4,12 +4,20 @@
 // the queries (by a hash of the wanted doc) and on all of them.
 //
 //   npx tsx bench/search-lab.ts [--split a|b|all] [--embeddings none|use] [--eval-dir DIR]
-//       [--config '{"k1":1.2}'] [--sweep '[{"label":"x", ...overrides}, ...]'] [--limit N]
-//       [--json out.json] [--misses] [--exhaustive] [--query-embed-latency]
+//       [--config '{"k1":1.2}'] [--sweep '[{"label":"x", ...overrides}, ...]'] [--limit N] [--json out.json]
+//       [--detail] [--misses] [--exhaustive true|false] [--check-pruning] [--floor-check]
+//       [--embed-body-chars 300] [--embed-max-chars 600] [--ann '{"quantization":"f32"}'] [--ivf lists,probes]
+//       [--cooccurrence ['{...}']] [--query-embed-latency]
 //
 // --config: overrides of SearchConfig (src/search/hybrid.ts) for every run; --sweep: one run per entry,
-// each entry's overrides on top of --config (entries that change analyzer or bodyWords build their own
-// index). Embeddings come from the lab's disk cache (bench/search-lab/embed.ts fills it).
+// each entry's overrides on top of --config, starting from the defaults (entries that change analyzer,
+// bodyWords or bodyProseOnly build their own index). --detail: per half and kind, MRR@10, success@1/3/10,
+// empty answers, latency. --check-pruning: block-max WAND vs exhaustive top-10 on every query.
+// --floor-check: the best similarity of off-topic queries and of dev queries to their wanted skill.
+// --embeddings use: item vectors from the lab's disk cache (bench/search-lab/embed.ts fills it, for the
+// same --embed-body-chars / --embed-max-chars); --ann / --ivf: an approximate vector index, with its
+// recall@50 against the exact one. Latency is in-process search time (no query embedding; see
+// bench/search-lab/latency.ts for the end-to-end figure).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findEvalDir, loadCorpus, loadQueries, type LabCorpus, type LabQuery } from './search-lab/corpus.js';
@@ -98,8 +106,6 @@ async function main() {
   }
 
   if (arg('floor-check') === 'true' && itemVectors && queryVectors) {
-    const offTopicUnused = ['chocolate cake with raspberry filling', 'medieval french poetry about love', 'best hiking trails in patagonia', 'how to train a puppy to sit', 'symptoms of the common cold', 'history of the roman empire', 'knitting a wool scarf pattern', 'who won the 1998 world cup', 'growing tomatoes on a balcony', 'baroque violin sonatas', 'xyzzy plugh frobnicate', 'qwertyuiop asdfghjkl'];
-    void offTopicUnused;
     const p = new BuiltinEmbeddings();
     const ov = await p.embed(OFF_TOPIC);
     const exact = new ExactVectorIndex(512);
@@ -204,6 +210,16 @@ async function main() {
     const f = (x: number) => x.toFixed(3);
     const all = summarize(rows);
     console.log(`| ${label ?? JSON.stringify(ov)} | ${f(part('keyword', 'a').mrr)} | ${f(part('keyword', 'b').mrr)} | ${f(kw.mrr)} | ${f(part('task', 'a').mrr)} | ${f(part('task', 'b').mrr)} | ${f(tk.mrr)} | ${f(kw.s10)} | ${f(tk.s10)} | ${kw.empty} | ${tk.empty} | ${offTopicHits}/${OFF_TOPIC.length} | ${all.p50.toFixed(2)} | ${all.p99.toFixed(2)} | ${all.max.toFixed(1)} |`);
+    if (arg('detail') === 'true') {
+      console.log(`\n  ${label ?? ''}\n\n| half | queries | n | MRR@10 | success@1 | @3 | @10 | empty | p50 ms | p99 ms | max ms |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|`);
+      for (const half of ['a', 'b', undefined]) {
+        for (const kind of ['keyword', 'task']) {
+          const x = part(kind, half);
+          console.log(`| ${half ?? 'all'} | ${kind} | ${x.n} | ${f(x.mrr)} | ${f(x.s1)} | ${f(x.s3)} | ${f(x.s10)} | ${x.empty} | ${x.p50.toFixed(2)} | ${x.p99.toFixed(2)} | ${x.max.toFixed(1)} |`);
+        }
+      }
+      console.log('');
+    }
     if (arg('check-pruning') === 'true') console.log(`  pruned top-${K} differs from exhaustive for ${pruningDiffs} of ${rows.length} queries`);
     if (arg('misses') === 'true') {
       for (const r of rows.filter((x) => x.rank !== 1)) {
