@@ -233,6 +233,7 @@ export class LexicalIndex {
   private totalPostings = 0;
   private acc = new Float64Array(0);
   private hits = new Uint8Array(0);
+  private touched = new Int32Array(0);
   /** Below this many postings in a query's lists, search() scores exhaustively (see SearchOptions). */
   exhaustiveBelow = 50_000;
   /** compact() runs by itself when dead postings pass this share of all postings. */
@@ -481,6 +482,8 @@ export class LexicalIndex {
       if (p && p.length > 0 && w > 0) qs.push({ p, w });
     }
     if (qs.length === 0) return [];
+    // Match counts are kept in bytes.
+    if (qs.length > 255) qs.length = 255;
     let exhaustive = options.exhaustive;
     if (exhaustive === undefined) {
       let postings = 0;
@@ -495,24 +498,35 @@ export class LexicalIndex {
     // One accumulator reused across searches (cleared through `touched` afterwards): no per-query garbage.
     if (this.acc.length < this.nextOrd) this.acc = new Float64Array(Math.max(this.nextOrd, this.acc.length * 2));
     if (this.hits.length < this.acc.length) this.hits = new Uint8Array(this.acc.length);
+    let bound = 0;
+    for (const q of qs) bound += q.p.length;
+    if (this.touched.length < Math.min(bound, this.nextOrd)) this.touched = new Int32Array(Math.min(Math.max(bound, this.touched.length * 2), this.nextOrd));
     const acc = this.acc;
     const hits = this.hits;
     const alive = this.alive;
-    const touched: number[] = [];
+    const touched = this.touched;
+    let nt = 0;
     for (const { p, w } of qs) {
       const docs = p.docs;
       const imp = p.imp;
       for (let i = 0; i < p.length; i++) {
         const d = docs[i]!;
         if (!alive[d]) continue;
-        if (hits[d] === 0) touched.push(d);
+        if (hits[d] === 0) touched[nt++] = d;
         acc[d]! += w * imp[i]!;
         hits[d]!++;
       }
     }
     const top = new TopK(k);
-    for (const d of touched) {
-      if (!filter || filter(this.keys[d]!)) top.offer(d, acc[d]!, hits[d]!);
+    let threshold = -Infinity;
+    for (let i = 0; i < nt; i++) {
+      const d = touched[i]!;
+      const score = acc[d]!;
+      // Cheap rejection before the heap and the filter (ties are settled inside offer).
+      if (score >= threshold && (!filter || filter(this.keys[d]!))) {
+        top.offer(d, score, hits[d]!);
+        threshold = top.threshold();
+      }
       acc[d] = 0;
       hits[d] = 0;
     }
