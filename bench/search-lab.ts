@@ -84,7 +84,7 @@ async function main() {
     const cache = new EmbeddingCache(BUILTIN_ID, 512);
     const base = configFor(providerId, baseOverrides);
     void base;
-    const texts = corpus.skills.map((s) => embeddingText(s, Number(arg('embed-body-chars', '300')), Number(arg('embed-max-chars', '600'))));
+    const texts = corpus.skills.map((s) => embeddingText(s, Number(arg('embed-body-chars', '0')), Number(arg('embed-max-chars', '600'))));
     const missing = texts.filter((t) => !cache.get(t)).length;
     if (missing > 0) throw new Error(`${missing} item embeddings are not cached: run bench/search-lab/embed.ts first`);
     itemVectors = texts.map((t) => cache.get(t)!);

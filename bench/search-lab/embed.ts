@@ -9,7 +9,7 @@ import { findEvalDir, loadCorpus, loadQueries } from './corpus.js';
 const args = new Map<string, string>();
 process.argv.slice(2).forEach((a, i, all) => a.startsWith('--') && args.set(a.slice(2), all[i + 1] ?? 'true'));
 const evalDir = findEvalDir(args.get('eval-dir'));
-const bodyChars = Number(args.get('body-chars') ?? 300);
+const bodyChars = Number(args.get('body-chars') ?? 0);
 const maxChars = Number(args.get('max-chars') ?? 600);
 const provider = new BuiltinEmbeddings();
 const cache = new EmbeddingCache(provider.id, provider.dimensions);

@@ -18,6 +18,7 @@
 //  5. Optionally, near-duplicates (same normalized name and description) collapse into their best item.
 
 import type { AnalyzerOptions } from './analyzer.js';
+import { BUILTIN_ID } from './embeddings/builtin.js';
 import type { FieldSpec } from './lexical.js';
 
 export interface SearchConfig {
@@ -141,8 +142,18 @@ export const DEFAULT_CONFIG: SearchConfig = {
   prf: { enabled: false, minTerms: 6, docs: 10, terms: 10, weight: 0.3 },
 };
 
-/** What each embedding provider is worth, as the weight of its evidence; learned on the evaluation. */
-export const SEMANTIC_WEIGHTS: Record<string, Partial<SearchConfig>> = {};
+/**
+ * What each embedding provider is worth, as the weight of its evidence, measured on the evaluation
+ * (RESULTS.md step 7). A provider without an entry gets DEFAULT_CONFIG's semanticWeight (0: lexical only)
+ * until it has been measured: run the lab with its vectors and add its entry here.
+ *
+ * USE-lite (built-in): worth +0.02 keyword MRR on half A with weight 1 on short queries; it lowers task
+ * (sentence) queries at every weight, so long queries use none and are not embedded at all. Its floor is
+ * 0.65: nonsense words reach 0.61 with some skill, off-topic questions 0.58.
+ */
+export const SEMANTIC_WEIGHTS: Record<string, Partial<SearchConfig>> = {
+  [BUILTIN_ID]: { semanticWeight: 1, semanticWeightLong: 0, semanticFloor: 0.65 },
+};
 
 /** The config for a provider id: defaults, then the provider's measured weights. */
 export function configFor(providerId: string, overrides: Partial<SearchConfig> = {}): SearchConfig {

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SearchEngine } from '../../src/search/engine.js';
 import type { SearchDocument } from '../../src/search/document.js';
+import { BUILTIN_ID } from '../../src/search/embeddings/builtin.js';
 
 const skills: SearchDocument[] = [
   { key: 1, name: 'pdf-extract', description: 'Extract text and tables from PDF files.', tags: ['pdf'], body: 'Use pdfplumber to read pages.' },
@@ -107,4 +108,12 @@ test('countMatches counts items sharing a word with the query, up to a cap', () 
   assert.equal(e.countMatches('pdf', 2), 2);
   assert.equal(e.countMatches('pdf', Infinity, (k) => k !== 1), 2);
   assert.equal(e.countMatches('nothing here whatsoever'), 0);
+});
+
+test('with the built-in provider, short queries use the query vector and sentence queries skip it', () => {
+  const e = new SearchEngine({}, { providerId: BUILTIN_ID, dimensions: 3 });
+  e.upsert(skills[0]!, Float32Array.from([1, 0, 0]));
+  assert.equal(e.needsQueryVector('pdf tables'), true);
+  assert.equal(e.needsQueryVector('How can I pull the tables out of these scanned PDF invoices into a spreadsheet?'), false);
+  assert.equal(new SearchEngine({}, {}).needsQueryVector('pdf tables'), false);
 });
