@@ -122,6 +122,25 @@ export class WorkerEmbeddings implements EmbeddingProvider {
     return v!;
   }
 
+  /**
+   * The query's vector if it is ready within `budgetMs` (cached, or computed in time), else null: the
+   * caller then ranks lexically. A late vector still lands in the cache for the next identical query.
+   */
+  async embedQueryWithin(text: string, budgetMs: number): Promise<Float32Array | null> {
+    const hit = this.cache.get(text);
+    if (hit) return hit;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), budgetMs);
+    });
+    const v = this.embedQuery(text).catch(() => null);
+    try {
+      return await Promise.race([v, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** Items and queries waiting (not counting the one in the worker). */
   get queued(): number {
     return this.queries.length + this.items.length;
