@@ -5,7 +5,7 @@
 //
 //   npx tsx bench/search-lab.ts [--split a|b|all] [--embeddings none|use] [--eval-dir DIR]
 //       [--config '{"k1":1.2}'] [--sweep '[{"label":"x", ...overrides}, ...]'] [--limit N] [--json out.json]
-//       [--detail] [--misses] [--exhaustive true|false] [--check-pruning] [--floor-check]
+//       [--detail] [--depth] [--misses] [--exhaustive true|false] [--check-pruning] [--floor-check]
 //       [--embed-body-chars 300] [--embed-max-chars 600] [--ann '{"quantization":"f32"}'] [--ivf lists,probes]
 //       [--cooccurrence ['{...}']] [--query-embed-latency]
 //
@@ -219,6 +219,22 @@ async function main() {
         }
       }
       console.log('');
+    }
+    if (arg('depth') === 'true') {
+      // Where the wanted skill is when the page is 200 long: a ranking problem or a matching problem?
+      const ranks: Record<string, number[]> = { keyword: [], task: [] };
+      for (const q of queries) {
+        const wanted = new Set([q.doc, ...(corpus.nameDocs.get(corpus.docName.get(q.doc) ?? '') ?? [])]);
+        for (const kind of ['keyword', 'task'] as const) {
+          const res = engine.search(q[kind], { limit: 200, queryVector: queryVectors?.get(q[kind]) });
+          ranks[kind]!.push(res.hits.findIndex((h) => wanted.has(corpus.skills[h.key]!.doc)) + 1);
+        }
+      }
+      for (const kind of ['keyword', 'task']) {
+        const r = ranks[kind]!;
+        const at = (n: number) => (r.filter((x) => x > 0 && x <= n).length / r.length).toFixed(3);
+        console.log(`  ${kind}: success@1 ${at(1)}, @3 ${at(3)}, @10 ${at(10)}, @50 ${at(50)}, @200 ${at(200)}; not in the top 200: ${r.filter((x) => x === 0).length}`);
+      }
     }
     if (arg('check-pruning') === 'true') console.log(`  pruned top-${K} differs from exhaustive for ${pruningDiffs} of ${rows.length} queries`);
     if (arg('misses') === 'true') {

@@ -54,7 +54,7 @@ export interface SearchOptions {
   /**
    * true: score every posting (term at a time, the reference); false: block-max WAND; unset: exhaustive
    * when the query's lists hold at most `exhaustiveBelow` postings (dense accumulation beats pruning on
-   * short lists), WAND otherwise. Both give the same top-k.
+   * short lists) or have similar lengths (`wandSkew`), WAND otherwise. Both give the same top-k.
    */
   exhaustive?: boolean;
 }
@@ -236,6 +236,8 @@ export class LexicalIndex {
   private touched = new Int32Array(0);
   /** Below this many postings in a query's lists, search() scores exhaustively (see SearchOptions). */
   exhaustiveBelow = 50_000;
+  /** Above it, WAND is used only when the longest list is more than this many times the shortest. */
+  wandSkew = 8;
   /** compact() runs by itself when dead postings pass this share of all postings. */
   compactShare = 0.25;
   /** Impacts are recomputed when an average field length moves by more than this share. */
@@ -486,9 +488,18 @@ export class LexicalIndex {
     if (qs.length > 255) qs.length = 255;
     let exhaustive = options.exhaustive;
     if (exhaustive === undefined) {
+      // Block-max WAND pays off when some list is much shorter than the longest (it skips most of the long
+      // lists); with lists of similar lengths it visits nearly every posting at a higher cost per posting
+      // than the dense accumulator (bench/search-lab/scale.ts: 1M units, two-word p99 25 ms vs 11 ms).
       let postings = 0;
-      for (const q of qs) postings += q.p.length;
-      exhaustive = postings <= this.exhaustiveBelow;
+      let shortest = Infinity;
+      let longest = 0;
+      for (const q of qs) {
+        postings += q.p.length;
+        shortest = Math.min(shortest, q.p.length);
+        longest = Math.max(longest, q.p.length);
+      }
+      exhaustive = postings <= this.exhaustiveBelow || shortest * this.wandSkew > longest;
     }
     const top = exhaustive ? this.exhaustive(qs, k, options.filter) : this.wand(qs, k, options.filter);
     return top.sorted().map(({ doc, score, matched }) => ({ key: this.keys[doc]!, score, matched }));
