@@ -54,7 +54,8 @@ export interface SearchOptions {
   /**
    * true: score every posting (term at a time, the reference); false: block-max WAND; unset: exhaustive
    * when the query's lists hold at most `exhaustiveBelow` postings (dense accumulation beats pruning on
-   * short lists) or have similar lengths (`wandSkew`), WAND otherwise. Both give the same top-k.
+   * short lists), have similar lengths (`wandSkew`) or are many (`wandMaxTerms`), WAND otherwise. Both
+   * give the same top-k.
    */
   exhaustive?: boolean;
 }
@@ -236,8 +237,10 @@ export class LexicalIndex {
   private touched = new Int32Array(0);
   /** Below this many postings in a query's lists, search() scores exhaustively (see SearchOptions). */
   exhaustiveBelow = 50_000;
-  /** Above it, WAND is used only when the longest list is more than this many times the shortest. */
+  /** Above it, WAND is used only when the longest list is more than this many times the shortest… */
   wandSkew = 8;
+  /** …and for at most this many terms (long queries: 1M units, WAND p50 39 ms vs 15 ms exhaustive). */
+  wandMaxTerms = 3;
   /** compact() runs by itself when dead postings pass this share of all postings. */
   compactShare = 0.25;
   /** Impacts are recomputed when an average field length moves by more than this share. */
@@ -499,7 +502,7 @@ export class LexicalIndex {
         shortest = Math.min(shortest, q.p.length);
         longest = Math.max(longest, q.p.length);
       }
-      exhaustive = postings <= this.exhaustiveBelow || shortest * this.wandSkew > longest;
+      exhaustive = postings <= this.exhaustiveBelow || shortest * this.wandSkew > longest || qs.length > this.wandMaxTerms;
     }
     const top = exhaustive ? this.exhaustive(qs, k, options.filter) : this.wand(qs, k, options.filter);
     return top.sorted().map(({ doc, score, matched }) => ({ key: this.keys[doc]!, score, matched }));
