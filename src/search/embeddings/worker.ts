@@ -1,0 +1,154 @@
+// Embedding off the request path: a provider running on a worker thread, with two queues so that a query
+// never waits behind a bulk of items (items go in small slices; queries go first), and an LRU cache of
+// query vectors. The main thread only posts messages.
+import { Worker } from 'node:worker_threads';
+import { BUILTIN_ID } from './builtin.js';
+import type { ProviderSpec } from './factory.js';
+import type { EmbeddingProvider } from './provider.js';
+
+interface Job {
+  texts: string[];
+  resolve: (v: Float32Array[]) => void;
+  reject: (e: Error) => void;
+}
+
+export interface WorkerEmbeddingsOptions {
+  /** Items per message to the worker: small, so that a query waits at most one slice (~100 ms for USE). */
+  itemSlice?: number;
+  /** Query vectors kept (LRU). */
+  queryCacheSize?: number;
+}
+
+export class WorkerEmbeddings implements EmbeddingProvider {
+  readonly id: string;
+  readonly dimensions: number;
+  private worker: Worker | null = null;
+  private readonly queries: Job[] = [];
+  private readonly items: Job[] = [];
+  private busy = false;
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (v: Float32Array[]) => void; reject: (e: Error) => void }>();
+  private readonly cache = new Map<string, Float32Array>();
+  private readonly itemSlice: number;
+  private readonly cacheSize: number;
+
+  constructor(private readonly spec: ProviderSpec, options: WorkerEmbeddingsOptions = {}) {
+    if (spec.kind === 'none') throw new Error('no worker is needed without embeddings');
+    this.id = spec.kind === 'builtin' ? BUILTIN_ID : `openai:${spec.model}@${spec.url.replace(/\/+$/, '').replace(/\/v1$/, '')}`;
+    this.dimensions = spec.kind === 'builtin' ? 512 : spec.dimensions ?? 0;
+    this.itemSlice = options.itemSlice ?? 2;
+    this.cacheSize = options.queryCacheSize ?? 10_000;
+  }
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    // Built code has worker-entry.js beside this file. Under tsx (tests, the lab) the worker registers tsx
+    // itself first: loader hooks of the main thread do not reach a worker on Node 20.
+    const fromSource = import.meta.url.endsWith('.ts');
+    const url = new URL(fromSource ? './worker-entry.ts' : './worker-entry.js', import.meta.url);
+    const w = fromSource
+      ? new Worker(`import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(url.href)}); });`, { eval: true, workerData: this.spec })
+      : new Worker(url, { workerData: this.spec });
+    w.unref();
+    w.on('message', (msg: { id: number; vectors?: Float32Array[]; error?: string }) => {
+      const p = this.pending.get(msg.id);
+      if (!p) return;
+      this.pending.delete(msg.id);
+      if (msg.error !== undefined) p.reject(new Error(msg.error));
+      else p.resolve(msg.vectors!);
+    });
+    w.on('error', (err) => this.failAll(err));
+    w.on('exit', () => {
+      this.worker = null;
+      this.failAll(new Error('embedding worker exited'));
+    });
+    this.worker = w;
+    return w;
+  }
+
+  private failAll(err: Error): void {
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+    this.busy = false;
+  }
+
+  private send(texts: string[]): Promise<Float32Array[]> {
+    const w = this.start();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      w.postMessage({ id, texts });
+    });
+  }
+
+  private pump(): void {
+    if (this.busy) return;
+    const job = this.queries.shift() ?? this.items.shift();
+    if (!job) return;
+    this.busy = true;
+    this.send(job.texts)
+      .then(job.resolve, job.reject)
+      .finally(() => {
+        this.busy = false;
+        this.pump();
+      });
+  }
+
+  private enqueue(queue: Job[], texts: string[]): Promise<Float32Array[]> {
+    return new Promise((resolve, reject) => {
+      queue.push({ texts, resolve, reject });
+      this.pump();
+    });
+  }
+
+  /** Items: sliced so that queries can pass between slices. */
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    const parts: Promise<Float32Array[]>[] = [];
+    for (let i = 0; i < texts.length; i += this.itemSlice) parts.push(this.enqueue(this.items, texts.slice(i, i + this.itemSlice)));
+    return (await Promise.all(parts)).flat();
+  }
+
+  /** One query: cached, and ahead of any item waiting. */
+  async embedQuery(text: string): Promise<Float32Array> {
+    const hit = this.cache.get(text);
+    if (hit) {
+      this.cache.delete(text);
+      this.cache.set(text, hit);
+      return hit;
+    }
+    const [v] = await this.enqueue(this.queries, [text]);
+    this.cache.set(text, v!);
+    if (this.cache.size > this.cacheSize) this.cache.delete(this.cache.keys().next().value!);
+    return v!;
+  }
+
+  /**
+   * The query's vector if it is ready within `budgetMs` (cached, or computed in time), else null: the
+   * caller then ranks lexically. A late vector still lands in the cache for the next identical query.
+   */
+  async embedQueryWithin(text: string, budgetMs: number): Promise<Float32Array | null> {
+    const hit = this.cache.get(text);
+    if (hit) return hit;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), budgetMs);
+    });
+    const v = this.embedQuery(text).catch(() => null);
+    try {
+      return await Promise.race([v, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Items and queries waiting (not counting the one in the worker). */
+  get queued(): number {
+    return this.queries.length + this.items.length;
+  }
+
+  async close(): Promise<void> {
+    const w = this.worker;
+    this.worker = null;
+    if (w) await w.terminate();
+  }
+}

@@ -1,0 +1,372 @@
+// The search engine: analyzer + lexical index + optional vector index + the hybrid ranking of hybrid.ts.
+// Pure computation over in-memory structures: no I/O, no clock, no randomness. Embedding is the caller's
+// business (a provider, normally behind a worker): `upsert` takes an item's vector when it has one, and
+// `search` takes the query's vector when it has one; without vectors the ranking is lexical only.
+import { Analyzer } from './analyzer.js';
+import type { SearchDocument } from './document.js';
+import { CooccurrenceModel, type CooccurrenceOptions } from './cooccurrence.js';
+import { configFor, nameEvidence, phraseMatches, type SearchConfig } from './hybrid.js';
+import { LexicalIndex, type QueryTerm } from './lexical.js';
+import { ExactVectorIndex, type VectorIndex } from './vectors.js';
+
+export interface EngineSearchOptions {
+  /** Results wanted (after offset). */
+  limit: number;
+  offset?: number;
+  /** Only items whose key passes (visibility, domain, tags, quality…) are returned. */
+  filter?: (key: number) => boolean;
+  /** The query's embedding, from the same provider as the items' vectors. */
+  queryVector?: Float32Array;
+  /** Score every posting (reference ranking for tests). */
+  exhaustive?: boolean;
+}
+
+export interface RankedHit {
+  key: number;
+  score: number;
+  /** Normalized lexical score with name evidence (0 when the item shares no word with the query). */
+  lexical: number;
+  /** Cosine similarity with the query (null without vectors). */
+  semantic: number | null;
+  exactName: boolean;
+}
+
+export interface EngineSearchResult {
+  hits: RankedHit[];
+  /** Candidates ranked (a lower bound of all matches; see countMatches for a total). */
+  candidates: number;
+  /** The query terms after analysis (empty: nothing to search for). */
+  terms: string[];
+}
+
+/** Jaccard overlap of two sorted, de-duplicated term lists. */
+function jaccard(a: readonly string[], b: readonly string[]): number {
+  if (a.length === 0 && b.length === 0) return 1;
+  let i = 0;
+  let j = 0;
+  let both = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      both++;
+      i++;
+      j++;
+    } else if (a[i]! < b[j]!) i++;
+    else j++;
+  }
+  return both / (a.length + b.length - both);
+}
+
+/** Terms of a query beyond this many are ignored (a pasted document is not a query). */
+export const MAX_QUERY_TERMS = 32;
+
+interface ItemInfo {
+  nameKey: string;
+  nameTerms: string[];
+  /** Sorted unique description terms, for near-duplicate detection. */
+  descSet: string[];
+}
+
+export class SearchEngine {
+  /** Query-time parameters may be changed between searches (the lab does); index-time ones may not. */
+  config: SearchConfig;
+  readonly analyzer: Analyzer;
+  readonly lexical: LexicalIndex;
+  vectors: VectorIndex | null;
+  private readonly info = new Map<number, ItemInfo>();
+  private readonly byName = new Map<string, Set<number>>();
+
+  constructor(config: Partial<SearchConfig> = {}, options: { providerId?: string; dimensions?: number; vectorIndex?: VectorIndex } = {}) {
+    this.config = configFor(options.providerId ?? 'none', config);
+    this.analyzer = new Analyzer(this.config.analyzer);
+    this.lexical = new LexicalIndex({ fields: this.config.fields, k1: this.config.k1 });
+    this.vectors = options.vectorIndex ?? (options.dimensions ? new ExactVectorIndex(options.dimensions) : null);
+  }
+
+  get size(): number {
+    return this.lexical.size;
+  }
+
+  /** Changes query-time parameters (everything but analyzer and bodyWords, which shape the index). */
+  setConfig(overrides: Partial<SearchConfig>): void {
+    if (overrides.analyzer !== undefined && JSON.stringify(overrides.analyzer) !== JSON.stringify(this.config.analyzer)) {
+      throw new Error('analyzer options are fixed when the index is built');
+    }
+    if (overrides.bodyWords !== undefined && overrides.bodyWords !== this.config.bodyWords) throw new Error('bodyWords is fixed when the index is built');
+    if (overrides.bodyProseOnly !== undefined && overrides.bodyProseOnly !== this.config.bodyProseOnly) throw new Error('bodyProseOnly is fixed when the index is built');
+    this.config = { ...this.config, ...overrides };
+    this.lexical.setScoring(this.config.fields, this.config.k1);
+  }
+
+  /** The terms of each field of a document, as indexed. */
+  fieldTerms(doc: SearchDocument): string[][] {
+    const a = this.analyzer;
+    // Analysis of a long body is the costly part of indexing: only its start is read when bodyWords is set.
+    const bw = this.config.bodyWords;
+    let text = doc.body;
+    if (this.config.bodyProseOnly) text = text.replace(/^ {0,3}(```|~~~)[\s\S]*?(^ {0,3}\1|(?![\s\S]))/gm, ' ').replace(/<[^>\n]{1,200}>/g, ' ');
+    let body = a.indexTerms(bw > 0 ? text.slice(0, bw * 12) : text);
+    if (this.config.bodyWords > 0 && body.length > this.config.bodyWords) body = body.slice(0, this.config.bodyWords);
+    const tags = [...doc.tags, ...(doc.domain ? [doc.domain] : [])].join(' , ');
+    return [a.indexTerms(doc.name), a.indexTerms(doc.description), a.indexTerms(tags), body];
+  }
+
+  /** Adds or replaces an item (and its vector, when given; a replaced item without one loses its old one). */
+  upsert(doc: SearchDocument, vector?: Float32Array | null): void {
+    this.remove(doc.key);
+    const fields = this.fieldTerms(doc);
+    this.lexical.add(doc.key, fields);
+    const nameKey = this.analyzer.nameKey(doc.name);
+    const info: ItemInfo = {
+      nameKey,
+      nameTerms: fields[0]!,
+      descSet: [...new Set(fields[1]!)].sort(),
+    };
+    this.info.set(doc.key, info);
+    if (this.config.prf.enabled) this.descTerms.set(doc.key, fields[1]!);
+    if (nameKey) {
+      let set = this.byName.get(nameKey);
+      if (!set) this.byName.set(nameKey, (set = new Set()));
+      set.add(doc.key);
+    }
+    if (vector && vector.length > 0 && this.vectors) this.vectors.upsert(doc.key, vector);
+  }
+
+  /** Sets or replaces only the vector of an indexed item (embeddings arrive after the text). */
+  setVector(key: number, vector: Float32Array): void {
+    if (this.info.has(key) && this.vectors) this.vectors.upsert(key, vector);
+  }
+
+  remove(key: number): boolean {
+    const info = this.info.get(key);
+    if (!info) return false;
+    this.info.delete(key);
+    this.descTerms.delete(key);
+    const set = this.byName.get(info.nameKey);
+    if (set) {
+      set.delete(key);
+      if (set.size === 0) this.byName.delete(info.nameKey);
+    }
+    this.lexical.remove(key);
+    this.vectors?.remove(key);
+    return true;
+  }
+
+  /** Query terms with their weights (query-term weighting). */
+  queryTerms(q: string): QueryTerm[] {
+    let terms = this.analyzer.queryTerms(q).slice(0, MAX_QUERY_TERMS);
+    const limit = this.config.queryTermLimit;
+    if (limit > 0 && terms.length > limit) {
+      const keep = new Set([...terms].sort((a, b) => this.lexical.idf(b) - this.lexical.idf(a) || (a < b ? -1 : 1)).slice(0, limit));
+      terms = terms.filter((t) => keep.has(t));
+    }
+    const p = this.config.idfPower;
+    return terms.map((term) => ({ term, weight: p === 1 ? 1 : Math.pow(Math.max(1e-6, this.lexical.idf(term)), p - 1) }));
+  }
+
+  /** Semantic weight that applies to a query with this many terms (after analysis). */
+  semanticWeightFor(termCount: number): number {
+    const cfg = this.config;
+    return cfg.semanticWeightLong !== null && termCount >= cfg.longQueryTerms ? cfg.semanticWeightLong : cfg.semanticWeight;
+  }
+
+  /**
+   * Whether a query's embedding would be used at all: not without vectors, and not for a query whose
+   * semantic weight is 0 (with the default config, long sentence queries): the caller can then skip
+   * embedding it, which is most of a query's cost with the built-in model.
+   */
+  needsQueryVector(q: string): boolean {
+    if (!this.vectors || this.vectors.size === 0) return false;
+    return this.semanticWeightFor(this.analyzer.queryTerms(q).length) > 0;
+  }
+
+  search(q: string, options: EngineSearchOptions): EngineSearchResult {
+    const cfg = this.config;
+    const offset = options.offset ?? 0;
+    const want = options.limit + offset;
+    let qterms = this.queryTerms(q);
+    const terms = qterms.map((t) => t.term);
+    const filter = options.filter;
+    if (want <= 0) return { hits: [], candidates: 0, terms };
+
+    if (cfg.expansion.enabled && this.cooccurrence) qterms = this.associate(qterms);
+    if (cfg.prf.enabled && terms.length >= cfg.prf.minTerms) qterms = this.expand(qterms, filter);
+
+    const k = Math.max(want, cfg.lexicalCandidates);
+    const lex = this.lexical.search(qterms, k, { filter, exhaustive: options.exhaustive });
+    const cands = new Map<number, { lex: number; sem: number | null; exact: boolean }>();
+    const nq = terms.length;
+    for (const h of lex) {
+      const coord = cfg.coordination > 0 && nq > 0 ? Math.pow(Math.min(1, h.matched / nq), cfg.coordination) : 1;
+      cands.set(h.key, { lex: h.score * coord, sem: null, exact: false });
+    }
+
+    const exact = this.byName.get(this.analyzer.nameKey(q));
+    if (exact) {
+      for (const key of exact) {
+        if (filter && !filter(key)) continue;
+        const c = cands.get(key);
+        if (c) c.exact = true;
+        else cands.set(key, { lex: 0, sem: null, exact: true });
+      }
+    }
+
+    const qv = options.queryVector && options.queryVector.length > 0 && this.vectors && this.vectors.size > 0 && this.semanticWeightFor(terms.length) > 0 ? options.queryVector : null;
+    if (qv) {
+      for (const h of this.vectors!.search(qv, Math.max(want, cfg.semanticCandidates), cfg.semanticFloor, filter)) {
+        if (!cands.has(h.key)) cands.set(h.key, { lex: 0, sem: h.score, exact: false });
+      }
+    }
+
+    // Normalization of the lexical score.
+    let norm = 0;
+    if (cfg.normalize === 'query') {
+      for (const t of qterms) norm += (t.weight ?? 1) * this.lexical.idf(t.term);
+    } else for (const c of cands.values()) norm = Math.max(norm, c.lex);
+    if (norm <= 0) norm = 1;
+
+    // Statistics of the candidates' similarities, for 'minmax' and 'z' normalization.
+    let semLo = Infinity;
+    let semHi = -Infinity;
+    let semMean = 0;
+    let semSd = 1;
+    if (qv && cfg.semanticNormalize !== 'raw') {
+      const sims: number[] = [];
+      for (const [key, c] of cands) {
+        const s = c.sem ?? this.vectors!.similarity(key, qv);
+        if (s === undefined) continue;
+        c.sem = s;
+        sims.push(s);
+      }
+      if (sims.length > 0) {
+        for (const s of sims) {
+          semLo = Math.min(semLo, s);
+          semHi = Math.max(semHi, s);
+          semMean += s / sims.length;
+        }
+        let v = 0;
+        for (const s of sims) v += (s - semMean) ** 2 / sims.length;
+        semSd = Math.sqrt(v) || 1;
+      }
+    }
+    const semValue = (s: number): number =>
+      cfg.semanticNormalize === 'minmax' ? (semHi > semLo ? (s - semLo) / (semHi - semLo) : 0)
+        : cfg.semanticNormalize === 'z' ? (s - semMean) / semSd
+          : Math.max(0, s - cfg.semanticShift);
+    const qset = new Set(terms);
+    const semWeight = this.semanticWeightFor(terms.length);
+    // Idf mass of the query, for the lexical floor (an unknown term weighs as the rarest possible).
+    const maxIdf = Math.log(1 + (this.lexical.size + 0.5) / 0.5);
+    const idfOf = (t: string) => (this.lexical.docFreq(t) > 0 ? this.lexical.idf(t) : maxIdf);
+    const queryMass = cfg.minCoverage > 0 ? terms.reduce((a, t) => a + idfOf(t), 0) : 0;
+    const hits: RankedHit[] = [];
+    for (const [key, c] of cands) {
+      const info = this.info.get(key)!;
+      let lexical = c.lex / norm;
+      if (c.lex > 0 && (cfg.nameCoverage > 0 || cfg.nameComplete > 0)) {
+        const ev = nameEvidence(info.nameTerms, qset);
+        lexical += cfg.nameCoverage * ev.coverage + (ev.complete ? cfg.nameComplete : 0);
+      }
+      if (c.lex > 0 && cfg.namePhrase > 0) lexical += cfg.namePhrase * phraseMatches(info.nameTerms, terms);
+      let semantic: number | null = null;
+      if (qv) semantic = c.sem ?? this.vectors!.similarity(key, qv) ?? null;
+      if (c.lex === 0 && !c.exact && (semantic === null || semantic < cfg.semanticFloor)) continue;
+      if (cfg.minCoverage > 0 && c.lex > 0 && !c.exact && !(semantic !== null && semantic >= cfg.semanticFloor)) {
+        let mass = 0;
+        for (const t of terms) if (this.lexical.contains(t, key)) mass += idfOf(t);
+        if (mass < cfg.minCoverage * queryMass) continue;
+      }
+      const semPart = semantic === null ? 0 : semWeight * semValue(semantic);
+      const score = (c.exact ? 1000 : 0) + lexical + semPart;
+      hits.push({ key, score, lexical, semantic, exactName: c.exact });
+    }
+    if (cfg.fusion === 'rrf' && qv) {
+      // Ranks in each list (lexical by its score with name evidence, semantic by similarity); an item
+      // absent from a list gets nothing from it. Exact name matches stay first.
+      const lexRank = new Map([...hits].filter((h) => h.lexical > 0).sort((a, b) => b.lexical - a.lexical || a.key - b.key).map((h, i) => [h.key, i + 1]));
+      const semRank = new Map([...hits].filter((h) => h.semantic !== null).sort((a, b) => b.semantic! - a.semantic! || a.key - b.key).map((h, i) => [h.key, i + 1]));
+      for (const h of hits) {
+        const l = lexRank.get(h.key);
+        const r = semRank.get(h.key);
+        h.score = (h.exactName ? 1000 : 0) + (l ? 1 / (cfg.rrfK + l) : 0) + (r ? semWeight / (cfg.rrfK + r) : 0);
+      }
+    }
+    hits.sort((a, b) => b.score - a.score || a.key - b.key);
+
+    let ranked = hits;
+    if (cfg.collapseDuplicates !== 'off') {
+      const kept = new Map<string, ItemInfo[]>();
+      ranked = hits.filter((h) => {
+        const info = this.info.get(h.key)!;
+        if (!info.nameKey) return true;
+        const same = kept.get(info.nameKey);
+        if (same && (cfg.collapseDuplicates === 'name' || same.some((o) => jaccard(o.descSet, info.descSet) >= cfg.duplicateJaccard))) return false;
+        if (same) same.push(info);
+        else kept.set(info.nameKey, [info]);
+        return true;
+      });
+    }
+    return { hits: ranked.slice(offset, offset + options.limit), candidates: ranked.length, terms };
+  }
+
+  /**
+   * Items sharing at least one term with the query (OR), counted up to `cap`: the list's `total` (items
+   * matching only by meaning are not counted; a capped total says so).
+   */
+  countMatches(q: string, cap = Infinity, filter?: (key: number) => boolean): number {
+    return this.lexical.countMatches(this.queryTerms(q).map((t) => t.term), cap, filter);
+  }
+
+  /** RM3-like expansion: the best terms of the top documents' names and descriptions, added with a weight. */
+  private expand(qterms: QueryTerm[], filter?: (key: number) => boolean): QueryTerm[] {
+    const cfg = this.config.prf;
+    const top = this.lexical.search(qterms, cfg.docs, { filter });
+    if (top.length === 0) return qterms;
+    const have = new Set(qterms.map((t) => t.term));
+    const weights = new Map<string, number>();
+    const maxScore = top[0]!.score;
+    for (const h of top) {
+      const info = this.info.get(h.key)!;
+      const terms = [...new Set([...info.nameTerms, ...(this.descTerms.get(h.key) ?? [])])];
+      for (const t of terms) {
+        if (have.has(t)) continue;
+        weights.set(t, (weights.get(t) ?? 0) + (h.score / maxScore) * this.lexical.idf(t));
+      }
+    }
+    const extra = [...weights.entries()]
+      .filter(([t]) => this.lexical.docFreq(t) >= 2)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, cfg.terms);
+    if (extra.length === 0) return qterms;
+    const maxW = extra[0]![1];
+    return [...qterms, ...extra.map(([term, w]) => ({ term, weight: (cfg.weight * w) / maxW }))];
+  }
+
+  private readonly descTerms = new Map<number, string[]>();
+  private cooccurrence: CooccurrenceModel | null = null;
+
+  /** (Re)builds the co-occurrence model from the items indexed now (cost: ~1-3 s per 20k skills). */
+  buildCooccurrence(options: Partial<CooccurrenceOptions> = {}): CooccurrenceModel {
+    this.cooccurrence = CooccurrenceModel.build(this.lexical, options);
+    return this.cooccurrence;
+  }
+
+  /** Adds each query term's associates (not already in the query) at weight × NPMI. */
+  private associate(qterms: QueryTerm[]): QueryTerm[] {
+    const { weight, perTerm } = this.config.expansion;
+    const have = new Set(qterms.map((t) => t.term));
+    const added = new Map<string, number>();
+    for (const q of qterms) {
+      for (const a of this.cooccurrence!.associates(q.term).slice(0, perTerm)) {
+        if (have.has(a.term)) continue;
+        const w = weight * a.npmi * (q.weight ?? 1);
+        if (w > (added.get(a.term) ?? 0)) added.set(a.term, w);
+      }
+    }
+    return [...qterms, ...[...added].map(([term, w]) => ({ term, weight: w }))];
+  }
+
+  /** Approximate memory of the indexes (lexical postings and vectors). */
+  memoryBytes(): { lexical: number; vectors: number } {
+    return { lexical: this.lexical.memoryBytes(), vectors: this.vectors?.memoryBytes() ?? 0 };
+  }
+}

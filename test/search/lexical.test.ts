@@ -1,0 +1,98 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { LexicalIndex, type FieldSpec } from '../../src/search/lexical.js';
+
+const FIELDS: FieldSpec[] = [
+  { name: 'name', weight: 10, b: 0.5 },
+  { name: 'description', weight: 5, b: 0.75 },
+  { name: 'tags', weight: 3, b: 0.5 },
+  { name: 'body', weight: 1, b: 0.75 },
+];
+const make = () => new LexicalIndex({ fields: FIELDS, k1: 1.2 });
+const doc = (name: string, description = '', tags = '', body = '') => [name, description, tags, body].map((s) => s.split(' ').filter(Boolean));
+
+test('OR semantics: an item sharing any term matches', () => {
+  const ix = make();
+  ix.add(1, doc('alpha'));
+  ix.add(2, doc('beta'));
+  ix.add(3, doc('gamma'));
+  const keys = ix.search([{ term: 'alpha' }, { term: 'beta' }, { term: 'zzz' }], 10).map((h) => h.key);
+  assert.deepEqual(keys.sort(), [1, 2]);
+});
+
+test('field weights order: name above description above tags above body', () => {
+  const ix = make();
+  ix.add(1, doc('x', 'y', 'z', 'kafka'));
+  ix.add(2, doc('x', 'y', 'kafka', 'w'));
+  ix.add(3, doc('x', 'kafka', 'z', 'w'));
+  ix.add(4, doc('kafka', 'y', 'z', 'w'));
+  for (let i = 10; i < 30; i++) ix.add(i, doc('filler', 'filler text', 'misc', 'more filler words'));
+  assert.deepEqual(ix.search([{ term: 'kafka' }], 10).map((h) => h.key), [4, 3, 2, 1]);
+});
+
+test('more matched terms rank higher', () => {
+  const ix = make();
+  ix.add(1, doc('redis cache'));
+  ix.add(2, doc('redis'));
+  ix.add(3, doc('cache'));
+  assert.equal(ix.search([{ term: 'redis' }, { term: 'cache' }], 3)[0]!.key, 1);
+});
+
+test('remove() makes an item disappear from the next search; re-adding replaces', () => {
+  const ix = make();
+  ix.add(1, doc('postgres backup'));
+  ix.add(2, doc('postgres tuning'));
+  assert.equal(ix.search([{ term: 'backup' }], 10).length, 1);
+  assert.equal(ix.remove(1), true);
+  assert.equal(ix.search([{ term: 'backup' }], 10).length, 0);
+  assert.deepEqual(ix.search([{ term: 'postgres' }], 10).map((h) => h.key), [2]);
+  ix.add(2, doc('mysql tuning'));
+  assert.equal(ix.search([{ term: 'postgres' }], 10).length, 0);
+  assert.equal(ix.size, 1);
+  ix.compact();
+  assert.deepEqual(ix.search([{ term: 'mysql' }], 10).map((h) => h.key), [2]);
+});
+
+test('filter predicate excludes items', () => {
+  const ix = make();
+  for (let i = 0; i < 10; i++) ix.add(i, doc('same'));
+  const keys = ix.search([{ term: 'same' }], 10, { filter: (k) => k % 2 === 0 }).map((h) => h.key);
+  assert.deepEqual(keys, [0, 2, 4, 6, 8]);
+});
+
+test('pruned (block-max WAND) top-k equals exhaustive top-k on random data', () => {
+  const vocab = Array.from({ length: 40 }, (_, i) => `t${i}`);
+  // Zipf-like term choice, so that some lists span many blocks and others are short.
+  const term = fc.integer({ min: 0, max: 999 }).map((x) => vocab[Math.floor(Math.pow(x / 1000, 2.5) * vocab.length)]!);
+  const field = (max: number) => fc.array(term, { maxLength: max });
+  const docArb = fc.tuple(field(4), field(12), field(3), field(60));
+  fc.assert(
+    fc.property(
+      fc.array(docArb, { minLength: 1, maxLength: 700, size: 'max' }),
+      fc.array(fc.integer({ min: 0, max: 699 }), { maxLength: 100 }),
+      fc.array(fc.tuple(term, fc.double({ min: 0.1, max: 3, noNaN: true })), { minLength: 1, maxLength: 6 }),
+      fc.integer({ min: 1, max: 50 }),
+      fc.boolean(),
+      (docs, removals, query, k, filtered) => {
+        const ix = make();
+        docs.forEach((d, i) => ix.add(i, d));
+        for (const r of removals) ix.remove(r);
+        const q = query.map(([t, weight]) => ({ term: t, weight }));
+        const filter = filtered ? (key: number) => key % 3 !== 0 : undefined;
+        const a = ix.search(q, k, { filter, exhaustive: false });
+        const b = ix.search(q, k, { filter, exhaustive: true });
+        assert.deepEqual(a, b);
+      },
+    ),
+    { numRuns: 60, seed: 12 },
+  );
+});
+
+test('countMatches counts OR matches up to a cap', () => {
+  const ix = make();
+  for (let i = 0; i < 20; i++) ix.add(i, doc(i % 2 ? 'odd' : 'even', 'all'));
+  assert.equal(ix.countMatches(['odd', 'all']), 20);
+  assert.equal(ix.countMatches(['odd']), 10);
+  assert.equal(ix.countMatches(['all'], 5), 5);
+});
