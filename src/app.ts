@@ -28,6 +28,7 @@ import { discoveryRoutes } from './http/routes/discovery.js';
 import { skillVersionRoutes } from './http/routes/skill-versions.js';
 import { skillRoutes } from './http/routes/skills.js';
 import { mcpRoutes } from './mcp/http.js';
+import { RegistrySearch } from './search/registry-search.js';
 import type { Context } from './service/context.js';
 import type { Store } from './store/store.js';
 
@@ -48,6 +49,8 @@ export interface AppOptions {
   secret?: Buffer;
   /** The HTTP server's guards against slow clients; tests shorten them. */
   timeouts?: Partial<ServerTimeouts>;
+  /** Wait for the search index to be built before answering (tests); else it builds in the background. */
+  awaitSearchIndex?: boolean;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -97,7 +100,8 @@ function installValidators(app: FastifyInstance): void {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, store } = options;
   const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
-  const ctx: Context = { store, config, clock: options.clock ?? (() => new Date()), ids: options.ids ?? randomIds };
+  const search = new RegistrySearch(store, { embeddings: config.embeddings });
+  const ctx: Context = { store, config, clock: options.clock ?? (() => new Date()), ids: options.ids ?? randomIds, search };
 
   const app = Fastify({
     logger: options.logger ?? false,
@@ -163,6 +167,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(exportRoutes, ctx);
   await app.register(mcpRoutes, ctx);
   await app.register(docsRoutes);
+  app.addHook('onClose', () => search.close());
+  search.useLog(app.log.child({ component: 'search' }));
+  search.start();
+  if (options.awaitSearchIndex) await search.ready;
   await app.ready();
   return app;
 }

@@ -1,4 +1,5 @@
 // Every REG_* variable, parsed and validated once. Nothing else reads process.env.
+import { providerSpecFromEnv, type ProviderSpec } from './search/embeddings/factory.js';
 import type { StorageQuota } from './store/store.js';
 
 export type Tier = 'anonymous' | 'free' | 'pro' | 'enterprise';
@@ -49,6 +50,8 @@ export interface Config {
   secret: string | null;
   /** What the configuration turned off or ignored, logged at start-up and shown by /readyz. */
   warnings: string[];
+  /** The embedding model search uses (REG_EMBEDDINGS, REG_EMBEDDINGS_URL, _MODEL, _API_KEY, _DIMENSIONS). */
+  embeddings: ProviderSpec;
 }
 
 export class ConfigError extends Error {}
@@ -148,6 +151,14 @@ function oidcConfig(env: NodeJS.ProcessEnv, warnings: string[]): OidcConfig | nu
   return { issuer, audience, jwksUrl, agentPrefix };
 }
 
+function embeddings(env: NodeJS.ProcessEnv): ProviderSpec {
+  try {
+    return providerSpecFromEnv(env);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.REG_DATABASE_URL?.trim() || 'sqlite:./data/registry.db';
   if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) {
@@ -181,5 +192,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     quotas: { free: quota(env, 'free'), pro: quota(env, 'pro'), enterprise: quota(env, 'enterprise') },
     secret: env.REG_SECRET?.trim() || null,
     warnings,
+    embeddings: embeddings(env),
   };
 }

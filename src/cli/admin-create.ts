@@ -29,7 +29,7 @@ async function main(): Promise<number> {
   const store = await openStore(config.databaseUrl);
   try {
     // The operator acts for every agent: the key is added to an existing agent too.
-    const ctx = { store, config, clock: () => new Date(), ids: randomIds };
+    const ctx = { store, config, clock: () => new Date(), ids: randomIds, search: null };
     const created = await issueKey(ctx, { agentId, scopes: ['read', 'write', 'admin'], tier }, true, applyChange);
     const { key_prefix: prefix, scopes } = created.data;
     console.log(`admin key for ${agentId} (prefix ${prefix}, scopes ${scopes.join(' ')}, tier ${tier}):`);

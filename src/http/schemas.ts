@@ -107,9 +107,12 @@ const pageOf = <T extends TSchema>(item: T, description: string) =>
   Type.Object(
     {
       data: Type.Array(item),
-      total: Type.Integer({ description: 'every match, not just this page' }),
+      total: Type.Integer({ description: 'every match, not just this page (with q, at most 1000: see capped)' }),
       offset: Type.Integer(),
       limit: Type.Integer(),
+      capped: Type.Optional(
+        Type.Boolean({ description: 'with q only: true when more than 1000 items matched; total is then 1000 and paging stops there' }),
+      ),
     },
     { description },
   );
@@ -251,6 +254,14 @@ export const Readiness = Type.Object(
   {
     status: Type.String(),
     warnings: Type.Optional(Type.Array(Type.String(), { description: 'what the configuration turned off or ignored' })),
+    search: Type.Object(
+      {
+        pending: Type.Integer({ description: 'items the search index has not indexed or embedded yet (0 when caught up)' }),
+        indexed: Type.Boolean({ description: 'false while the index is built: searches then use the database full-text search' }),
+        model: Type.String({ description: "the embedding model of the index ('none': lexical only)" }),
+      },
+      { description: 'the search index' },
+    ),
   },
   { description: 'The database answers and takes writes' },
 );

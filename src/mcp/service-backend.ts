@@ -50,12 +50,12 @@ export function serviceBackend(ctx: Context, caller: Caller, log: ErrorLog): Reg
     skillPageSize: SKILL_PAGE,
     searchSkills: guarded(async ({ limit = 20, offset = 0, ...filters }) => {
       const page = await listSkills(ctx, caller, { ...filters, limit, offset });
-      return { data: page.items, total: page.total, offset, limit };
+      return { data: page.items, total: page.total, offset, limit, ...(page.capped !== undefined ? { capped: page.capped } : {}) };
     }),
     getSkill: guarded((id) => getSkill(ctx, caller, id)),
     searchUnits: guarded(async ({ limit = 20, offset = 0, ...filters }) => {
       const page = await listUnits(ctx, { ...filters, limit, offset });
-      return { data: page.items, total: page.total, offset, limit };
+      return { data: page.items, total: page.total, offset, limit, ...(page.capped !== undefined ? { capped: page.capped } : {}) };
     }),
     getUnit: guarded((id) => getUnit(ctx, id)),
     contributeUnit: guarded(async (body) => applyChange(prepareUnitContribution(ctx, requireScope(caller, 'write'), body))),

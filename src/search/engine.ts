@@ -19,6 +19,8 @@ export interface EngineSearchOptions {
   queryVector?: Float32Array;
   /** Score every posting (reference ranking for tests). */
   exhaustive?: boolean;
+  /** Orders hits of equal score (default: by key); the registry breaks ties by quality, newest, id. */
+  tieBreak?: (a: number, b: number) => number;
 }
 
 export interface RankedHit {
@@ -37,6 +39,8 @@ export interface EngineSearchResult {
   candidates: number;
   /** The query terms after analysis (empty: nothing to search for). */
   terms: string[];
+  /** Hits that share no word with the query (found by meaning): with countMatches, the whole total. */
+  semanticOnly?: number;
 }
 
 /** Jaccard overlap of two sorted, de-duplicated term lists. */
@@ -191,7 +195,9 @@ export class SearchEngine {
     if (cfg.expansion.enabled && this.cooccurrence) qterms = this.associate(qterms);
     if (cfg.prf.enabled && terms.length >= cfg.prf.minTerms) qterms = this.expand(qterms, filter);
 
-    const k = Math.max(want, cfg.lexicalCandidates);
+    // The head of the ranking: a fixed number of lexical candidates (whatever the page, so that every
+    // page cuts the same list), scored with every kind of evidence. Deeper pages continue with the tail.
+    const k = cfg.lexicalCandidates;
     const lex = this.lexical.search(qterms, k, { filter, exhaustive: options.exhaustive });
     const cands = new Map<number, { lex: number; sem: number | null; exact: boolean }>();
     const nq = terms.length;
@@ -212,7 +218,8 @@ export class SearchEngine {
 
     const qv = options.queryVector && options.queryVector.length > 0 && this.vectors && this.vectors.size > 0 && this.semanticWeightFor(terms.length) > 0 ? options.queryVector : null;
     if (qv) {
-      for (const h of this.vectors!.search(qv, Math.max(want, cfg.semanticCandidates), cfg.semanticFloor, filter)) {
+      // A fixed number of nearest items, whatever the page: the ranking of a query is the same on every page.
+      for (const h of this.vectors!.search(qv, cfg.semanticCandidates, cfg.semanticFloor, filter)) {
         if (!cands.has(h.key)) cands.set(h.key, { lex: 0, sem: h.score, exact: false });
       }
     }
@@ -290,22 +297,39 @@ export class SearchEngine {
         h.score = (h.exactName ? 1000 : 0) + (l ? 1 / (cfg.rrfK + l) : 0) + (r ? semWeight / (cfg.rrfK + r) : 0);
       }
     }
-    hits.sort((a, b) => b.score - a.score || a.key - b.key);
+    const tieBreak = options.tieBreak ?? ((a: number, b: number) => a - b);
+    hits.sort((a, b) => b.score - a.score || tieBreak(a.key, b.key));
 
     let ranked = hits;
     if (cfg.collapseDuplicates !== 'off') {
+      // Copies of an item already ranked go after every distinct item, in their own order: the first
+      // page shows different things, and every match is still in the list.
       const kept = new Map<string, ItemInfo[]>();
+      const copies: RankedHit[] = [];
       ranked = hits.filter((h) => {
         const info = this.info.get(h.key)!;
         if (!info.nameKey) return true;
         const same = kept.get(info.nameKey);
-        if (same && (cfg.collapseDuplicates === 'name' || same.some((o) => jaccard(o.descSet, info.descSet) >= cfg.duplicateJaccard))) return false;
+        if (same && (cfg.collapseDuplicates === 'name' || same.some((o) => jaccard(o.descSet, info.descSet) >= cfg.duplicateJaccard))) {
+          copies.push(h);
+          return false;
+        }
         if (same) same.push(info);
         else kept.set(info.nameKey, [info]);
         return true;
       });
+      ranked.push(...copies);
     }
-    return { hits: ranked.slice(offset, offset + options.limit), candidates: ranked.length, terms };
+    const semanticOnly = ranked.reduce((n, h) => n + (h.lexical === 0 && !h.exactName ? 1 : 0), 0);
+    if (want > ranked.length && lex.length >= k) {
+      // The tail: lexical matches beyond the head, by lexical score alone (normalized like the head's).
+      const inHead = new Set(ranked.map((h) => h.key));
+      for (const h of this.lexical.search(qterms, want + inHead.size, { filter, exhaustive: options.exhaustive })) {
+        if (inHead.has(h.key)) continue;
+        ranked.push({ key: h.key, score: h.score / norm, lexical: h.score / norm, semantic: null, exactName: false });
+      }
+    }
+    return { hits: ranked.slice(offset, offset + options.limit), candidates: ranked.length, terms, semanticOnly };
   }
 
   /**

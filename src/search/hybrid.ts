@@ -78,9 +78,9 @@ export interface SearchConfig {
   /** An item sharing no word with the query needs at least this cosine similarity to be returned. */
   semanticFloor: number;
   /**
-   * Near-duplicates in one answer: 'off' keeps all; 'description' keeps only the best of items with the
-   * same normalized name whose description term sets overlap by at least `duplicateJaccard` (copies of
-   * one skill); 'name' keeps the best item per normalized name.
+   * Near-duplicates in one answer: 'off' ranks them like any item; 'description' ranks all but the best
+   * of items with the same normalized name whose description term sets overlap by at least
+   * `duplicateJaccard` (copies of one skill) after every distinct item; 'name' does so per normalized name.
    */
   collapseDuplicates: 'off' | 'description' | 'name';
   duplicateJaccard: number;

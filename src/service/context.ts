@@ -2,6 +2,7 @@
 // ids (so tests are deterministic). REST routes and MCP tools pass the same context.
 import type { Config } from '../config.js';
 import type { IdSource } from '../domain/ids.js';
+import type { RegistrySearch } from '../search/registry-search.js';
 import type { Caller } from '../domain/caller.js';
 import { forbidden } from '../domain/errors.js';
 import { QuotaExceededError, type IdempotentResponse, type StorageQuota, type Store } from '../store/store.js';
@@ -11,6 +12,8 @@ export interface Context {
   config: Config;
   clock: () => Date;
   ids: IdSource;
+  /** The search index (null: searches go to the store's own full-text search). */
+  search: RegistrySearch | null;
 }
 
 /**

@@ -11,6 +11,7 @@ import type { UnitSummary } from '../domain/summaries.js';
 import { decideVerdict, verdictWeight } from '../domain/verdicts.js';
 import type { Page } from '../store/store.js';
 import { quotaOf, withinQuota, type Change, type Context } from './context.js';
+import { capPage, meaningfulWords, searchIndex, unitFilter } from './search.js';
 
 const isUnitType = (value: string): value is UnitType => (UNIT_TYPES as readonly string[]).includes(value);
 
@@ -23,22 +24,23 @@ export interface UnitListParams {
   offset: number;
 }
 
-export async function listUnits(ctx: Context, params: UnitListParams): Promise<Page<UnitSummary>> {
+export async function listUnits(ctx: Context, params: UnitListParams): Promise<Page<UnitSummary> & { capped?: boolean }> {
   const typeList = commaList(params.types);
   const unknown = typeList.filter((t) => !isUnitType(t));
   if (unknown.length > 0) {
     throw badRequest(`query parameter types has unknown values (${unknown.join(', ')}); use ${UNIT_TYPES.join(', ')}`);
   }
   const terms = textFilter(params.q);
-  if (terms === null) return { items: [], total: 0 };
-  return ctx.store.listUnits({
-    terms,
-    types: typeList.filter(isUnitType),
-    domain: params.domain,
-    minQuality: params.min_quality,
-    limit: params.limit,
-    offset: params.offset,
-  });
+  if (terms === null) return { items: [], total: 0, capped: false };
+  const filters = { types: typeList.filter(isUnitType), domain: params.domain, minQuality: params.min_quality };
+  if (terms.length > 0) {
+    const found = await searchIndex<UnitSummary>(ctx, 'unit', params.q!, unitFilter(filters), params);
+    if (found) return found;
+  }
+  const words = meaningfulWords(terms);
+  if (terms.length > 0 && words.length === 0) return { items: [], total: 0, capped: false };
+  const page = await ctx.store.listUnits({ ...filters, terms: words, limit: params.limit, offset: params.offset });
+  return terms.length > 0 ? capPage(page) : page;
 }
 
 export async function getUnit(ctx: Context, id: string): Promise<KnowledgeUnit> {

@@ -15,6 +15,7 @@ import { byVersionDescending, decideVersion, FIRST_VERSION, latestVersion, readV
 import { plannedSkill } from '../store/skill-rows.js';
 import { PublishRaceError, type NewSkillVersion, type Page, type SkillFileContent, type SkillPlan } from '../store/store.js';
 import { quotaOf, withinQuota, type Change, type Context } from './context.js';
+import { capPage, meaningfulWords, searchIndex, skillFilter } from './search.js';
 
 const MAX_TAG_FILTERS = 20;
 /** A publication planned from reads that a concurrent one made stale is planned again, this many times. */
@@ -32,24 +33,29 @@ export interface SkillListParams {
   offset: number;
 }
 
-export async function listSkills(ctx: Context, caller: Caller, params: SkillListParams): Promise<Page<SkillSummary>> {
+export async function listSkills(ctx: Context, caller: Caller, params: SkillListParams): Promise<Page<SkillSummary> & { capped?: boolean }> {
   const tagList = commaList(params.tags);
   if (tagList.length > MAX_TAG_FILTERS) throw badRequest(`query parameter tags may name at most ${MAX_TAG_FILTERS} tags`);
   if (tagList.some((t) => t.length > 50)) throw badRequest('query parameter tags: each tag is at most 50 characters');
   const terms = textFilter(params.q);
-  if (terms === null) return { items: [], total: 0 };
-  return ctx.store.listSkills({
-    terms,
+  if (terms === null) return { items: [], total: 0, capped: false };
+  const filters = {
+    viewer: skillViewer(caller),
     domain: params.domain,
-    tags: tagList,
+    tags: [...new Set(tagList.map((t) => t.toLowerCase()))],
     minQuality: params.min_quality,
     conformant: params.conformant,
-    agentId: params.publisher,
+    publisher: params.publisher,
     name: params.name,
-    limit: params.limit,
-    offset: params.offset,
-    viewer: skillViewer(caller),
-  });
+  };
+  if (terms.length > 0) {
+    const found = await searchIndex<SkillSummary>(ctx, 'skill', params.q!, skillFilter(filters), params);
+    if (found) return found;
+  }
+  const words = meaningfulWords(terms);
+  if (terms.length > 0 && words.length === 0) return { items: [], total: 0, capped: false };
+  const page = await ctx.store.listSkills({ ...filters, terms: words, agentId: params.publisher, limit: params.limit, offset: params.offset });
+  return terms.length > 0 ? capPage(page) : page;
 }
 
 /** A skill the caller may see, at `version` or its default version; 404 otherwise (private ones do not exist for others). */

@@ -101,6 +101,7 @@ export interface Sent {
 export interface PageBody {
   data: Array<Record<string, unknown>>;
   total: number;
+  capped?: boolean;
   offset: number;
   limit: number;
 }

@@ -7,7 +7,8 @@ import type { Store } from '../../src/store/store.js';
 /** Rate limits are out of the way unless a test sets them. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   const roomy = { anonymous: 1_000_000, free: 1_000_000, pro: 1_000_000, enterprise: 1_000_000 };
-  return { ...loadConfig({ REG_DATABASE_URL: 'sqlite::memory:' }), rateLimits: roomy, ...overrides };
+  // Lexical search only: the built-in embedding model costs seconds per start and tests rank exact words.
+  return { ...loadConfig({ REG_DATABASE_URL: 'sqlite::memory:', REG_EMBEDDINGS: 'none' }), rateLimits: roomy, ...overrides };
 }
 
 /** A clock that starts at a fixed instant and moves 1 ms per reading, so every timestamp differs. */
@@ -25,7 +26,7 @@ export interface TestApp {
 export async function testApp(store: Store, options: Partial<AppOptions> = {}): Promise<TestApp> {
   // Shedding on event-loop lag is off unless a test asks for it: a busy test machine must not fail a test.
   const limits = { maxEventLoopDelayMs: 0, ...options.limits };
-  const app = await buildApp({ config: testConfig(), store, clock: fakeClock(), ...options, limits });
+  const app = await buildApp({ config: testConfig(), store, clock: fakeClock(), awaitSearchIndex: true, ...options, limits });
   return {
     app,
     store,

@@ -101,7 +101,8 @@ for (const backend of backends()) {
         assert.equal(res.statusCode, 200, `${q}: ${res.body}`);
         assert.equal(typeof res.json().total, 'number');
       }
-      assert.equal((await list(`?q=${encodeURIComponent('caching OR nothing')}`)).total, 0, 'OR is a word, not an operator');
+      assert.equal((await list(`?q=${encodeURIComponent('caching OR zzyzx')}`)).total, 5, 'OR is a stop word, not an operator');
+      assert.equal((await list(`?q=${encodeURIComponent('caching NOT zzyzx')}`)).total, 5, 'NOT too');
       assert.equal((await list(`?q=${encodeURIComponent('"caching"')}`)).total, 5);
       assert.equal((await list(`?q=${encodeURIComponent('***')}`)).total, 0, 'no word at all matches nothing');
       assert.equal((await list('?q=')).total, 9, 'a blank q is no filter');

@@ -10,7 +10,7 @@ for (const backend of backends()) describe(`operations [${backend.name}]`, () =>
     const t = await testApp(await backend.open());
     try {
       assert.deepEqual((await call(t.app, 'GET', '/healthz')).json(), { status: 'ok' });
-      assert.deepEqual((await call(t.app, 'GET', '/readyz')).json(), { status: 'ready' });
+      assert.deepEqual((await call(t.app, 'GET', '/readyz')).json(), { status: 'ready', search: { pending: 0, indexed: true, model: 'none' } });
     } finally {
       await t.close();
     }

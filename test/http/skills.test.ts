@@ -73,7 +73,7 @@ for (const backend of backends()) {
       assert.equal((await call(t.app, 'GET', `/v1/skills/${secret.id}`, { key: admin })).statusCode, 200);
 
       const search = (who?: string) => call(t.app, 'GET', '/v1/skills?q=xylophone', { key: who }).then((r) => r.json());
-      assert.deepEqual(await search(), { data: [], total: 0, offset: 0, limit: 20 });
+      assert.deepEqual(await search(), { data: [], total: 0, offset: 0, limit: 20, capped: false });
       assert.equal((await search(other)).total, 0);
       assert.equal((await search(owner)).total, 1);
       assert.equal((await search(admin)).total, 1);

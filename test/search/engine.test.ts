@@ -90,14 +90,15 @@ test('pruned and exhaustive searches agree through the engine', () => {
   }
 });
 
-test('near-duplicates (same name, near-identical description) collapse into the best one', () => {
+test('near-duplicates (same name, near-identical description) rank after every distinct item', () => {
   const e = new SearchEngine({ collapseDuplicates: 'description' });
   e.upsert({ key: 1, name: 'git-helper', description: 'Commit, branch and rebase with git.', tags: [], body: 'git git' });
   e.upsert({ key: 2, name: 'git-helper', description: 'Commit, branch and rebase with git!', tags: [], body: 'git' });
   e.upsert({ key: 3, name: 'git-helper', description: 'Audit git history for leaked secrets.', tags: [], body: '' });
   const keys = e.search('git helper', { limit: 10 }).hits.map((h) => h.key);
-  assert.equal(keys.length, 2);
-  assert.ok(keys.includes(3));
+  assert.equal(keys.length, 3, 'every match is listed');
+  assert.deepEqual(new Set(keys.slice(0, 2)), new Set([keys[0], 3]));
+  assert.ok([1, 2].includes(keys[0]!) && [1, 2].includes(keys[2]!), 'the copy comes last');
   e.setConfig({ collapseDuplicates: 'off' });
   assert.equal(e.search('git helper', { limit: 10 }).hits.length, 3);
 });

@@ -33,7 +33,7 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
     async (request) => {
       const { limit = 20, offset = 0 } = request.query;
       const page = await listUnits(ctx, { ...request.query, limit, offset });
-      return { data: page.items, total: page.total, offset, limit };
+      return { data: page.items, total: page.total, offset, limit, ...(page.capped !== undefined ? { capped: page.capped } : {}) };
     },
   );
 

@@ -40,7 +40,12 @@ export const operationRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
         request.log.warn({ err: error }, 'readiness check failed');
         throw unavailable(error instanceof StoreUnavailableError && /disk/.test(error.message) ? error.message : 'the database is not reachable');
       }
-      return { status: 'ready', ...(ctx.config.warnings.length > 0 ? { warnings: ctx.config.warnings } : {}) };
+      const search = (await ctx.search?.status()) ?? { ready: false, pending: 0, model: 'none' };
+      return {
+        status: 'ready',
+        ...(ctx.config.warnings.length > 0 ? { warnings: ctx.config.warnings } : {}),
+        search: { pending: search.pending, indexed: search.ready, model: search.model },
+      };
     },
   );
 

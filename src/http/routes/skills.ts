@@ -24,7 +24,7 @@ export const skillRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) 
     async (request) => {
       const { limit = 20, offset = 0 } = request.query;
       const page = await listSkills(ctx, request.auth, { ...request.query, limit, offset });
-      return { data: page.items, total: page.total, offset, limit };
+      return { data: page.items, total: page.total, offset, limit, ...(page.capped !== undefined ? { capped: page.capped } : {}) };
     },
   );
 

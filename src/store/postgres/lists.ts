@@ -71,7 +71,7 @@ export function listUnits(pool: Pool, query: UnitQuery): Promise<Page<UnitSummar
 
 /**
  * One page of a list and its exact total. With search terms the GIN index finds the rows matching
- * every term, ranked by weighted cover density; the list order then breaks ties (quality, newest, id).
+ * any term, ranked by weighted cover density; the list order then breaks ties (quality, newest, id).
  * Count and page run in one read-only REPEATABLE READ transaction: both see one snapshot, so the total
  * always agrees with the items even while other instances write.
  */
@@ -89,9 +89,10 @@ async function page<R extends QueryResultRow, T>(
   const conditions = [...where];
   if (query.terms.length > 0) {
     // Terms are letters, digits and marks only (domain/search.ts); plainto_tsquery reads them as plain
-    // words joined by AND, never as operators, through the same configuration and punctuation rule as
-    // the indexed text (migration 3).
-    const tsquery = `plainto_tsquery('reg_search', reg_search_text(${params.add(query.terms.join(' '))}::text))`;
+    // words, never as operators, through the same configuration and punctuation rule as the indexed text
+    // (migration 3). It joins them by AND (its lexemes are quoted, so '&' is only ever an operator):
+    // an item matches when it has any of them (CONTRACT.md), so the ANDs become ORs.
+    const tsquery = `replace(plainto_tsquery('reg_search', reg_search_text(${params.add(query.terms.join(' '))}::text))::text, '&', '|')::tsquery`;
     conditions.unshift(`${a}.search @@ ${tsquery}`);
     orderBy = `ts_rank_cd(${source.weights}, ${a}.search, ${tsquery}, ${RANK_NORMALIZATION}) DESC, ${orderBy}`;
   }

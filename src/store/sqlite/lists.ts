@@ -35,9 +35,12 @@ export interface UnitListTuning {
 
 export const DEFAULT_TUNING: UnitListTuning = { broadMinMatches: 10_000, tieSlack: 64 };
 
-/** Terms are letters and digits only (domain/search.ts); quoting each makes FTS5 read it as a plain word. */
+/**
+ * Terms are letters and digits only (domain/search.ts); quoting each makes FTS5 read it as a plain word.
+ * An item matches when it has any of them (CONTRACT.md: natural-language queries).
+ */
 export function ftsMatch(terms: string[]): string {
-  return terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(' ');
+  return terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(' OR ');
 }
 
 interface Filter {
