@@ -462,6 +462,33 @@ export function typicalQueries(c: Corpus, count: number): string[] {
   return out;
 }
 
+/**
+ * Questions as agents write them: 4–6 corpus words (beyond the most common) inside English framing that
+ * search drops ("how do I … with … when …?"), so the index sees several OR-ed words per query.
+ */
+export function naturalQueries(c: Corpus, count: number): string[] {
+  const cc = corpusInternal(c.seed);
+  const rng = rngFrom(hash32(c.seed, STREAM.query, 2));
+  const draw = () => {
+    for (;;) {
+      const rank = sampleCdf(cc.cdf, rng);
+      if (rank >= COMMON_WORDS) return cc.words[rank]!;
+    }
+  };
+  const frames = [
+    (w: string[]) => `how do I ${w[0]} the ${w[1]} when ${w[2]} ${w[3]} is ${w[4] ?? 'slow'}?`,
+    (w: string[]) => `I need to ${w[0]} my ${w[1]} ${w[2]} with ${w[3]}`,
+    (w: string[]) => `is there a way to ${w[0]} ${w[1]} for ${w[2]} and ${w[3]} ${w[4] ?? ''}`,
+    (w: string[]) => `what should I do when the ${w[0]} ${w[1]} fails on ${w[2]} ${w[3]} ${w[4] ?? ''} ${w[5] ?? ''}`,
+  ];
+  const out: string[] = [];
+  for (let k = 0; out.length < count; k++) {
+    const words = Array.from({ length: 4 + (k % 3) }, draw);
+    out.push(frames[k % frames.length]!(words).replace(/\s+/g, ' ').trim());
+  }
+  return out;
+}
+
 /** The worst case: pairs of the four most frequent words, which nearly every unit contains. */
 export function worstCaseQueries(c: Corpus): string[] {
   const top = corpus(c.seed).words.slice(0, 4);

@@ -4,6 +4,7 @@ import type autocannon from 'autocannon';
 import {
   DOMAINS,
   hash32,
+  naturalQueries,
   typicalQueries,
   unitId,
   unitInput,
@@ -47,6 +48,7 @@ export function scenarios(ctx: ScenarioContext): Scenario[] {
   const { c, n } = ctx;
   const typical = typicalQueries(c, 2_000).map(searchPath);
   const worst = worstCaseQueries(c).map(searchPath);
+  const natural = naturalQueries(c, 2_000).map(searchPath);
   const filtered = filteredPaths();
   const byId = Array.from({ length: 5_000 }, (_, k) => `/v1/knowledge/${unitId(c, hash32(c.seed, 101, k) % n)}`);
 
@@ -80,6 +82,7 @@ export function scenarios(ctx: ScenarioContext): Scenario[] {
 
   return [
     { name: 'search', label: 'search (2 words by frequency, top 50 left out)', read: true, requests: cycle(typical), samplePaths: typical.slice(0, 15) },
+    { name: 'search_natural', label: 'search, questions in natural language (4–6 words in English framing)', read: true, requests: cycle(natural), samplePaths: natural.slice(0, 15) },
     { name: 'search_worst', label: 'search, worst case (2 most frequent words)', read: true, requests: cycle(worst), samplePaths: worst.slice(0, 2) },
     { name: 'list_filtered', label: 'filtered list (domain + min_quality)', read: true, requests: cycle(filtered), samplePaths: filtered.slice(0, 80).filter((_, k) => k % 5 === 0) },
     { name: 'get_by_id', label: 'get unit by id', read: true, requests: cycle(byId) },

@@ -71,7 +71,9 @@ export const Revoked = Type.Object(
 const Limit = Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'page size, 1..100' }));
 const Offset = Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 }));
 const MinQuality = Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'minimum quality score' }));
-const Q = Type.Optional(Type.String({ maxLength: 500, description: 'free text, searched as plain words' }));
+const Q = Type.Optional(Type.String({ maxLength: 500, description:
+      'natural language, as an agent writes it: stop words dropped, an item matches when it shares any remaining word ' +
+      '(or, with embeddings on, its meaning is close enough); best match first, an exact name or title first' }));
 const Domain = Type.Optional(Type.String({ minLength: 1, maxLength: 100 }));
 
 export const SkillListQuery = Type.Object(

@@ -61,7 +61,10 @@ export function searchChanges(prepare: Prepare, afterSeq: number, limit: number)
 }
 
 export function searchChangeBounds(prepare: Prepare): { first: number; last: number } {
-  const bounds = prepare('SELECT coalesce(min(seq), 0) AS first, coalesce(max(seq), 0) AS last FROM search_changes').get() as { first: number; last: number };
+  // One aggregate per subquery: SQLite reads min() or max() off the primary key only when it is alone.
+  const bounds = prepare(
+    'SELECT coalesce((SELECT min(seq) FROM search_changes), 0) AS first, coalesce((SELECT max(seq) FROM search_changes), 0) AS last',
+  ).get() as { first: number; last: number };
   return bounds;
 }
 
