@@ -64,11 +64,11 @@ export function checkTargets(r: RunResult, base?: RunResult): TargetCheck[] {
   };
   if (search) {
     add('search p99 ≤ 15 ms (one client)', `${fmt(p99(search), 2)} ms`, p99(search) <= 15);
-    add('search ≥ 15% of the ceiling req/s', pct(search.ratio), search.ratio >= 0.15);
+    add('search ≥ 15% of the ceiling req/s', pct(search.ratio), Number.isFinite(search.ratio) ? search.ratio >= 0.15 : false);
   }
   if (natural) add('natural-language search p99 ≤ 15 ms (one client)', `${fmt(p99(natural), 2)} ms`, p99(natural) <= 15);
   if (worst) add('worst-case search p99 ≤ 50 ms (one client)', `${fmt(p99(worst), 2)} ms`, p99(worst) <= 50);
-  if (get) add('get by id ≥ 60% of the ceiling req/s', pct(get.ratio), get.ratio >= 0.6);
+  if (get) add('get by id ≥ 60% of the ceiling req/s', pct(get.ratio), Number.isFinite(get.ratio) ? get.ratio >= 0.6 : false);
   if (list) add('filtered list p99 ≤ 10 ms (one client)', `${fmt(p99(list), 2)} ms`, p99(list) <= 10);
   const baseSearch = base?.scenarios.find((x) => x.name === 'search');
   if (search && baseSearch && base!.n < r.n) {

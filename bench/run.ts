@@ -13,6 +13,7 @@ import { measureExport, measureLoad, type LoadOptions, type Measurement } from '
 import { readMemory, startProcess, type Running } from './processes.js';
 import { checkTargets, printTable, printTargets, writeResult, writeSummary, type RunResult, type ScenarioResult } from './report.js';
 import { medianMatches, scenarios } from './scenarios.js';
+import { summarizeUnit } from '../src/domain/summaries.js';
 
 interface Args {
   quick: boolean;
@@ -184,7 +185,7 @@ async function benchOne(args: Args, target: Target, ceiling: Measurement, log: (
  */
 async function measureCeiling(args: Args, n: number, log: (line: string) => void): Promise<Measurement> {
   const c = corpus();
-  const units = Array.from({ length: 20 }, (_, i) => unitItem(c, i, n).unit);
+  const units = Array.from({ length: 20 }, (_, i) => summarizeUnit(unitItem(c, i, n).unit));
   const pageFile = join(CORPUS_DIR, 'ceiling-page.json');
   writeFileSync(pageFile, JSON.stringify({ data: units, total: n, offset: 0, limit: 20 }));
   const command =

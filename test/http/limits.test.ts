@@ -49,12 +49,17 @@ for (const backend of backends()) describe(`resource limits [${backend.name}]`, 
     const t = await testApp(await backend.open(), { limits: { maxEventLoopDelayMs: 200 } });
     try {
       assert.equal((await call(t.app, 'GET', '/v1/skills')).statusCode, 200);
-      const stalled = Date.now() + 1_500;
-      while (Date.now() < stalled); // the event loop is stuck, as under a flood of synchronous work
-      // The delay monitor takes its next sample; on a loaded machine that may take a moment.
+      // The event loop stays stuck, as under a flood of synchronous work, in 400 ms turns: the delay monitor
+      // averages its samples over an interval, so a single stall can be diluted by the quiet turns after it.
+      const stall = (ms: number) => {
+        const until = Date.now() + ms;
+        while (Date.now() < until);
+      };
+      stall(1_500);
       let shed = await call(t.app, 'GET', '/v1/skills');
-      for (let i = 0; i < 75 && shed.statusCode !== 503; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
+      for (let i = 0; i < 20 && shed.statusCode !== 503; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        stall(400);
         shed = await call(t.app, 'GET', '/v1/skills');
       }
       assert.equal(shed.statusCode, 503);
