@@ -5,7 +5,8 @@
 // description) and what is over a bound (limits.ts). Everything else is accepted: each deviation from the
 // format becomes a warning of a conformance kind, and `conformant` is true iff there is none. Soft findings
 // about the content (html, prompt_injection, ...) are warnings too, but do not affect conformance.
-import { codePoints, readFields } from './skill-md/fields.js';
+import { codePoints } from './skill-md/field-values.js';
+import { readFields } from './skill-md/fields.js';
 import { readFrontmatter, splitFrontmatter } from './skill-md/frontmatter.js';
 import { LONG_BODY_CHARS, LONG_BODY_LINES, MAX_SKILL_MD_CHARS } from './skill-md/limits.js';
 import { html, invisibleCharacters, promptInjection } from './skill-md/scan.js';

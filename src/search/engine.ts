@@ -2,11 +2,16 @@
 // Pure computation over in-memory structures: no I/O, no clock, no randomness. Embedding is the caller's
 // business (a provider, normally behind a worker): `upsert` takes an item's vector when it has one, and
 // `search` takes the query's vector when it has one; without vectors the ranking is lexical only.
+// Helpers: scoring.ts (semantic normalization, rank fusion), duplicates.ts (near-duplicates last),
+// expansion.ts (co-occurrence and pseudo-relevance feedback query expansion).
 import { Analyzer } from './analyzer.js';
 import type { SearchDocument } from './document.js';
 import { CooccurrenceModel, type CooccurrenceOptions } from './cooccurrence.js';
-import { configFor, nameEvidence, phraseMatches, type SearchConfig } from './hybrid.js';
+import { collapseDuplicates } from './duplicates.js';
+import { addAssociates, expandByFeedback } from './expansion.js';
+import { configFor, nameEvidence, phraseMatches, termsNeeded, type SearchConfig } from './hybrid.js';
 import { LexicalIndex, type QueryTerm } from './lexical.js';
+import { fuseRanks, semanticScale, type Candidate, type RankedHit } from './scoring.js';
 import { ExactVectorIndex, type VectorIndex } from './vectors.js';
 
 export interface EngineSearchOptions {
@@ -23,16 +28,6 @@ export interface EngineSearchOptions {
   tieBreak?: (a: number, b: number) => number;
 }
 
-export interface RankedHit {
-  key: number;
-  score: number;
-  /** Normalized lexical score with name evidence (0 when the item shares no word with the query). */
-  lexical: number;
-  /** Cosine similarity with the query (null without vectors). */
-  semantic: number | null;
-  exactName: boolean;
-}
-
 export interface EngineSearchResult {
   hits: RankedHit[];
   /** Candidates ranked (a lower bound of all matches; see countMatches for a total). */
@@ -43,32 +38,18 @@ export interface EngineSearchResult {
   semanticOnly?: number;
 }
 
-/** Jaccard overlap of two sorted, de-duplicated term lists. */
-function jaccard(a: readonly string[], b: readonly string[]): number {
-  if (a.length === 0 && b.length === 0) return 1;
-  let i = 0;
-  let j = 0;
-  let both = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) {
-      both++;
-      i++;
-      j++;
-    } else if (a[i]! < b[j]!) i++;
-    else j++;
-  }
-  return both / (a.length + b.length - both);
-}
-
 /** Terms of a query beyond this many are ignored (a pasted document is not a query). */
 export const MAX_QUERY_TERMS = 32;
 
 interface ItemInfo {
   nameKey: string;
+  /** The name's terms, for name evidence and feedback (kept when the config uses them: see itemTerms). */
   nameTerms: string[];
-  /** Sorted unique description terms, for near-duplicate detection. */
+  /** Sorted unique description terms, for near-duplicate detection (likewise). */
   descSet: string[];
 }
+
+const NO_TERMS: string[] = [];
 
 export class SearchEngine {
   /** Query-time parameters may be changed between searches (the lab does); index-time ones may not. */
@@ -77,10 +58,19 @@ export class SearchEngine {
   readonly lexical: LexicalIndex;
   vectors: VectorIndex | null;
   private readonly info = new Map<number, ItemInfo>();
-  private readonly byName = new Map<string, Set<number>>();
+  /** Items by normalized name: one key, or several in insertion order (most names are unique). */
+  private readonly byName = new Map<string, number | number[]>();
+  /** Per-item terms kept beside the index: all (any config may be set later), or what this config reads. */
+  private readonly keeps: { name: boolean; description: boolean };
 
-  constructor(config: Partial<SearchConfig> = {}, options: { providerId?: string; dimensions?: number; vectorIndex?: VectorIndex } = {}) {
+  /**
+   * `itemTerms` 'needed' keeps only the per-item terms the config reads (the registry: at 1M items the
+   * rest is hundreds of MB), and setConfig then refuses a config that needs more; 'all' (the default, for
+   * the lab) keeps them all.
+   */
+  constructor(config: Partial<SearchConfig> = {}, options: { providerId?: string; dimensions?: number; vectorIndex?: VectorIndex; itemTerms?: 'all' | 'needed' } = {}) {
     this.config = configFor(options.providerId ?? 'none', config);
+    this.keeps = options.itemTerms === 'needed' ? termsNeeded(this.config) : { name: true, description: true };
     this.analyzer = new Analyzer(this.config.analyzer);
     this.lexical = new LexicalIndex({ fields: this.config.fields, k1: this.config.k1 });
     this.vectors = options.vectorIndex ?? (options.dimensions ? new ExactVectorIndex(options.dimensions) : null);
@@ -97,6 +87,8 @@ export class SearchEngine {
     }
     if (overrides.bodyWords !== undefined && overrides.bodyWords !== this.config.bodyWords) throw new Error('bodyWords is fixed when the index is built');
     if (overrides.bodyProseOnly !== undefined && overrides.bodyProseOnly !== this.config.bodyProseOnly) throw new Error('bodyProseOnly is fixed when the index is built');
+    const needs = termsNeeded({ ...this.config, ...overrides });
+    if ((needs.name && !this.keeps.name) || (needs.description && !this.keeps.description)) throw new Error('this engine keeps only the item terms its first config needed');
     this.config = { ...this.config, ...overrides };
     this.lexical.setScoring(this.config.fields, this.config.k1);
   }
@@ -122,15 +114,16 @@ export class SearchEngine {
     const nameKey = this.analyzer.nameKey(doc.name);
     const info: ItemInfo = {
       nameKey,
-      nameTerms: fields[0]!,
-      descSet: [...new Set(fields[1]!)].sort(),
+      nameTerms: this.keeps.name ? fields[0]! : NO_TERMS,
+      descSet: this.keeps.description ? [...new Set(fields[1]!)].sort() : NO_TERMS,
     };
     this.info.set(doc.key, info);
     if (this.config.prf.enabled) this.descTerms.set(doc.key, fields[1]!);
     if (nameKey) {
-      let set = this.byName.get(nameKey);
-      if (!set) this.byName.set(nameKey, (set = new Set()));
-      set.add(doc.key);
+      const same = this.byName.get(nameKey);
+      if (same === undefined) this.byName.set(nameKey, doc.key);
+      else if (typeof same === 'number') this.byName.set(nameKey, [same, doc.key]);
+      else same.push(doc.key);
     }
     if (vector && vector.length > 0 && this.vectors) this.vectors.upsert(doc.key, vector);
   }
@@ -145,10 +138,11 @@ export class SearchEngine {
     if (!info) return false;
     this.info.delete(key);
     this.descTerms.delete(key);
-    const set = this.byName.get(info.nameKey);
-    if (set) {
-      set.delete(key);
-      if (set.size === 0) this.byName.delete(info.nameKey);
+    const same = this.byName.get(info.nameKey);
+    if (same === key) this.byName.delete(info.nameKey);
+    else if (Array.isArray(same)) {
+      const rest = same.filter((k) => k !== key);
+      this.byName.set(info.nameKey, rest.length === 1 ? rest[0]! : rest);
     }
     this.lexical.remove(key);
     this.vectors?.remove(key);
@@ -192,14 +186,16 @@ export class SearchEngine {
     const filter = options.filter;
     if (want <= 0) return { hits: [], candidates: 0, terms };
 
-    if (cfg.expansion.enabled && this.cooccurrence) qterms = this.associate(qterms);
-    if (cfg.prf.enabled && terms.length >= cfg.prf.minTerms) qterms = this.expand(qterms, filter);
+    if (cfg.expansion.enabled && this.cooccurrence) qterms = addAssociates(this.cooccurrence, qterms, cfg.expansion);
+    if (cfg.prf.enabled && terms.length >= cfg.prf.minTerms) {
+      qterms = expandByFeedback(this.lexical, qterms, cfg.prf, (key) => [...this.info.get(key)!.nameTerms, ...(this.descTerms.get(key) ?? [])], filter);
+    }
 
     // The head of the ranking: a fixed number of lexical candidates (whatever the page, so that every
     // page cuts the same list), scored with every kind of evidence. Deeper pages continue with the tail.
     const k = cfg.lexicalCandidates;
     const lex = this.lexical.search(qterms, k, { filter, exhaustive: options.exhaustive });
-    const cands = new Map<number, { lex: number; sem: number | null; exact: boolean }>();
+    const cands = new Map<number, Candidate>();
     const nq = terms.length;
     for (const h of lex) {
       const coord = cfg.coordination > 0 && nq > 0 ? Math.pow(Math.min(1, h.matched / nq), cfg.coordination) : 1;
@@ -207,8 +203,8 @@ export class SearchEngine {
     }
 
     const exact = this.byName.get(this.analyzer.nameKey(q));
-    if (exact) {
-      for (const key of exact) {
+    if (exact !== undefined) {
+      for (const key of typeof exact === 'number' ? [exact] : exact) {
         if (filter && !filter(key)) continue;
         const c = cands.get(key);
         if (c) c.exact = true;
@@ -231,34 +227,7 @@ export class SearchEngine {
     } else for (const c of cands.values()) norm = Math.max(norm, c.lex);
     if (norm <= 0) norm = 1;
 
-    // Statistics of the candidates' similarities, for 'minmax' and 'z' normalization.
-    let semLo = Infinity;
-    let semHi = -Infinity;
-    let semMean = 0;
-    let semSd = 1;
-    if (qv && cfg.semanticNormalize !== 'raw') {
-      const sims: number[] = [];
-      for (const [key, c] of cands) {
-        const s = c.sem ?? this.vectors!.similarity(key, qv);
-        if (s === undefined) continue;
-        c.sem = s;
-        sims.push(s);
-      }
-      if (sims.length > 0) {
-        for (const s of sims) {
-          semLo = Math.min(semLo, s);
-          semHi = Math.max(semHi, s);
-          semMean += s / sims.length;
-        }
-        let v = 0;
-        for (const s of sims) v += (s - semMean) ** 2 / sims.length;
-        semSd = Math.sqrt(v) || 1;
-      }
-    }
-    const semValue = (s: number): number =>
-      cfg.semanticNormalize === 'minmax' ? (semHi > semLo ? (s - semLo) / (semHi - semLo) : 0)
-        : cfg.semanticNormalize === 'z' ? (s - semMean) / semSd
-          : Math.max(0, s - cfg.semanticShift);
+    const semValue = semanticScale(cands, qv, this.vectors, cfg);
     const qset = new Set(terms);
     const semWeight = this.semanticWeightFor(terms.length);
     // Idf mass of the query, for the lexical floor (an unknown term weighs as the rarest possible).
@@ -286,40 +255,12 @@ export class SearchEngine {
       const score = (c.exact ? 1000 : 0) + lexical + semPart;
       hits.push({ key, score, lexical, semantic, exactName: c.exact });
     }
-    if (cfg.fusion === 'rrf' && qv) {
-      // Ranks in each list (lexical by its score with name evidence, semantic by similarity); an item
-      // absent from a list gets nothing from it. Exact name matches stay first.
-      const lexRank = new Map([...hits].filter((h) => h.lexical > 0).sort((a, b) => b.lexical - a.lexical || a.key - b.key).map((h, i) => [h.key, i + 1]));
-      const semRank = new Map([...hits].filter((h) => h.semantic !== null).sort((a, b) => b.semantic! - a.semantic! || a.key - b.key).map((h, i) => [h.key, i + 1]));
-      for (const h of hits) {
-        const l = lexRank.get(h.key);
-        const r = semRank.get(h.key);
-        h.score = (h.exactName ? 1000 : 0) + (l ? 1 / (cfg.rrfK + l) : 0) + (r ? semWeight / (cfg.rrfK + r) : 0);
-      }
-    }
+    if (cfg.fusion === 'rrf' && qv) fuseRanks(hits, cfg.rrfK, semWeight);
     const tieBreak = options.tieBreak ?? ((a: number, b: number) => a - b);
     hits.sort((a, b) => b.score - a.score || tieBreak(a.key, b.key));
 
-    let ranked = hits;
-    if (cfg.collapseDuplicates !== 'off') {
-      // Copies of an item already ranked go after every distinct item, in their own order: the first
-      // page shows different things, and every match is still in the list.
-      const kept = new Map<string, ItemInfo[]>();
-      const copies: RankedHit[] = [];
-      ranked = hits.filter((h) => {
-        const info = this.info.get(h.key)!;
-        if (!info.nameKey) return true;
-        const same = kept.get(info.nameKey);
-        if (same && (cfg.collapseDuplicates === 'name' || same.some((o) => jaccard(o.descSet, info.descSet) >= cfg.duplicateJaccard))) {
-          copies.push(h);
-          return false;
-        }
-        if (same) same.push(info);
-        else kept.set(info.nameKey, [info]);
-        return true;
-      });
-      ranked.push(...copies);
-    }
+    // Copies of an item already ranked go after every distinct item, in their own order.
+    const ranked = cfg.collapseDuplicates === 'off' ? hits : collapseDuplicates(hits, (key) => this.info.get(key)!, cfg);
     const semanticOnly = ranked.reduce((n, h) => n + (h.lexical === 0 && !h.exactName ? 1 : 0), 0);
     if (want > ranked.length && lex.length >= k) {
       // The tail: lexical matches beyond the head, by lexical score alone (normalized like the head's).
@@ -340,31 +281,7 @@ export class SearchEngine {
     return this.lexical.countMatches(this.queryTerms(q).map((t) => t.term), cap, filter);
   }
 
-  /** RM3-like expansion: the best terms of the top documents' names and descriptions, added with a weight. */
-  private expand(qterms: QueryTerm[], filter?: (key: number) => boolean): QueryTerm[] {
-    const cfg = this.config.prf;
-    const top = this.lexical.search(qterms, cfg.docs, { filter });
-    if (top.length === 0) return qterms;
-    const have = new Set(qterms.map((t) => t.term));
-    const weights = new Map<string, number>();
-    const maxScore = top[0]!.score;
-    for (const h of top) {
-      const info = this.info.get(h.key)!;
-      const terms = [...new Set([...info.nameTerms, ...(this.descTerms.get(h.key) ?? [])])];
-      for (const t of terms) {
-        if (have.has(t)) continue;
-        weights.set(t, (weights.get(t) ?? 0) + (h.score / maxScore) * this.lexical.idf(t));
-      }
-    }
-    const extra = [...weights.entries()]
-      .filter(([t]) => this.lexical.docFreq(t) >= 2)
-      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-      .slice(0, cfg.terms);
-    if (extra.length === 0) return qterms;
-    const maxW = extra[0]![1];
-    return [...qterms, ...extra.map(([term, w]) => ({ term, weight: (cfg.weight * w) / maxW }))];
-  }
-
+  /** Description terms of each item, kept for pseudo-relevance feedback (when enabled at indexing). */
   private readonly descTerms = new Map<number, string[]>();
   private cooccurrence: CooccurrenceModel | null = null;
 
@@ -372,21 +289,6 @@ export class SearchEngine {
   buildCooccurrence(options: Partial<CooccurrenceOptions> = {}): CooccurrenceModel {
     this.cooccurrence = CooccurrenceModel.build(this.lexical, options);
     return this.cooccurrence;
-  }
-
-  /** Adds each query term's associates (not already in the query) at weight × NPMI. */
-  private associate(qterms: QueryTerm[]): QueryTerm[] {
-    const { weight, perTerm } = this.config.expansion;
-    const have = new Set(qterms.map((t) => t.term));
-    const added = new Map<string, number>();
-    for (const q of qterms) {
-      for (const a of this.cooccurrence!.associates(q.term).slice(0, perTerm)) {
-        if (have.has(a.term)) continue;
-        const w = weight * a.npmi * (q.weight ?? 1);
-        if (w > (added.get(a.term) ?? 0)) added.set(a.term, w);
-      }
-    }
-    return [...qterms, ...[...added].map(([term, w]) => ({ term, weight: w }))];
   }
 
   /** Approximate memory of the indexes (lexical postings and vectors). */

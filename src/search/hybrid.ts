@@ -160,6 +160,14 @@ export function configFor(providerId: string, overrides: Partial<SearchConfig> =
   return { ...DEFAULT_CONFIG, ...(SEMANTIC_WEIGHTS[providerId] ?? {}), ...overrides };
 }
 
+/** Which per-item terms a config reads at query time (besides the index itself). */
+export function termsNeeded(cfg: SearchConfig): { name: boolean; description: boolean } {
+  return {
+    name: cfg.nameCoverage > 0 || cfg.nameComplete > 0 || cfg.namePhrase > 0 || cfg.prf.enabled,
+    description: cfg.collapseDuplicates === 'description',
+  };
+}
+
 /** Share of name terms found in the query (unique terms), and whether all are. */
 export function nameEvidence(nameTerms: readonly string[], queryTerms: ReadonlySet<string>): { coverage: number; complete: boolean } {
   const uniq = new Set(nameTerms);

@@ -8,7 +8,8 @@ export { ExactVectorIndex, IvfVectorIndex, type VectorIndex, type VectorHit } fr
 export { UsearchVectorIndex, type UsearchOptions } from './vectors-usearch.js';
 export { CooccurrenceModel, DEFAULT_COOCCURRENCE, type CooccurrenceOptions } from './cooccurrence.js';
 export { DEFAULT_CONFIG, SEMANTIC_WEIGHTS, configFor, type SearchConfig } from './hybrid.js';
-export { SearchEngine, MAX_QUERY_TERMS, type EngineSearchOptions, type EngineSearchResult, type RankedHit } from './engine.js';
+export { SearchEngine, MAX_QUERY_TERMS, type EngineSearchOptions, type EngineSearchResult } from './engine.js';
+export type { RankedHit } from './scoring.js';
 export { embeddingText, humanizeName, DEFAULT_EMBED_BODY_CHARS, DEFAULT_EMBED_MAX_CHARS, type SearchDocument } from './document.js';
 export { noEmbeddings, normalizeInPlace, type EmbeddingProvider } from './embeddings/provider.js';
 export { BuiltinEmbeddings, BUILTIN_ID } from './embeddings/builtin.js';

@@ -3,18 +3,15 @@
 // full-text search until it is ready), then kept current by following the store's change log before
 // every search (so a write, or a delete, through any instance is seen by the next request) and every
 // few seconds. Item vectors come from one embedding worker, are kept in the store per model, and are
-// computed off the request path; `pending` counts what is not indexed or embedded yet.
-import { createHash } from 'node:crypto';
-import type { SearchChange, SearchFeed, SearchItem, SearchKind } from '../store/store.js';
-import type { SearchDocument } from './document.js';
+// computed off the request path; `pending` counts what is not indexed or embedded yet. Each kind's engine,
+// attribute table and filter predicate: registry-index.ts.
+import type { SearchChange, SearchFeed, SearchKind } from '../store/store.js';
 import { embeddingText } from './document.js';
 import { createProvider, type ProviderSpec } from './embeddings/factory.js';
 import type { EmbeddingProvider } from './embeddings/provider.js';
 import { WorkerEmbeddings } from './embeddings/worker.js';
-import { SearchEngine } from './engine.js';
+import { defaultVectorIndex, KindIndex, type SearchFilter } from './registry-index.js';
 import type { VectorIndex } from './vectors.js';
-import { ExactVectorIndex } from './vectors.js';
-import { UsearchVectorIndex } from './vectors-usearch.js';
 
 /** A search answers at most this many matches (its `total` says when there were more): paging stops there. */
 export const MAX_SEARCH_RESULTS = 1_000;
@@ -31,78 +28,12 @@ export interface Log {
   warn(details: object, message: string): void;
 }
 
-/** What a search item is filtered and ordered by, kept beside the engine (which holds only text). */
-interface Attributes {
-  quality: number;
-  createdAt: string;
-  id: string;
-  textKey: string;
-  domain: string | null;
-  /** Skills. */
-  listed?: boolean;
-  visibility?: string;
-  agentId?: string;
-  tags?: Set<string>;
-  conformant?: boolean;
-  name?: string;
-  /** Units. */
-  type?: string;
-}
-
 export interface SearchHits {
   /** Item sequences, best first, `offset` … `offset + limit`. */
   seqs: number[];
   total: number;
   /** More than MAX_SEARCH_RESULTS matched: `total` is that bound. */
   capped: boolean;
-}
-
-export interface SearchFilter {
-  (item: { listed?: boolean; visibility?: string; agentId?: string; domain: string | null; tags?: Set<string>; quality: number; conformant?: boolean; type?: string; name?: string }): boolean;
-}
-
-class Index {
-  readonly engine: SearchEngine;
-  readonly attributes = new Map<number, Attributes>();
-
-  constructor(
-    readonly kind: SearchKind,
-    provider: EmbeddingProvider,
-    vectors: VectorIndex | undefined,
-  ) {
-    // Copies of one skill collapse into the best one; knowledge units are each their own.
-    const overrides = kind === 'unit' ? { collapseDuplicates: 'off' as const } : {};
-    this.engine = new SearchEngine(overrides, { providerId: provider.id, dimensions: provider.dimensions, ...(vectors ? { vectorIndex: vectors } : {}) });
-  }
-
-  /** Indexes an item, or only refreshes its attributes when its text did not change (then: false). */
-  put(item: SearchItem): boolean {
-    const doc: SearchDocument = { key: item.seq, name: item.name, description: item.description, tags: item.tags, domain: item.domain, body: item.body };
-    const textKey = createHash('sha1').update(`${doc.name}\u0000${doc.description}\u0000${doc.tags.join('\u0001')}\u0000${doc.domain ?? ''}\u0000${doc.body}`).digest('base64');
-    const before = this.attributes.get(item.seq);
-    const changed = before?.textKey !== textKey;
-    if (changed) this.engine.upsert(doc);
-    this.attributes.set(item.seq, {
-      quality: item.qualityScore,
-      createdAt: item.createdAt,
-      id: item.id,
-      textKey,
-      domain: item.domain,
-      listed: item.listed,
-      visibility: item.visibility,
-      agentId: item.agentId,
-      tags: item.tags ? new Set(item.tags.map((t) => t.toLowerCase())) : undefined,
-      conformant: item.conformant,
-      name: item.kind === 'skill' ? item.name.split(' ')[0] : undefined,
-      type: item.type,
-    });
-    return changed;
-  }
-
-  drop(seq: number): void {
-    this.engine.remove(seq);
-    this.attributes.delete(seq);
-  }
 }
 
 export interface RegistrySearchOptions {
@@ -114,7 +45,7 @@ export interface RegistrySearchOptions {
 }
 
 export class RegistrySearch {
-  private readonly indexes: Record<SearchKind, Index>;
+  private readonly indexes: Record<SearchKind, KindIndex>;
   private readonly provider: EmbeddingProvider;
   private readonly worker: WorkerEmbeddings | null;
   private lastChange = 0;
@@ -139,7 +70,7 @@ export class RegistrySearch {
     this.worker = options.embeddings.kind === 'none' ? null : new WorkerEmbeddings(options.embeddings);
     this.provider = this.worker ?? createProvider({ kind: 'none' });
     const vectors = (dims: number) => (dims > 0 ? (options.vectorIndex?.(dims) ?? defaultVectorIndex(dims)) : undefined);
-    this.indexes = { skill: new Index('skill', this.provider, vectors(this.provider.dimensions)), unit: new Index('unit', this.provider, vectors(this.provider.dimensions)) };
+    this.indexes = { skill: new KindIndex('skill', this.provider, vectors(this.provider.dimensions)), unit: new KindIndex('unit', this.provider, vectors(this.provider.dimensions)) };
     this.ready = new Promise((resolve) => (this.markReady = resolve));
   }
 
@@ -216,6 +147,7 @@ export class RegistrySearch {
         // Yield between batches: a large build must not hold up the requests being served meanwhile.
         await new Promise((resolve) => setImmediate(resolve));
       }
+      index.engine.lexical.trim();
       if (this.worker) {
         let vectorsAfter = 0;
         for (;;) {
@@ -291,21 +223,12 @@ export class RegistrySearch {
     await this.sync();
     const index = this.indexes[kind];
     const engine = index.engine;
-    const admit = (key: number) => {
-      const a = index.attributes.get(key);
-      return a !== undefined && filter(a);
-    };
+    const admit = index.admit(filter);
     const queryVector = this.worker && engine.needsQueryVector(q) ? await this.worker.embedQueryWithin(q, QUERY_VECTOR_BUDGET_MS) : null;
-    const rank = (key: number) => index.attributes.get(key)!;
-    const tieBreak = (x: number, y: number) => {
-      const a = rank(x);
-      const b = rank(y);
-      return b.quality - a.quality || (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
-    };
     // Paging stops at the bound.
     const end = Math.min(offset + limit, MAX_SEARCH_RESULTS);
     const page = offset < end ? { limit: end - offset, offset } : { limit: 1, offset: 0 };
-    const result = engine.search(q, { ...page, filter: admit, tieBreak, ...(queryVector ? { queryVector } : {}) });
+    const result = engine.search(q, { ...page, filter: admit, tieBreak: index.tieBreak, ...(queryVector ? { queryVector } : {}) });
     const matches = engine.countMatches(q, MAX_SEARCH_RESULTS + 1, admit) + (result.semanticOnly ?? 0);
     const seqs = offset < end ? result.hits.map((h) => h.key) : [];
     return { seqs, total: Math.min(matches, MAX_SEARCH_RESULTS), capped: matches > MAX_SEARCH_RESULTS };
@@ -345,14 +268,5 @@ export class RegistrySearch {
       }
       this.wake = done;
     });
-  }
-}
-
-/** HNSW through usearch when its native module loads (recall@50 ≈ 0.98 on the dev queries), else an exact scan. */
-function defaultVectorIndex(dimensions: number): VectorIndex {
-  try {
-    return new UsearchVectorIndex(dimensions, { quantization: 'f32', expansionSearch: 256 });
-  } catch {
-    return new ExactVectorIndex(dimensions);
   }
 }

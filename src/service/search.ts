@@ -3,7 +3,7 @@
 // full-text search answers while the index is still being built, with the same word rules.
 import type { Page, Viewer } from '../store/store.js';
 import { ENGLISH_STOP_WORDS, QUERY_STOP_WORDS } from '../search/stopwords.js';
-import type { SearchFilter } from '../search/registry-search.js';
+import type { SearchFilter } from '../search/registry-index.js';
 import type { Context } from './context.js';
 
 import { MAX_SEARCH_RESULTS } from '../search/registry-search.js';
@@ -45,7 +45,7 @@ export function skillFilter(f: SkillFilters): SearchFilter {
     (f.conformant === undefined || item.conformant === f.conformant) &&
     (f.publisher === undefined || item.agentId === f.publisher) &&
     (f.name === undefined || item.name === f.name) &&
-    f.tags.every((t) => item.tags?.has(t) === true);
+    f.tags.every((t) => item.tags?.includes(t) === true);
 }
 
 export interface UnitFilters {

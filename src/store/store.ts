@@ -1,5 +1,6 @@
 // The one interface every backend implements. Stores keep data consistent; they never decide policy
 // (who may do what, what a verdict is worth): the domain decides, and the store is told what to write.
+// The list types (list-queries.ts) and skill types (skill-types.ts) live beside it and are re-exported.
 import type {
   ApiKeyRecord,
   KeyMetadata,
@@ -9,56 +10,31 @@ import type {
   ReputationProfile,
   Scope,
   Skill,
-  SkillFile,
   SkillVersionSummary,
-  SkillWarning,
-  UnitType,
   Verdict,
-  Visibility,
 } from '../domain/model.js';
 import type { SkillSummary, UnitSummary } from '../domain/summaries.js';
 import type { VerdictDecision, VerdictState } from '../domain/verdicts.js';
+import type { Page, SkillQuery, UnitQuery } from './list-queries.js';
 import type { SearchFeed } from './search-feed.js';
+import type { DiscoveryEntry, SkillBundle, SkillExport, SkillFileContent, SkillIdentity, SkillImport, SkillPlan } from './skill-types.js';
 
+export type { Page, SkillQuery, UnitQuery, Viewer } from './list-queries.js';
 export type { SearchChange, SearchFeed, SearchItem, SearchKind } from './search-feed.js';
+export {
+  PublishRaceError,
+  type DiscoveryEntry,
+  type NewSkillVersion,
+  type SkillBundle,
+  type SkillExport,
+  type SkillFileContent,
+  type SkillIdentity,
+  type SkillImport,
+  type SkillPlan,
+  type StoredFile,
+} from './skill-types.js';
 
 export type AgentOrigin = 'api_key' | 'oidc';
-
-export interface Page<T> {
-  items: T[];
-  total: number;
-}
-
-/** Who is looking, for private skills: the owner sees its own, `everything` (admins) sees all. */
-export interface Viewer {
-  agentId: string | null;
-  everything: boolean;
-}
-
-export interface SkillQuery {
-  terms: string[];
-  domain?: string;
-  tags: string[];
-  minQuality?: number;
-  /** Only skills whose default version follows (true) or breaks (false) the Agent Skills format. */
-  conformant?: boolean;
-  /** Only this publisher's skills. */
-  agentId?: string;
-  /** Only skills of this name. */
-  name?: string;
-  limit: number;
-  offset: number;
-  viewer: Viewer;
-}
-
-export interface UnitQuery {
-  terms: string[];
-  types: UnitType[];
-  domain?: string;
-  minQuality?: number;
-  limit: number;
-  offset: number;
-}
 
 export interface NewKey {
   agentId: string;
@@ -162,108 +138,6 @@ export class StoreUnavailableError extends Error {}
 export interface UnitImport {
   unit: KnowledgeUnit;
   baseQuality: number;
-}
-
-/** A version of a skill as it is stored: its SKILL.md, what was read from it, and its files. */
-export interface NewSkillVersion {
-  version: string;
-  digest: string;
-  displayName: string;
-  description: string;
-  domain: string | null;
-  tags: string[];
-  license: string | null;
-  qualityScore: number;
-  conformant: boolean;
-  warnings: SkillWarning[];
-  skillMd: string;
-  /** The markdown after the frontmatter, which search indexes. */
-  body: string;
-  files: readonly StoredFile[];
-  publishedAt: string;
-}
-
-export interface StoredFile {
-  path: string;
-  content: Uint8Array;
-  size: number;
-  digest: string;
-  mediaType: string;
-}
-
-/**
- * A publication, planned by the service from what it read (SkillIdentity): a new skill, a new version
- * of an existing one, or the same content again (nothing to write but the idempotent answer). Written
- * in one transaction; PublishRaceError when another publication of the same name got in between, so the
- * service plans again from fresh reads.
- */
-export interface SkillPlan {
-  kind: 'create' | 'version' | 'same';
-  skillId: string;
-  agentId: string;
-  name: string;
-  visibility: Visibility;
-  version: NewSkillVersion;
-  /** The reward for a new skill (new versions earn nothing). */
-  rewardMillis: number;
-  /** The domain's rule for the version reads give by default, applied to the versions after the write. */
-  pickLatest: (versions: { version: string; yanked: boolean }[]) => string | null;
-}
-
-/** A skill's identity and its versions, as a publication plans from them. */
-export interface SkillIdentity {
-  skillId: string;
-  visibility: Visibility;
-  versions: { version: string; digest: string; yanked: boolean }[];
-}
-
-/** Raised when a concurrent publication of the same name changed what the plan was made from. */
-export class PublishRaceError extends Error {
-  constructor() {
-    super('another publication of this skill got in first');
-  }
-}
-
-/** One skill for the bulk path: created with its first version, as publishSkill would. */
-export interface SkillImport {
-  plan: SkillPlan;
-}
-
-/** A file as served: its bytes and what they are. */
-export interface SkillFileContent {
-  version: string;
-  content: Uint8Array;
-  size: number;
-  digest: string;
-  mediaType: string;
-}
-
-/** Everything one version holds, for its archive and the export. */
-export interface SkillBundle {
-  version: string;
-  skillMd: string;
-  files: { path: string; content: Uint8Array }[];
-}
-
-/** A skill as the export has it: the skill, then every version with its files (content in base64). */
-export interface SkillExport {
-  id: string;
-  name: string;
-  visibility: Visibility;
-  created_at: string;
-  updated_at: string;
-  latest_version: string | null;
-  versions: (Omit<Skill, 'files'> & { files: (SkillFile & { content_base64: string })[] })[];
-}
-
-/** A discovery-index entry: a public skill's latest version. */
-export interface DiscoveryEntry {
-  id: string;
-  name: string;
-  description: string;
-  version: string;
-  digest: string;
-  fileCount: number;
 }
 
 export interface Store extends SearchFeed {

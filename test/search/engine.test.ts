@@ -118,3 +118,27 @@ test('with the built-in provider, short queries use the query vector and sentenc
   assert.equal(e.needsQueryVector('How can I pull the tables out of these scanned PDF invoices into a spreadsheet?'), false);
   assert.equal(new SearchEngine({}, {}).needsQueryVector('pdf tables'), false);
 });
+
+test('items sharing a name: exact-name matches follow additions and removals in insertion order', () => {
+  const e = new SearchEngine({ collapseDuplicates: 'off' }, { itemTerms: 'needed' });
+  for (const key of [7, 3, 9]) e.upsert({ key, name: 'lint-fix', description: `Fix lint errors, variant ${key}.`, tags: [], body: '' });
+  const exact = () => e.search('lint fix', { limit: 10 }).hits.filter((h) => h.exactName).map((h) => h.key);
+  assert.deepEqual(new Set(exact()), new Set([7, 3, 9]));
+  e.remove(3);
+  assert.deepEqual(new Set(exact()), new Set([7, 9]));
+  e.remove(7);
+  assert.deepEqual(exact(), [9]);
+  e.upsert({ key: 9, name: 'other-name', description: 'Renamed.', tags: [], body: '' });
+  assert.deepEqual(exact(), []);
+  e.upsert({ key: 3, name: 'lint-fix', description: 'Back again.', tags: [], body: '' });
+  assert.deepEqual(exact(), [3]);
+});
+
+test("an engine that keeps only the item terms its config needs refuses a config that needs more", () => {
+  const lean = new SearchEngine({ collapseDuplicates: 'off' }, { itemTerms: 'needed' });
+  assert.throws(() => lean.setConfig({ collapseDuplicates: 'description' }), /item terms/);
+  assert.throws(() => lean.setConfig({ namePhrase: 0.1 }), /item terms/);
+  lean.setConfig({ k1: 1.5, collapseDuplicates: 'name' });
+  const full = new SearchEngine({ collapseDuplicates: 'off' });
+  full.setConfig({ collapseDuplicates: 'description', namePhrase: 0.1 });
+});

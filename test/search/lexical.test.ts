@@ -89,6 +89,28 @@ test('pruned (block-max WAND) top-k equals exhaustive top-k on random data', () 
   );
 });
 
+test('trim() frees unused capacity and changes no answer, also as lists grow again', () => {
+  const words = (i: number, n: number) => Array.from({ length: n }, (_, j) => `w${(i * 7 + j * 13) % 50}`).join(' ');
+  const plain = make();
+  const trimmed = make();
+  for (let i = 0; i < 600; i++) {
+    const d = doc(words(i, 3), words(i + 1, 10), words(i + 2, 2), words(i + 3, 40));
+    plain.add(i, d);
+    trimmed.add(i, d);
+    if (i === 400) {
+      const before = trimmed.memoryBytes();
+      trimmed.trim();
+      assert.ok(trimmed.memoryBytes() < before, 'trimming gives memory back');
+    }
+  }
+  trimmed.remove(5);
+  plain.remove(5);
+  for (const q of [['w1'], ['w3', 'w17'], ['w0', 'w49', 'w25']]) {
+    const terms = q.map((term) => ({ term }));
+    for (const exhaustive of [true, false]) assert.deepEqual(trimmed.search(terms, 20, { exhaustive }), plain.search(terms, 20, { exhaustive }));
+  }
+});
+
 test('countMatches counts OR matches up to a cap', () => {
   const ix = make();
   for (let i = 0; i < 20; i++) ix.add(i, doc(i % 2 ? 'odd' : 'even', 'all'));

@@ -1,7 +1,7 @@
 // YAML, parsed and turned into plain data within the bounds.
 import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document } from 'yaml';
 import { MAX_FRONTMATTER_DEPTH, MAX_FRONTMATTER_EXPANDED_CHARS, MAX_FRONTMATTER_KEYS, MAX_FRONTMATTER_VALUES } from './limits.js';
-import { assign } from './lenient.js';
+import { assign } from './lenient-values.js';
 import { tooDeep, tooManyKeys, tooManyValues } from './shape.js';
 import { Refusal, type WarningList } from './types.js';
 

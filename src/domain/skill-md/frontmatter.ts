@@ -1,10 +1,12 @@
 // Reading the frontmatter: split it off, bound its shape in one linear pass, parse it as YAML, and when that
-// fails read it leniently (lenient.ts), field by field. The YAML library is only handed text whose key
+// fails read it leniently (lenient-*.ts), field by field. The YAML library is only handed text whose key
 // count, value count and nesting are within the limits, and never with its quadratic duplicate-key check
 // (uniqueKeys: false; duplicates are found here, with a hash set).
 import { isMap, type Document, type YAMLError } from 'yaml';
 import { Converter, Lines, parseYaml, type Fields } from './convert.js';
-import { assign, diagnose, plainlyInvalid, rawValue, splitEntries, type Entry } from './lenient.js';
+import { diagnose, plainlyInvalid } from './lenient-diagnose.js';
+import { splitEntries, type Entry } from './lenient-entries.js';
+import { assign, rawValue } from './lenient-values.js';
 import { checkShape } from './shape.js';
 import { Refusal, type WarningList } from './types.js';
 
@@ -70,7 +72,7 @@ const LENIENT_ROUNDS = 3;
 
 /**
  * Frontmatter that is not valid YAML, read field by field. The entries the YAML errors point at are read as
- * text (lenient.ts), with a yaml_lenient warning each saying what is wrong and how to fix it; the others are
+ * text (lenient-values.ts), with a yaml_lenient warning each saying what is wrong and how to fix it; the others are
  * parsed as YAML together (again, in case an error spilled over from a neighbour), so valid fields keep
  * their YAML meaning. At most LENIENT_ROUNDS + 1 YAML parses, each of a part of the text.
  */

@@ -1,7 +1,7 @@
 // The PostgreSQL store, for several instances sharing one database. This class only wires the rooms
-// together: the connection, the writers, lists, idempotent responses and export batches live in files
-// of their own, mirrored by the SQLite store. Writes that belong together run in one transaction on one
-// pooled connection.
+// together: the connection, the writers, agent and skill reads, lists, idempotent responses, export
+// batches and the search index's feed (PostgresSearchFeed, which it extends) live in files of their own,
+// mirrored by the SQLite store. Writes that belong together run in one transaction on one pooled connection.
 import type { Pool, PoolClient } from 'pg';
 import type { ApiKeyRecord, KeyMetadata, KnowledgeUnit, ReputationEvent, ReputationProfile, Skill, SkillVersionSummary, Verdict } from '../../domain/model.js';
 import type { SkillSummary, UnitSummary } from '../../domain/summaries.js';
@@ -15,9 +15,6 @@ import {
   type Page,
   type SavedResponse,
   type DiscoveryEntry,
-  type SearchChange,
-  type SearchItem,
-  type SearchKind,
   type SkillBundle,
   type SkillExport,
   type SkillFileContent,
@@ -31,20 +28,24 @@ import {
   type UnitQuery,
   type VerdictOutcome,
 } from '../store.js';
+import * as agentReads from './agent-reads.js';
 import { appliedMigrations, createPool, inTransaction, migrate, run, type PoolOptions } from './connection.js';
 import { refuseUnstorable } from './errors.js';
 import * as exports from './export.js';
 import { findResponse, purgeResponses, saveResponse } from './idempotency.js';
 import { listSkills, listUnits } from './lists.js';
-import * as feed from './search-feed.js';
+import { PostgresSearchFeed } from './search-feed.js';
+import * as skillReads from './skill-reads.js';
 import * as skills from './skills.js';
 import * as writes from './writes.js';
 
-export class PostgresStore implements Store {
+export class PostgresStore extends PostgresSearchFeed implements Store {
   readonly backend = 'postgres' as const;
   private closed = false;
 
-  private constructor(private readonly pool: Pool) {}
+  private constructor(protected readonly pool: Pool) {
+    super();
+  }
 
   /** Opens the pool and brings the schema up to date before the store answers anything. */
   static async open(url: string, options: PoolOptions = {}): Promise<PostgresStore> {
@@ -78,24 +79,20 @@ export class PostgresStore implements Store {
 
   // ---- agents and keys -------------------------------------------------------------------------
 
-  async findKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
-    const [row] = (await run<rows.KeyRow>(this.pool, `SELECT ${rows.KEY_COLUMNS} FROM api_keys WHERE key_hash = $1`, [keyHash])).rows;
-    return row ? rows.toKey(row) : null;
+  findKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
+    return agentReads.findKeyByHash(this.pool, keyHash);
   }
 
-  async findActiveKeyByPrefix(keyPrefix: string): Promise<ApiKeyRecord | null> {
-    const sql = `SELECT ${rows.KEY_COLUMNS} FROM api_keys WHERE key_prefix = $1 AND revoked_at IS NULL`;
-    const [row] = (await run<rows.KeyRow>(this.pool, sql, [keyPrefix])).rows;
-    return row ? rows.toKey(row) : null;
+  findActiveKeyByPrefix(keyPrefix: string): Promise<ApiKeyRecord | null> {
+    return agentReads.findActiveKeyByPrefix(this.pool, keyPrefix);
   }
 
   async agentExists(agentId: string): Promise<boolean> {
     return (await this.agentOrigin(agentId)) !== null;
   }
 
-  async agentOrigin(agentId: string): Promise<AgentOrigin | null> {
-    const [row] = (await run<{ origin: AgentOrigin }>(this.pool, 'SELECT origin FROM agents WHERE agent_id = $1', [agentId])).rows;
-    return row?.origin ?? null;
+  agentOrigin(agentId: string): Promise<AgentOrigin | null> {
+    return agentReads.agentOrigin(this.pool, agentId);
   }
 
   async claimOidcAgent(agentId: string, at: string): Promise<AgentOrigin> {
@@ -143,7 +140,7 @@ export class PostgresStore implements Store {
   // ---- skills ----------------------------------------------------------------------------------
 
   findSkillByName(agentId: string, name: string): Promise<SkillIdentity | null> {
-    return skills.findSkillByName(this.pool, agentId, name);
+    return skillReads.findSkillByName(this.pool, agentId, name);
   }
 
   async publishSkill(plan: SkillPlan, response?: IdempotentResponse, quota?: StorageQuota): Promise<void> {
@@ -152,19 +149,19 @@ export class PostgresStore implements Store {
   }
 
   getSkill(id: string, version?: string): Promise<Skill | null> {
-    return skills.getSkill(this.pool, id, version);
+    return skillReads.getSkill(this.pool, id, version);
   }
 
   listSkillVersions(id: string): Promise<SkillVersionSummary[] | null> {
-    return skills.listVersions(this.pool, id);
+    return skillReads.listVersions(this.pool, id);
   }
 
   getSkillFile(id: string, version: string | null, path: string): Promise<SkillFileContent | null> {
-    return skills.getFile(this.pool, id, version, path);
+    return skillReads.getFile(this.pool, id, version, path);
   }
 
   getSkillBundle(id: string, version: string): Promise<SkillBundle | null> {
-    return skills.getBundle(this.pool, id, version);
+    return skillReads.getBundle(this.pool, id, version);
   }
 
   setSkillYanked(id: string, version: string, yanked: boolean, at: string, pickLatest: SkillPlan['pickLatest']) {
@@ -176,7 +173,7 @@ export class PostgresStore implements Store {
   }
 
   discoveryIndex(): AsyncIterable<DiscoveryEntry> {
-    return skills.discoveryIndex(this.pool);
+    return skillReads.discoveryIndex(this.pool);
   }
 
   listSkills(query: SkillQuery): Promise<Page<SkillSummary>> {
@@ -249,16 +246,8 @@ export class PostgresStore implements Store {
     });
   }
 
-  async reputation(agentId: string, historyLimit: number, withPrivate = false): Promise<ReputationProfile | null> {
-    const [agent] = (await run<rows.AgentRow>(this.pool, `SELECT ${rows.AGENT_COLUMNS} FROM agents WHERE agent_id = $1`, [agentId])).rows;
-    if (!agent) return null;
-    if (historyLimit <= 0) return rows.toProfile(agent, []);
-    const history = await run<rows.EventRow>(
-      this.pool,
-      `SELECT ${rows.EVENT_COLUMNS} FROM reputation_events WHERE agent_id = $1${withPrivate ? '' : ' AND NOT private'} ORDER BY seq DESC LIMIT $2`,
-      [agentId, historyLimit],
-    );
-    return rows.toProfile(agent, history.rows);
+  reputation(agentId: string, historyLimit: number, withPrivate = false): Promise<ReputationProfile | null> {
+    return agentReads.reputation(this.pool, agentId, historyLimit, withPrivate);
   }
 
   exportKeys(agentId: string): AsyncIterable<KeyMetadata> {
@@ -270,7 +259,7 @@ export class PostgresStore implements Store {
   }
 
   exportSkills(agentId: string): AsyncIterable<SkillExport> {
-    return skills.exportSkills(this.pool, agentId);
+    return skillReads.exportSkills(this.pool, agentId);
   }
 
   exportVerdicts(agentId: string): AsyncIterable<Verdict> {
@@ -279,51 +268,5 @@ export class PostgresStore implements Store {
 
   exportHistory(agentId: string): AsyncIterable<ReputationEvent> {
     return exports.exportHistory(this.pool, agentId);
-  }
-
-  // ---- the search index's feed -----------------------------------------------------------------
-
-  searchItems(kind: SearchKind, afterSeq: number, limit: number): Promise<SearchItem[]> {
-    return feed.searchItems(this.pool, kind, afterSeq, limit);
-  }
-
-  searchItemsBySeq(kind: SearchKind, seqs: readonly number[]): Promise<SearchItem[]> {
-    return feed.searchItemsBySeq(this.pool, kind, seqs);
-  }
-
-  searchChanges(afterSeq: number, limit: number): Promise<SearchChange[]> {
-    return feed.searchChanges(this.pool, afterSeq, limit);
-  }
-
-  searchChangeBounds(): Promise<{ first: number; last: number }> {
-    return feed.searchChangeBounds(this.pool);
-  }
-
-  purgeSearchChanges(beforeSeq: number): Promise<number> {
-    return feed.purgeSearchChanges(this.pool, beforeSeq);
-  }
-
-  itemVectors(kind: SearchKind, model: string, afterSeq: number, limit: number): Promise<{ seq: number; vector: Float32Array }[]> {
-    return feed.itemVectors(this.pool, kind, model, afterSeq, limit);
-  }
-
-  itemsWithoutVectors(kind: SearchKind, model: string, limit: number): Promise<SearchItem[]> {
-    return feed.itemsWithoutVectors(this.pool, kind, model, limit);
-  }
-
-  countItemsWithoutVectors(kind: SearchKind, model: string): Promise<number> {
-    return feed.countItemsWithoutVectors(this.pool, kind, model);
-  }
-
-  saveVectors(kind: SearchKind, model: string, vectors: readonly { seq: number; vector: Float32Array }[]): Promise<void> {
-    return feed.saveVectors(this.pool, kind, model, vectors);
-  }
-
-  skillSummariesBySeq(seqs: readonly number[]): Promise<SkillSummary[]> {
-    return feed.skillSummariesBySeq(this.pool, seqs);
-  }
-
-  unitSummariesBySeq(seqs: readonly number[]): Promise<UnitSummary[]> {
-    return feed.unitSummariesBySeq(this.pool, seqs);
   }
 }

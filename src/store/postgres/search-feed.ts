@@ -1,11 +1,12 @@
 // What the search index reads from PostgreSQL (see SearchFeed in ../store.ts), as ../sqlite/search-feed.ts:
 // items in keyset batches, the change log the migration-6 triggers keep, vectors per embedding model, and
-// summaries by sequence.
+// summaries by sequence; and PostgresSearchFeed, those functions as the methods PostgresStore inherits.
+import type { Pool } from 'pg';
 import type { UnitType, Visibility } from '../../domain/model.js';
 import { summarizeUnit, type SkillSummary, type UnitSummary } from '../../domain/summaries.js';
 import * as rows from '../rows.js';
 import * as skillRows from '../skill-rows.js';
-import type { SearchChange, SearchItem, SearchKind } from '../store.js';
+import type { SearchChange, SearchFeed, SearchItem, SearchKind } from '../store.js';
 import { run, type Queryable } from './connection.js';
 import { UNIT_SUMMARY_COLUMNS } from './lists.js';
 
@@ -130,4 +131,58 @@ export async function unitSummariesBySeq(db: Queryable, seqs: readonly number[])
   );
   const bySeq = new Map(found.rows.map((r) => [Number(r.seq), summarizeUnit(rows.toUnit(r, rows.postgresDecode))]));
   return seqs.flatMap((seq) => bySeq.get(seq) ?? []);
+}
+
+// ---- the SearchFeed methods ------------------------------------------------------------------------
+
+/**
+ * The SearchFeed half of PostgresStore, which extends it (as Store extends SearchFeed): each method calls
+ * the function of the same name above on the store's pool.
+ */
+export abstract class PostgresSearchFeed implements SearchFeed {
+  protected abstract readonly pool: Pool;
+
+  searchItems(kind: SearchKind, afterSeq: number, limit: number): Promise<SearchItem[]> {
+    return searchItems(this.pool, kind, afterSeq, limit);
+  }
+
+  searchItemsBySeq(kind: SearchKind, seqs: readonly number[]): Promise<SearchItem[]> {
+    return searchItemsBySeq(this.pool, kind, seqs);
+  }
+
+  searchChanges(afterSeq: number, limit: number): Promise<SearchChange[]> {
+    return searchChanges(this.pool, afterSeq, limit);
+  }
+
+  searchChangeBounds(): Promise<{ first: number; last: number }> {
+    return searchChangeBounds(this.pool);
+  }
+
+  purgeSearchChanges(beforeSeq: number): Promise<number> {
+    return purgeSearchChanges(this.pool, beforeSeq);
+  }
+
+  itemVectors(kind: SearchKind, model: string, afterSeq: number, limit: number): Promise<{ seq: number; vector: Float32Array }[]> {
+    return itemVectors(this.pool, kind, model, afterSeq, limit);
+  }
+
+  itemsWithoutVectors(kind: SearchKind, model: string, limit: number): Promise<SearchItem[]> {
+    return itemsWithoutVectors(this.pool, kind, model, limit);
+  }
+
+  countItemsWithoutVectors(kind: SearchKind, model: string): Promise<number> {
+    return countItemsWithoutVectors(this.pool, kind, model);
+  }
+
+  saveVectors(kind: SearchKind, model: string, vectors: readonly { seq: number; vector: Float32Array }[]): Promise<void> {
+    return saveVectors(this.pool, kind, model, vectors);
+  }
+
+  skillSummariesBySeq(seqs: readonly number[]): Promise<SkillSummary[]> {
+    return skillSummariesBySeq(this.pool, seqs);
+  }
+
+  unitSummariesBySeq(seqs: readonly number[]): Promise<UnitSummary[]> {
+    return unitSummariesBySeq(this.pool, seqs);
+  }
 }

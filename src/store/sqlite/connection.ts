@@ -1,5 +1,6 @@
-// The SQLite connection: the file, its pragmas, the migration runner, and statements prepared once.
-import { mkdirSync } from 'node:fs';
+// The SQLite connection: the file, its pragmas, the migration runner, statements prepared once, and the
+// room left on the disk that holds the file.
+import { mkdirSync, statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Database as Db, Statement } from 'better-sqlite3';
@@ -9,6 +10,15 @@ import { migrations as allMigrations, type Migration } from './migrations/index.
 export function sqliteFilename(url: string): string {
   const rest = url.replace(/^sqlite:/, '');
   return rest === ':memory:' || rest === '' ? ':memory:' : rest;
+}
+
+/** Below this much free disk the store says it is not ready: SQLite needs room for the WAL and temp files. */
+export const MIN_FREE_BYTES = 16 * 1024 * 1024;
+
+/** Free bytes on the disk holding `directory` (the database's), for the store's readiness check. */
+export function freeBytesOn(directory: string): number {
+  const stats = statfsSync(directory);
+  return stats.bavail * stats.bsize;
 }
 
 /** Prepares a statement once per text and keeps it, including each shape of a list query. */

@@ -1,10 +1,11 @@
 // What the search index reads from SQLite (see SearchFeed in ../store.ts): items in keyset batches, the
-// change log the migration-7 triggers keep, vectors per embedding model, and summaries by sequence.
+// change log the migration-7 triggers keep, vectors per embedding model, and summaries by sequence; and
+// SqliteSearchFeed, those functions as the SearchFeed methods SqliteStore inherits.
 import type { UnitType, Visibility } from '../../domain/model.js';
 import { summarizeUnit, type SkillSummary, type UnitSummary } from '../../domain/summaries.js';
 import * as rows from '../rows.js';
 import * as skillRows from '../skill-rows.js';
-import type { SearchChange, SearchItem, SearchKind } from '../store.js';
+import type { IdempotentResponse, SearchChange, SearchFeed, SearchItem, SearchKind } from '../store.js';
 import type { Prepare } from './connection.js';
 import { UNIT_SUMMARY_COLUMNS } from './lists.js';
 
@@ -129,4 +130,59 @@ export function unitSummariesBySeq(prepare: Prepare, seqs: readonly number[]): U
   })[];
   const bySeq = new Map(found.map((r) => [r.seq, summarizeUnit(rows.toUnit(r, rows.sqliteDecode))]));
   return seqs.flatMap((seq) => bySeq.get(seq) ?? []);
+}
+
+// ---- the SearchFeed methods ------------------------------------------------------------------------
+
+/**
+ * The SearchFeed half of SqliteStore, which extends it (as Store extends SearchFeed): each method calls
+ * the function of the same name above, reading on the writer's connection and writing in a group commit.
+ */
+export abstract class SqliteSearchFeed implements SearchFeed {
+  protected abstract readonly prepare: Prepare;
+  protected abstract write<T>(work: (prepare: Prepare) => T, response?: IdempotentResponse): Promise<T>;
+
+  async searchItems(kind: SearchKind, afterSeq: number, limit: number): Promise<SearchItem[]> {
+    return searchItems(this.prepare, kind, afterSeq, limit);
+  }
+
+  async searchItemsBySeq(kind: SearchKind, seqs: readonly number[]): Promise<SearchItem[]> {
+    return searchItemsBySeq(this.prepare, kind, seqs);
+  }
+
+  async searchChanges(afterSeq: number, limit: number): Promise<SearchChange[]> {
+    return searchChanges(this.prepare, afterSeq, limit);
+  }
+
+  async searchChangeBounds(): Promise<{ first: number; last: number }> {
+    return searchChangeBounds(this.prepare);
+  }
+
+  purgeSearchChanges(beforeSeq: number): Promise<number> {
+    return this.write((prepare) => purgeSearchChanges(prepare, beforeSeq));
+  }
+
+  async itemVectors(kind: SearchKind, model: string, afterSeq: number, limit: number): Promise<{ seq: number; vector: Float32Array }[]> {
+    return itemVectors(this.prepare, kind, model, afterSeq, limit);
+  }
+
+  async itemsWithoutVectors(kind: SearchKind, model: string, limit: number): Promise<SearchItem[]> {
+    return itemsWithoutVectors(this.prepare, kind, model, limit);
+  }
+
+  async countItemsWithoutVectors(kind: SearchKind, model: string): Promise<number> {
+    return countItemsWithoutVectors(this.prepare, kind, model);
+  }
+
+  saveVectors(kind: SearchKind, model: string, vectors: readonly { seq: number; vector: Float32Array }[]): Promise<void> {
+    return this.write((prepare) => saveVectors(prepare, kind, model, vectors));
+  }
+
+  async skillSummariesBySeq(seqs: readonly number[]): Promise<SkillSummary[]> {
+    return skillSummariesBySeq(this.prepare, seqs);
+  }
+
+  async unitSummariesBySeq(seqs: readonly number[]): Promise<UnitSummary[]> {
+    return unitSummariesBySeq(this.prepare, seqs);
+  }
 }

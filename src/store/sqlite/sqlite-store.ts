@@ -1,7 +1,7 @@
 // The embedded store: SQLite through better-sqlite3, WAL journal, FTS5 for search. This class only
-// wires the rooms together: the connection, group commit, the writers, lists (here or in read workers),
-// idempotent responses and export batches live in files of their own, mirrored by the PostgreSQL store.
-import { statfsSync } from 'node:fs';
+// wires the rooms together: the connection, group commit, the writers, agent and skill reads, lists (here
+// or in read workers), idempotent responses, export batches and the search index's feed (SqliteSearchFeed,
+// which it extends) live in files of their own, mirrored by the PostgreSQL store.
 import { dirname } from 'node:path';
 import type { Database as Db } from 'better-sqlite3';
 import type { ApiKeyRecord, KeyMetadata, KnowledgeUnit, ReputationEvent, ReputationProfile, Skill, SkillVersionSummary, Verdict } from '../../domain/model.js';
@@ -16,9 +16,6 @@ import {
   type Page,
   type SavedResponse,
   type DiscoveryEntry,
-  type SearchChange,
-  type SearchItem,
-  type SearchKind,
   type SkillBundle,
   type SkillExport,
   type SkillFileContent,
@@ -32,22 +29,19 @@ import {
   type UnitQuery,
   type VerdictOutcome,
 } from '../store.js';
-import { openWriter, sqliteFilename, statementCache, type Prepare } from './connection.js';
+import * as agentReads from './agent-reads.js';
+import { freeBytesOn, MIN_FREE_BYTES, openWriter, sqliteFilename, statementCache, type Prepare } from './connection.js';
 import * as exports from './export.js';
 import { GroupCommit } from './group-commit.js';
 import { findResponse, purgeResponses, saveResponse } from './idempotency.js';
 import { DEFAULT_TUNING, listSkills, listUnits, type UnitListTuning } from './lists.js';
 import { ReadPool } from './read-pool.js';
-import * as feed from './search-feed.js';
+import { SqliteSearchFeed } from './search-feed.js';
+import * as skillReads from './skill-reads.js';
 import * as skills from './skills.js';
 import * as writes from './writes.js';
 
 export { sqliteFilename };
-
-function freeBytesOn(directory: string): number {
-  const stats = statfsSync(directory);
-  return stats.bavail * stats.bsize;
-}
 
 const CACHE_KIB = 32 * 1024;
 const READER_CACHE_KIB = 24 * 1024;
@@ -63,19 +57,17 @@ export interface SqliteOptions {
   freeBytes?: () => number;
 }
 
-/** Below this much free disk the store says it is not ready: SQLite needs room for the WAL and temp files. */
-export const MIN_FREE_BYTES = 16 * 1024 * 1024;
-
-export class SqliteStore implements Store {
+export class SqliteStore extends SqliteSearchFeed implements Store {
   readonly backend = 'sqlite' as const;
   private readonly db: Db;
-  private readonly prepare: Prepare;
+  protected readonly prepare: Prepare;
   private readonly commits: GroupCommit;
   private readonly reads: Pick<ReadPool, 'listUnits' | 'listSkills'>;
   private readonly pool: ReadPool | null = null;
   private readonly freeBytes: (() => number) | null;
 
   constructor(url: string, options: SqliteOptions = {}) {
+    super();
     const filename = sqliteFilename(url);
     this.freeBytes = options.freeBytes ?? (filename === ':memory:' ? null : () => freeBytesOn(dirname(filename)));
     this.db = openWriter(filename, CACHE_KIB);
@@ -96,7 +88,7 @@ export class SqliteStore implements Store {
   }
 
   /** A write in the next group commit, with the idempotent response saved in the same transaction. */
-  private write<T>(work: (prepare: Prepare) => T, response?: IdempotentResponse): Promise<T> {
+  protected write<T>(work: (prepare: Prepare) => T, response?: IdempotentResponse): Promise<T> {
     return this.commits.write(() => {
       const result = work(this.prepare);
       saveResponse(this.prepare, response);
@@ -123,14 +115,11 @@ export class SqliteStore implements Store {
   // ---- agents and keys -------------------------------------------------------------------------
 
   async findKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
-    const row = this.prepare(`SELECT ${rows.KEY_COLUMNS} FROM api_keys WHERE key_hash = ?`).get(keyHash) as rows.KeyRow | undefined;
-    return row ? rows.toKey(row) : null;
+    return agentReads.findKeyByHash(this.prepare, keyHash);
   }
 
   async findActiveKeyByPrefix(keyPrefix: string): Promise<ApiKeyRecord | null> {
-    const sql = `SELECT ${rows.KEY_COLUMNS} FROM api_keys WHERE key_prefix = ? AND revoked_at IS NULL`;
-    const row = this.prepare(sql).get(keyPrefix) as rows.KeyRow | undefined;
-    return row ? rows.toKey(row) : null;
+    return agentReads.findActiveKeyByPrefix(this.prepare, keyPrefix);
   }
 
   async agentExists(agentId: string): Promise<boolean> {
@@ -138,8 +127,7 @@ export class SqliteStore implements Store {
   }
 
   async agentOrigin(agentId: string): Promise<AgentOrigin | null> {
-    const origin = this.prepare('SELECT origin FROM agents WHERE agent_id = ?').pluck().get(agentId) as AgentOrigin | undefined;
-    return origin ?? null;
+    return agentReads.agentOrigin(this.prepare, agentId);
   }
 
   async claimOidcAgent(agentId: string, at: string): Promise<AgentOrigin> {
@@ -182,7 +170,7 @@ export class SqliteStore implements Store {
   // ---- skills ----------------------------------------------------------------------------------
 
   async findSkillByName(agentId: string, name: string): Promise<SkillIdentity | null> {
-    return skills.findSkillByName(this.prepare, agentId, name);
+    return skillReads.findSkillByName(this.prepare, agentId, name);
   }
 
   publishSkill(plan: SkillPlan, response?: IdempotentResponse, quota?: StorageQuota): Promise<void> {
@@ -190,19 +178,19 @@ export class SqliteStore implements Store {
   }
 
   async getSkill(id: string, version?: string): Promise<Skill | null> {
-    return skills.getSkill(this.prepare, id, version);
+    return skillReads.getSkill(this.prepare, id, version);
   }
 
   async listSkillVersions(id: string): Promise<SkillVersionSummary[] | null> {
-    return skills.listVersions(this.prepare, id);
+    return skillReads.listVersions(this.prepare, id);
   }
 
   async getSkillFile(id: string, version: string | null, path: string): Promise<SkillFileContent | null> {
-    return skills.getFile(this.prepare, id, version, path);
+    return skillReads.getFile(this.prepare, id, version, path);
   }
 
   async getSkillBundle(id: string, version: string): Promise<SkillBundle | null> {
-    return skills.getBundle(this.prepare, id, version);
+    return skillReads.getBundle(this.prepare, id, version);
   }
 
   setSkillYanked(id: string, version: string, yanked: boolean, at: string, pickLatest: SkillPlan['pickLatest']) {
@@ -214,7 +202,7 @@ export class SqliteStore implements Store {
   }
 
   discoveryIndex(): AsyncIterable<DiscoveryEntry> {
-    return skills.discoveryIndex(this.prepare);
+    return skillReads.discoveryIndex(this.prepare);
   }
 
   listSkills(query: SkillQuery): Promise<Page<SkillSummary>> {
@@ -276,12 +264,7 @@ export class SqliteStore implements Store {
   }
 
   async reputation(agentId: string, historyLimit: number, withPrivate = false): Promise<ReputationProfile | null> {
-    const agent = this.prepare(`SELECT ${rows.AGENT_COLUMNS} FROM agents WHERE agent_id = ?`).get(agentId) as rows.AgentRow | undefined;
-    if (!agent) return null;
-    const history = this.prepare(
-      `SELECT ${rows.EVENT_COLUMNS} FROM reputation_events WHERE agent_id = ?${withPrivate ? '' : ' AND private = 0'} ORDER BY seq DESC LIMIT ?`,
-    ).all(agentId, historyLimit) as rows.EventRow[];
-    return rows.toProfile(agent, history);
+    return agentReads.reputation(this.prepare, agentId, historyLimit, withPrivate);
   }
 
   exportKeys(agentId: string): AsyncIterable<KeyMetadata> {
@@ -293,7 +276,7 @@ export class SqliteStore implements Store {
   }
 
   exportSkills(agentId: string): AsyncIterable<SkillExport> {
-    return skills.exportSkills(this.prepare, agentId);
+    return skillReads.exportSkills(this.prepare, agentId);
   }
 
   exportVerdicts(agentId: string): AsyncIterable<Verdict> {
@@ -302,51 +285,5 @@ export class SqliteStore implements Store {
 
   exportHistory(agentId: string): AsyncIterable<ReputationEvent> {
     return exports.exportHistory(this.prepare, agentId);
-  }
-
-  // ---- the search index's feed -----------------------------------------------------------------
-
-  async searchItems(kind: SearchKind, afterSeq: number, limit: number): Promise<SearchItem[]> {
-    return feed.searchItems(this.prepare, kind, afterSeq, limit);
-  }
-
-  async searchItemsBySeq(kind: SearchKind, seqs: readonly number[]): Promise<SearchItem[]> {
-    return feed.searchItemsBySeq(this.prepare, kind, seqs);
-  }
-
-  async searchChanges(afterSeq: number, limit: number): Promise<SearchChange[]> {
-    return feed.searchChanges(this.prepare, afterSeq, limit);
-  }
-
-  async searchChangeBounds(): Promise<{ first: number; last: number }> {
-    return feed.searchChangeBounds(this.prepare);
-  }
-
-  purgeSearchChanges(beforeSeq: number): Promise<number> {
-    return this.write((prepare) => feed.purgeSearchChanges(prepare, beforeSeq));
-  }
-
-  async itemVectors(kind: SearchKind, model: string, afterSeq: number, limit: number): Promise<{ seq: number; vector: Float32Array }[]> {
-    return feed.itemVectors(this.prepare, kind, model, afterSeq, limit);
-  }
-
-  async itemsWithoutVectors(kind: SearchKind, model: string, limit: number): Promise<SearchItem[]> {
-    return feed.itemsWithoutVectors(this.prepare, kind, model, limit);
-  }
-
-  async countItemsWithoutVectors(kind: SearchKind, model: string): Promise<number> {
-    return feed.countItemsWithoutVectors(this.prepare, kind, model);
-  }
-
-  saveVectors(kind: SearchKind, model: string, vectors: readonly { seq: number; vector: Float32Array }[]): Promise<void> {
-    return this.write((prepare) => feed.saveVectors(prepare, kind, model, vectors));
-  }
-
-  async skillSummariesBySeq(seqs: readonly number[]): Promise<SkillSummary[]> {
-    return feed.skillSummariesBySeq(this.prepare, seqs);
-  }
-
-  async unitSummariesBySeq(seqs: readonly number[]): Promise<UnitSummary[]> {
-    return feed.unitSummariesBySeq(this.prepare, seqs);
   }
 }

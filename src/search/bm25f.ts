@@ -1,0 +1,73 @@
+// BM25F impacts for the lexical index (lexical.ts): the per-field weights and length normalization, the
+// saturation k1, and the average field lengths the stored impacts are computed with.
+//
+// Each posting stores its BM25F factor tfw / (k1 + tfw), tfw = Σ_f w_f·tf_f / (1 − b_f + b_f·len_f / avg_f),
+// computed with the average field lengths of the last refresh. A query then costs one multiply per
+// posting (idf × query weight × impact), and block bounds are exact maxima. The averages drift as items
+// come and go; the index recomputes every impact when one moves by more than its `driftLimit` (and on
+// compaction and on setScoring), so scores stay within that drift of exact BM25F.
+
+/** A field's BM25F parameters (lexical.ts's FieldSpec). */
+interface FieldScoring {
+  weight: number;
+  b: number;
+}
+
+export class Bm25fImpacts {
+  private weights: Float64Array;
+  private bs: Float64Array;
+  /** Average field lengths the stored impacts were computed with. */
+  private avg: Float64Array;
+
+  constructor(
+    fields: readonly FieldScoring[],
+    /** Saturation of the weighted term frequency. */
+    public k1: number,
+  ) {
+    this.weights = Float64Array.from(fields, (f) => f.weight);
+    this.bs = Float64Array.from(fields, (f) => f.b);
+    this.avg = new Float64Array(fields.length).fill(1);
+  }
+
+  /** Takes new weights, b and k1 (as many fields as before); true when any differs from those in use. */
+  set(fields: readonly FieldScoring[], k1: number): boolean {
+    const same = k1 === this.k1 && fields.every((f, i) => f.weight === this.weights[i] && f.b === this.bs[i]);
+    this.k1 = k1;
+    this.weights = Float64Array.from(fields, (f) => f.weight);
+    this.bs = Float64Array.from(fields, (f) => f.b);
+    return !same;
+  }
+
+  /** From now on, impacts use the current average lengths: `totalLen[f]` over `count` live documents. */
+  rebase(totalLen: Float64Array, count: number): void {
+    const nf = this.avg.length;
+    const avg = new Float64Array(nf);
+    for (let f = 0; f < nf; f++) avg[f] = count > 0 ? Math.max(1e-9, totalLen[f]! / count) : 1;
+    this.avg = avg;
+  }
+
+  /** BM25F factor of one posting: tf row `tfs[off..off+nf)` of a document whose field lengths are `lens[lo..lo+nf)`. */
+  impact(tfs: ArrayLike<number>, off: number, lens: Uint32Array, lo: number): number {
+    const avg = this.avg;
+    const nf = avg.length;
+    let tfw = 0;
+    for (let f = 0; f < nf; f++) {
+      const tf = tfs[off + f]!;
+      if (tf === 0) continue;
+      const b = this.bs[f]!;
+      tfw += (this.weights[f]! * tf) / (1 - b + (b * lens[lo + f]!) / avg[f]!);
+    }
+    return tfw / (this.k1 + tfw);
+  }
+
+  /** Whether a current average length (`totalLen[f]` over `count`) moved from the impacts' by more than the share `limit`. */
+  drifted(totalLen: Float64Array, count: number, limit: number): boolean {
+    if (count === 0) return false;
+    for (let f = 0; f < this.avg.length; f++) {
+      const now = totalLen[f]! / count;
+      const then = this.avg[f]!;
+      if (Math.abs(now - then) > limit * Math.max(then, 1e-9) && Math.abs(now - then) > 0.5) return true;
+    }
+    return false;
+  }
+}
