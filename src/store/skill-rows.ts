@@ -4,7 +4,7 @@
 import type { Skill, SkillFile, SkillVersionSummary, SkillWarning, Visibility } from '../domain/model.js';
 import type { SkillSummary } from '../domain/summaries.js';
 import type { Decode } from './rows.js';
-import type { NewSkillVersion, SkillPlan } from './store.js';
+import type { NewSkillVersion, SkillBundle, SkillExport, SkillPlan } from './store.js';
 
 /** The skill row's columns, as lists read them (a summary: no SKILL.md). */
 export const SKILL_SUMMARY_COLUMNS = `s.id, s.agent_id, s.name, s.display_name, s.description, s.domain, s.tags, s.license,
@@ -198,5 +198,34 @@ export function plannedSkill(plan: SkillPlan, created: { createdAt: string; upda
     conformance: { conformant: v.conformant, warnings: v.warnings },
     files: v.files.map((f) => ({ path: f.path, size: f.size, digest: f.digest, media_type: f.mediaType })),
     skill_md_content: v.skillMd,
+  };
+}
+
+/** A skill row as the export reads it (`latest`: the latest version, null when every version is yanked). */
+export interface SkillExportRow {
+  id: string;
+  name: string;
+  visibility: string;
+  created_at: string;
+  updated_at: string;
+  latest: string | null;
+}
+
+/** One version as the export has it: the version, its files with their content in base64. */
+export function exportedVersion(view: Skill, bundle: SkillBundle): SkillExport['versions'][number] {
+  const contents = new Map(bundle.files.map((f) => [f.path, f.content]));
+  const { files, ...rest } = view;
+  return { ...rest, files: files.map((f) => ({ ...f, content_base64: Buffer.from(contents.get(f.path)!).toString('base64') })) };
+}
+
+export function toSkillExport(row: SkillExportRow, versions: SkillExport['versions']): SkillExport {
+  return {
+    id: row.id,
+    name: row.name,
+    visibility: row.visibility as SkillExport['visibility'],
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    latest_version: row.latest,
+    versions,
   };
 }

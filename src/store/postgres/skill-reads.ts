@@ -108,7 +108,7 @@ export async function* exportSkills(db: Queryable, agentId: string): AsyncGenera
   let after = '0';
   for (;;) {
     const batch = (
-      await run<{ seq: string; id: string; name: string; visibility: string; created_at: string; updated_at: string; latest: string | null }>(
+      await run<skillRows.SkillExportRow & { seq: string }>(
         db,
         `SELECT seq, id, name, visibility, created_at, updated_at, CASE WHEN latest_version_seq IS NULL THEN NULL ELSE version END AS latest
          FROM skills WHERE agent_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
@@ -121,20 +121,9 @@ export async function* exportSkills(db: Queryable, agentId: string): AsyncGenera
       for (const { version } of versions) {
         const view = await getSkill(db, s.id, version);
         const bundle = await getBundle(db, s.id, version);
-        if (!view || !bundle) continue;
-        const contents = new Map(bundle.files.map((f) => [f.path, f.content]));
-        const { files, ...rest } = view;
-        exported.push({ ...rest, files: files.map((f) => ({ ...f, content_base64: Buffer.from(contents.get(f.path)!).toString('base64') })) });
+        if (view && bundle) exported.push(skillRows.exportedVersion(view, bundle));
       }
-      yield {
-        id: s.id,
-        name: s.name,
-        visibility: s.visibility as SkillExport['visibility'],
-        created_at: s.created_at,
-        updated_at: s.updated_at,
-        latest_version: s.latest,
-        versions: exported,
-      };
+      yield skillRows.toSkillExport(s, exported);
     }
     if (batch.length < EXPORT_SKILLS_BATCH) return;
     after = batch[batch.length - 1]!.seq;

@@ -100,24 +100,13 @@ export async function* exportSkills(prepare: Prepare, agentId: string): AsyncGen
     const batch = prepare(
       `SELECT seq, id, name, visibility, created_at, updated_at, CASE WHEN latest_version_seq IS NULL THEN NULL ELSE version END AS latest
        FROM skills WHERE agent_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
-    ).all(agentId, after, EXPORT_SKILLS_BATCH) as {
-      seq: number; id: string; name: string; visibility: string; created_at: string; updated_at: string; latest: string | null;
-    }[];
+    ).all(agentId, after, EXPORT_SKILLS_BATCH) as (skillRows.SkillExportRow & { seq: number })[];
     for (const s of batch) {
       const versions = prepare('SELECT version FROM skill_versions WHERE skill_seq = ? ORDER BY seq').pluck().all(s.seq) as string[];
-      yield {
-        id: s.id,
-        name: s.name,
-        visibility: s.visibility as SkillExport['visibility'],
-        created_at: s.created_at,
-        updated_at: s.updated_at,
-        latest_version: s.latest,
-        versions: versions.map((version) => {
-          const { files, ...view } = getSkill(prepare, s.id, version)!;
-          const contents = new Map(getBundle(prepare, s.id, version)!.files.map((f) => [f.path, f.content]));
-          return { ...view, files: files.map((f) => ({ ...f, content_base64: Buffer.from(contents.get(f.path)!).toString('base64') })) };
-        }),
-      };
+      yield skillRows.toSkillExport(
+        s,
+        versions.map((version) => skillRows.exportedVersion(getSkill(prepare, s.id, version)!, getBundle(prepare, s.id, version)!)),
+      );
     }
     if (batch.length < EXPORT_SKILLS_BATCH) return;
     after = batch[batch.length - 1]!.seq;
