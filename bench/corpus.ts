@@ -5,9 +5,9 @@
 import { generateApiKey } from '../src/domain/keys.js';
 import { UNIT_TYPES, type KnowledgeUnit, type KnowledgeUnitInput, type Visibility } from '../src/domain/model.js';
 import { skillQuality, unitBaseQuality, unitQuality } from '../src/domain/quality.js';
-import { versionDigest } from '../src/domain/bundles.js';
+import { sha256Digest, versionDigest } from '../src/domain/bundles.js';
 import { REWARD_MILLIS } from '../src/domain/reputation.js';
-import { parseSkillMd } from '../src/domain/skill-md.js';
+import { hostFrontmatter, parseSkillMd } from '../src/domain/skill-md.js';
 import { FIRST_VERSION, latestVersion } from '../src/domain/versions.js';
 import type { SkillPlan } from '../src/store/store.js';
 
@@ -430,6 +430,9 @@ export function skillItem(c: Corpus, i: number, units: number): SkillItem {
         conformant: true,
         warnings: [],
         skillMd: draft.markdown,
+        skillMdDigest: sha256Digest(draft.markdown),
+        skillMdBytes: Buffer.byteLength(draft.markdown, 'utf8'),
+        frontmatter: hostFrontmatter(draft.markdown, draft.name, true),
         body: draft.body,
         files: [],
         publishedAt: at,

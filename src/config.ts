@@ -1,4 +1,5 @@
 // Every REG_* variable, parsed and validated once. Nothing else reads process.env.
+import { getHeapStatistics } from 'node:v8';
 import { providerSpecFromEnv, type ProviderSpec } from './search/embeddings/factory.js';
 import type { StorageQuota } from './store/store.js';
 
@@ -52,6 +53,11 @@ export interface Config {
   warnings: string[];
   /** The embedding model search uses (REG_EMBEDDINGS, REG_EMBEDDINGS_URL, _MODEL, _API_KEY, _DIMENSIONS). */
   embeddings: ProviderSpec;
+  /**
+   * Distinct words each kind's search index holds at most (REG_SEARCH_MAX_TERMS), and how many of them one
+   * agent's items may bring in (REG_SEARCH_AGENT_TERMS); beyond, new words are not indexed.
+   */
+  searchVocabulary: { total: number; perAgent: number };
 }
 
 export class ConfigError extends Error {}
@@ -159,6 +165,19 @@ function embeddings(env: NodeJS.ProcessEnv): ProviderSpec {
   }
 }
 
+/** Bytes a distinct word costs the search index (measured on 20,000 real skills: ~1 KiB of heap and RSS). */
+const BYTES_PER_TERM = 1024;
+
+/**
+ * By default each kind's vocabulary may take a quarter of the V8 heap (with the default 4 GiB heap: about
+ * a million words each; 20,000 real skills hold 200,000), and one agent a quarter of that.
+ */
+function searchVocabulary(env: NodeJS.ProcessEnv): Config['searchVocabulary'] {
+  const byHeap = Math.floor((getHeapStatistics().heap_size_limit * 0.25) / BYTES_PER_TERM);
+  const total = integer(env, 'REG_SEARCH_MAX_TERMS', byHeap, 1_000, 1_000_000_000);
+  return { total, perAgent: integer(env, 'REG_SEARCH_AGENT_TERMS', Math.max(1_000, Math.floor(total / 4)), 100, 1_000_000_000) };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.REG_DATABASE_URL?.trim() || 'sqlite:./data/registry.db';
   if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) {
@@ -193,5 +212,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secret: env.REG_SECRET?.trim() || null,
     warnings,
     embeddings: embeddings(env),
+    searchVocabulary: searchVocabulary(env),
   };
 }

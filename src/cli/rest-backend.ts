@@ -1,17 +1,15 @@
 // The RegistryBackend of the stdio MCP server: each operation is a call to the registry's REST API, so
 // `mcp` serves the same tools and skill:// resources as POST /mcp, against any deployed registry.
+import { hostSkillOf } from '../domain/host-skills.js';
 import type { KnowledgeUnit, ReputationProfile, Skill } from '../domain/model.js';
 import type { SkillSummary, UnitSummary } from '../domain/summaries.js';
-import { type ListPage, type RegistryBackend, type SkillFile, skillMdFile } from '../mcp/backend.js';
-import { isTextType, mimeTypeOf, SKILL_MD, sepDigest, skillUri } from '../mcp/skill-uris.js';
+import { bundleFiles, type ListPage, type RegistryBackend } from '../mcp/backend.js';
+import { isTextType, skillUri } from '../mcp/skill-uris.js';
+import { ApiError } from '../domain/errors.js';
 import type { Query, RegistryClient } from './client.js';
 
 /** Each skills/list entry costs one GET: small pages keep an anonymous caller within its rate limit. */
 const SKILL_PAGE = 10;
-/** Pages of a name search read to find a skill by publisher and name, as the /mcp route does (service/skill-lookup.ts). */
-
-/** A skill as the API answers it, with the bundle listing issue 14 adds when the registry has it. */
-type ServedSkill = Skill & { files?: { path: string; size?: number; digest: string }[] };
 
 const path = (...segments: string[]) => `/${segments.map(encodeURIComponent).join('/')}`;
 
@@ -23,10 +21,15 @@ export function restBackend(client: RegistryClient): RegistryBackend {
   };
 
   const getSkill = async (id: string) => (await client.get<{ data: Skill }>(path('v1', 'skills', id))).data;
+  /** A listed skill read whole; null when it was deleted since the list was read. */
+  const readListed = (id: string) =>
+    getSkill(id).catch((error: unknown) => {
+      if (error instanceof ApiError && error.statusCode === 404) return null;
+      throw error;
+    });
 
   return {
     authenticated: client.key !== undefined,
-    skillPageSize: SKILL_PAGE,
     searchSkills: async (query) => {
       const page = await client.get<ListPage<SkillSummary>>('/v1/skills', query as Query);
       remember(page.data);
@@ -43,26 +46,31 @@ export function restBackend(client: RegistryClient): RegistryBackend {
       const { data } = await client.get<{ data: ReputationProfile }>(path('v1', 'reputation', agentId));
       return { ...data, history: data.history.slice(0, historyLimit) };
     },
-    findSkill: async (publisher, name) => {
-      const id = listed.get(skillUri({ agent_id: publisher, name }));
-      if (id) {
-        const skill = await getSkill(id).catch(() => null);
-        if (skill && skill.agent_id === publisher && skill.name === name) return skill;
+    hostSkillPage: async (offset) => {
+      const page = await client.get<ListPage<SkillSummary>>('/v1/skills', { limit: SKILL_PAGE, offset });
+      remember(page.data);
+      const skills = [];
+      for (const summary of page.data) {
+        const skill = await readListed(summary.id);
+        if (skill) skills.push(hostSkillOf(skill));
       }
-      // A skill is its publisher and name: one list entry at most, its latest version.
-      const found = await client.get<ListPage<SkillSummary>>('/v1/skills', { publisher, name, limit: 1 });
-      return found.data[0] ? getSkill(found.data[0].id) : null;
+      return { skills, read: page.data.length, total: page.total };
     },
-    skillFiles: async (skill: ServedSkill): Promise<SkillFile[]> => {
-      const bundle = (skill.files ?? []).filter((file) => file.path !== SKILL_MD);
-      return [
-        skillMdFile(skill),
-        ...bundle.map((file) => ({ path: file.path, digest: sepDigest(file.digest), size: file.size ?? 0, mimeType: mimeTypeOf(file.path) })),
-      ];
+    findHostSkill: async (publisher, name) => {
+      const id = listed.get(skillUri({ agent_id: publisher, name }));
+      let skill = id ? await readListed(id) : null;
+      if (!skill || skill.agent_id !== publisher || skill.name !== name) {
+        // A skill is its publisher and name: one list entry at most, its latest version.
+        const found = await client.get<ListPage<SkillSummary>>('/v1/skills', { publisher, name, limit: 1 });
+        skill = found.data[0] ? await readListed(found.data[0].id) : null;
+      }
+      const host = skill && hostSkillOf(skill);
+      return host?.listed ? host : null;
     },
+    skillFiles: async (skill) => bundleFiles(skill),
     readSkillFile: async (skill, file) => {
-      if (file.path === SKILL_MD) return { text: skill.skill_md_content };
-      const response = await client.stream(`${path('v1', 'skills', skill.id)}/files/${file.path.split('/').map(encodeURIComponent).join('/')}`);
+      const files = `${path('v1', 'skills', skill.id, 'versions', skill.version)}/files`;
+      const response = await client.stream(`${files}/${file.path.split('/').map(encodeURIComponent).join('/')}`);
       const bytes = Buffer.from(await response.arrayBuffer());
       return isTextType(file.mimeType) ? { text: bytes.toString('utf8') } : { blob: bytes.toString('base64') };
     },

@@ -13,6 +13,7 @@ import { html, invisibleCharacters, promptInjection } from './skill-md/scan.js';
 import { isConformanceKind, Refusal, WarningList, type SkillParseResult } from './skill-md/types.js';
 
 export { skillSlug } from './skill-md/fields.js';
+export { hostFrontmatter } from './skill-md/host-frontmatter.js';
 export * from './skill-md/limits.js';
 export { scanText } from './skill-md/scan.js';
 export {

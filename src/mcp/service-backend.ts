@@ -6,13 +6,13 @@ import { ApiError, badRequest, unavailable } from '../domain/errors.js';
 import { applyChange, type Context } from '../service/context.js';
 import { getUnit, listUnits, prepareUnitContribution, prepareVerdict } from '../service/knowledge.js';
 import { reputationProfile } from '../service/reputation.js';
-import { findSkillByName } from '../service/skill-lookup.js';
+import { findHostSkill, hostSkillPage } from '../service/skill-lookup.js';
 import { getSkill, getSkillFile, listSkills, publishSkill } from '../service/skills.js';
 import { StoreUnavailableError, UnstorableTextError } from '../store/store.js';
 import { bundleFiles, fileContent, type RegistryBackend } from './backend.js';
 
-/** Skills read per page of skills/list and resources/list (each read whole). */
-const SKILL_PAGE = 50;
+/** Skills per page of skills/list and resources/list (frontmatter and file listings, no content). */
+const SKILL_PAGE = 20;
 
 /** Where the door logs what it hides from the caller (the request's logger). */
 export interface ErrorLog {
@@ -47,7 +47,6 @@ export function serviceBackend(ctx: Context, caller: Caller, log: ErrorLog): Reg
     };
   return {
     authenticated: isAgent(caller),
-    skillPageSize: SKILL_PAGE,
     searchSkills: guarded(async ({ limit = 20, offset = 0, ...filters }) => {
       const page = await listSkills(ctx, caller, { ...filters, limit, offset });
       return { data: page.items, total: page.total, offset, limit, ...(page.capped !== undefined ? { capped: page.capped } : {}) };
@@ -62,7 +61,8 @@ export function serviceBackend(ctx: Context, caller: Caller, log: ErrorLog): Reg
     contributeSkill: guarded(async (body) => publishSkill(ctx, requireScope(caller, 'write'), body, applyChange)),
     validateUnit: guarded(async (id, verdict) => (await applyChange(await prepareVerdict(ctx, requireAgent(caller), id, verdict))).data),
     reputation: guarded((agentId, historyLimit) => reputationProfile(ctx, caller, agentId, historyLimit)),
-    findSkill: guarded((publisher, name) => findSkillByName(ctx, caller, publisher, name)),
+    hostSkillPage: guarded((offset) => hostSkillPage(ctx, caller, { limit: SKILL_PAGE, offset })),
+    findHostSkill: guarded((publisher, name) => findHostSkill(ctx, caller, publisher, name)),
     skillFiles: async (skill) => bundleFiles(skill),
     readSkillFile: guarded(async (skill, file) =>
       fileContent(file, (await getSkillFile(ctx, caller, skill.id, skill.version, file.path)).content),

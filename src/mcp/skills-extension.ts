@@ -4,12 +4,8 @@
 // its URI must end in the frontmatter's name; other skills stay readable through get_skill.
 import { ErrorCode, McpError, type Resource } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
-import { ApiError } from '../domain/errors.js';
-import type { Skill } from '../domain/model.js';
-import { parseSkillMd } from '../domain/skill-md.js';
-import { splitFrontmatter } from '../domain/skill-md/frontmatter.js';
-import { parseYaml } from '../domain/skill-md/convert.js';
-import type { RegistryBackend, SkillFile } from './backend.js';
+import type { HostSkill } from '../domain/host-skills.js';
+import { hostFiles, type RegistryBackend, type SkillFile } from './backend.js';
 import { decodeCursor, encodeCursor, INDEX_URI, parseSkillUri, SKILL_MD, skillUri } from './skill-uris.js';
 
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
@@ -29,96 +25,78 @@ export interface SkillEntry {
   resources: { uri: string; digest: string }[];
 }
 
-/** A skill the registry serves as an MCP skill, with its files. */
+/** A skill the registry serves as an MCP skill (it has frontmatter kept for hosts: it conforms), with its files. */
 export interface ServedSkill {
-  skill: Skill;
-  frontmatter: Record<string, unknown>;
+  skill: HostSkill & { frontmatter: string };
   files: SkillFile[];
 }
 
-/**
- * The SKILL.md frontmatter as JSON, verbatim (what a host gets by parsing the YAML), when the skill conforms
- * to the Agent Skills format and its name is the one its URI ends in; otherwise null.
- */
-export function servedFrontmatter(skill: Skill): Record<string, unknown> | null {
-  const parsed = parseSkillMd(skill.skill_md_content);
-  if (!parsed.ok || !parsed.conformant) return null;
-  const document = parseYaml(splitFrontmatter(skill.skill_md_content).yamlText);
-  if (document.errors.length > 0) return null;
-  const frontmatter = document.toJS({ maxAliasCount: 100 }) as unknown;
-  if (typeof frontmatter !== 'object' || frontmatter === null || Array.isArray(frontmatter)) return null;
-  return (frontmatter as Record<string, unknown>).name === skill.name ? (frontmatter as Record<string, unknown>) : null;
+/** The URI of a host skill's file (SKILL.md by default). */
+const uriOf = (skill: HostSkill, file?: string) => skillUri({ agent_id: skill.agentId, name: skill.name }, file);
+
+function serve(skill: HostSkill): ServedSkill | null {
+  return skill.frontmatter === null ? null : { skill: { ...skill, frontmatter: skill.frontmatter }, files: hostFiles(skill) };
 }
 
-async function serve(backend: RegistryBackend, skill: Skill): Promise<ServedSkill | null> {
-  const frontmatter = servedFrontmatter(skill);
-  return frontmatter ? { skill, frontmatter, files: await backend.skillFiles(skill) } : null;
-}
-
-export function skillEntry({ skill, frontmatter, files }: ServedSkill): SkillEntry {
-  return { uri: skillUri(skill), frontmatter, resources: files.map((file) => ({ uri: skillUri(skill, file.path), digest: file.digest })) };
-}
-
-/** A listed skill read whole; null when it was deleted since the list was read. */
-async function readListed(backend: RegistryBackend, id: string): Promise<Skill | null> {
-  try {
-    return await backend.getSkill(id);
-  } catch (error) {
-    if (error instanceof ApiError && error.statusCode === 404) return null;
-    throw error;
-  }
+export function skillEntry({ skill, files }: ServedSkill): SkillEntry {
+  const frontmatter = JSON.parse(skill.frontmatter) as Record<string, unknown>;
+  return { uri: uriOf(skill), frontmatter, resources: files.map((file) => ({ uri: uriOf(skill, file.path), digest: file.digest })) };
 }
 
 const notFound = (uri: string, why = 'not found') => new McpError(ErrorCode.InvalidParams, `Resource ${uri} ${why}`);
 
 /**
  * One page of the skills the caller may see, served as MCP skills, in the registry's list order (best
- * quality first). A page may hold fewer entries than skills read: skills that do not conform are left
- * out, as the SEP allows a partial listing.
+ * quality first), from what was kept at publication (no SKILL.md is read). A page may hold fewer entries
+ * than skills read: skills that do not conform are left out, as the SEP allows a partial listing.
  */
 export async function servedSkillPage(backend: RegistryBackend, cursor: string | undefined): Promise<{ served: ServedSkill[]; nextCursor?: string }> {
   const offset = decodeCursor(cursor);
   if (offset === null) throw new McpError(ErrorCode.InvalidParams, 'invalid cursor: pass back a nextCursor this server gave');
-  const page = await backend.searchSkills({ limit: backend.skillPageSize, offset });
+  const page = await backend.hostSkillPage(offset);
   const served: ServedSkill[] = [];
   const seen = new Set<string>();
-  for (const summary of page.data) {
-    const uri = skillUri(summary);
+  for (const skill of page.skills) {
+    const uri = uriOf(skill);
     // A publisher's name is one skill; only skills published twice under one name before versions existed
     // (kept as they were) share a URI, and the newest of them holds it.
     if (seen.has(uri)) continue;
     seen.add(uri);
-    const skill = await readListed(backend, summary.id);
-    const entry = skill && (await serve(backend, skill));
+    const entry = serve(skill);
     if (entry) served.push(entry);
   }
-  const next = offset + page.data.length;
-  return next < page.total && page.data.length > 0 ? { served, nextCursor: encodeCursor(next) } : { served };
+  const next = offset + page.read;
+  return next < page.total && page.read > 0 ? { served, nextCursor: encodeCursor(next) } : { served };
+}
+
+/** The skill a skill:// URI's publisher and name address, served as an MCP skill, or null. */
+async function servedAt(backend: RegistryBackend, publisher: string, name: string): Promise<ServedSkill | null> {
+  const skill = await backend.findHostSkill(publisher, name);
+  return skill && serve(skill);
 }
 
 /** The skill a SKILL.md URI names, served as an MCP skill, or an InvalidParams error. */
 export async function servedSkillAt(backend: RegistryBackend, uri: string): Promise<ServedSkill> {
   const address = parseSkillUri(uri);
   if (!address || address.file !== SKILL_MD) throw notFound(uri, 'is not the SKILL.md of a skill this server serves');
-  const skill = await backend.findSkill(address.publisher, address.name);
-  const served = skill && (await serve(backend, skill));
+  const served = await servedAt(backend, address.publisher, address.name);
   if (!served) throw notFound(uri);
   return served;
 }
 
-/** The resources of a served skill; SKILL.md's name and description are the frontmatter's, as the SEP asks. */
-export function skillResources({ skill, frontmatter, files }: ServedSkill): Resource[] {
+/** The resources of a served skill; SKILL.md's name and description are the frontmatter's (kept as the skill's), as the SEP asks. */
+export function skillResources({ skill, files }: ServedSkill): Resource[] {
   return files.map((file) =>
     file.path === SKILL_MD
       ? {
-          uri: skillUri(skill),
+          uri: uriOf(skill),
           name: skill.name,
-          title: `${skill.name} (by ${skill.agent_id})`,
-          description: typeof frontmatter.description === 'string' ? frontmatter.description : skill.description,
+          title: `${skill.name} (by ${skill.agentId})`,
+          description: skill.description,
           mimeType: file.mimeType,
           size: file.size,
         }
-      : { uri: skillUri(skill, file.path), name: file.path, mimeType: file.mimeType, size: file.size },
+      : { uri: uriOf(skill, file.path), name: file.path, mimeType: file.mimeType, size: file.size },
   );
 }
 
@@ -136,7 +114,7 @@ export const INDEX_RESOURCE: Resource = {
  */
 export async function skillIndex(backend: RegistryBackend): Promise<string> {
   const { served } = await servedSkillPage(backend, undefined);
-  const skills = served.map(({ skill }) => ({ name: skill.name, type: 'skill-md', description: skill.description, url: skillUri(skill) }));
+  const skills = served.map(({ skill }) => ({ name: skill.name, type: 'skill-md', description: skill.description, url: uriOf(skill) }));
   return JSON.stringify({ $schema: 'https://schemas.agentskills.io/discovery/0.2.0/schema.json', skills });
 }
 
@@ -145,8 +123,7 @@ export async function readSkillResource(backend: RegistryBackend, uri: string) {
   if (uri === INDEX_URI) return { contents: [{ uri, mimeType: 'application/json', text: await skillIndex(backend) }] };
   const address = parseSkillUri(uri);
   if (!address) throw notFound(uri);
-  const skill = await backend.findSkill(address.publisher, address.name);
-  const served = skill && (await serve(backend, skill));
+  const served = await servedAt(backend, address.publisher, address.name);
   const file = served?.files.find((f) => f.path === address.file);
   if (!served || !file) throw notFound(uri);
   return { contents: [{ uri, mimeType: file.mimeType, ...(await backend.readSkillFile(served.skill, file)) }] };

@@ -12,6 +12,8 @@ export interface SearchDocument {
   domain?: string | null;
   /** Skill markdown body, or a unit's examples joined by newlines. */
   body: string;
+  /** Who the item is from (an agent id): what one owner adds to the vocabulary is bounded. */
+  owner?: string;
 }
 
 /**

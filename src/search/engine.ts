@@ -106,11 +106,14 @@ export class SearchEngine {
     return [a.indexTerms(doc.name), a.indexTerms(doc.description), a.indexTerms(tags), body];
   }
 
-  /** Adds or replaces an item (and its vector, when given; a replaced item without one loses its old one). */
-  upsert(doc: SearchDocument, vector?: Float32Array | null): void {
+  /**
+   * Adds or replaces an item (and its vector, when given; a replaced item without one loses its old one).
+   * Answers how many of its distinct terms the lexical index's limits left out (0: all indexed).
+   */
+  upsert(doc: SearchDocument, vector?: Float32Array | null): number {
     this.remove(doc.key);
     const fields = this.fieldTerms(doc);
-    this.lexical.add(doc.key, fields);
+    const refused = this.lexical.add(doc.key, fields, doc.owner);
     const nameKey = this.analyzer.nameKey(doc.name);
     const info: ItemInfo = {
       nameKey,
@@ -126,6 +129,7 @@ export class SearchEngine {
       else same.push(doc.key);
     }
     if (vector && vector.length > 0 && this.vectors) this.vectors.upsert(doc.key, vector);
+    return refused;
   }
 
   /** Sets or replaces only the vector of an indexed item (embeddings arrive after the text). */

@@ -14,8 +14,13 @@
 // Document frequencies count dead documents until then, as in Lucene.
 //
 // Memory: the postings' (postings.ts); per document 4 bytes per field (length) + 9 bytes + a Map entry;
-// per distinct term a Map entry and three typed arrays (~200 bytes). Typed arrays grow by doubling, so up
-// to twice that is reserved.
+// per distinct term a Map entry and three typed arrays (~1 KiB with V8's object overheads, measured).
+// Typed arrays grow by doubling, so up to twice that is reserved.
+//
+// Bounds (TermLimits): a term new to the vocabulary costs far more than a posting of a known one, so what
+// one document, one owner (an agent) and all of them together may add to the vocabulary is bounded; a
+// document keeps the terms that fit (field by field: name first) and stays searchable by them. When the
+// vocabulary is full, or `memoryFull` says the heap is, new terms are refused and `vocabularyFull` says so.
 import { Bm25fImpacts } from './bm25f.js';
 import { countLive, MAX_TF, Postings } from './postings.js';
 import { preferExhaustive, ScoreAccumulator, type QueryList } from './top-k.js';
@@ -39,6 +44,31 @@ export interface QueryTerm {
   term: string;
   /** Multiplies the term's BM25F score (query-term weighting); 1 by default. */
   weight?: number;
+}
+
+/** What documents may add to the vocabulary (see the header). */
+export interface TermLimits {
+  /** Distinct terms one document has indexed, at most. */
+  perDocument: number;
+  /** Of those, terms new to the vocabulary. */
+  newPerDocument: number;
+  /** Terms of the vocabulary that one owner's documents brought in and that are still held. */
+  perOwner: number;
+  /** Terms in the vocabulary. */
+  total: number;
+}
+
+export const UNBOUNDED_TERMS: TermLimits = { perDocument: Infinity, newPerDocument: Infinity, perOwner: Infinity, total: Infinity };
+
+/** Terms refused so far, and whether the vocabulary is full now. */
+export interface VocabularyStatus {
+  terms: number;
+  limit: number;
+  /** Documents that had terms left out, and how many terms in all (since the index was made). */
+  documentsCut: number;
+  termsRefused: number;
+  /** New terms are refused: the vocabulary reached its bound, or memory ran short. */
+  full: false | 'terms' | 'memory';
 }
 
 export interface Hit {
@@ -85,6 +115,15 @@ export class LexicalIndex {
   compactShare = 0.25;
   /** Impacts are recomputed when an average field length moves by more than this share. */
   driftLimit = 0.1;
+  limits: TermLimits = UNBOUNDED_TERMS;
+  /** Whether memory is short (checked now and then while new terms arrive); then no new term is admitted. */
+  memoryFull: () => boolean = () => false;
+  private readonly ownerIds = new Map<string, number>();
+  private readonly ownerTerms: number[] = [];
+  private memoryChecks = 0;
+  private memoryShort = false;
+  private documentsCut = 0;
+  private termsRefused = 0;
 
   constructor(config: LexicalConfig) {
     this.fields = config.fields.map((f) => ({ ...f }));
@@ -142,9 +181,10 @@ export class LexicalIndex {
 
   /**
    * Adds (or replaces) a document: `fieldTerms[f]` are the analyzed terms of field f, repeats counted as
-   * term frequency.
+   * term frequency. `owner` names who the document is from (the per-owner bound). Answers how many of its
+   * distinct terms were left out by the limits (0: all indexed).
    */
-  add(key: number, fieldTerms: readonly (readonly string[])[]): void {
+  add(key: number, fieldTerms: readonly (readonly string[])[], owner?: string): number {
     if (fieldTerms.length !== this.nf) throw new Error(`expected ${this.nf} fields, got ${fieldTerms.length}`);
     if (this.ordOf.has(key)) this.remove(key);
     const ord = this.nextOrd++;
@@ -165,15 +205,65 @@ export class LexicalIndex {
     this.alive[ord] = 1;
     this.ordOf.set(key, ord);
     this.aliveCount++;
+    const ownerId = owner === undefined ? -1 : this.ownerId(owner);
+    let slots = this.limits.perDocument;
+    let newSlots = this.newTermSlots(ownerId);
+    let refused = 0;
     const row = new Uint8Array(nf);
     for (const [t, tf] of tfs) {
       let p = this.terms.get(t);
-      if (!p) this.terms.set(t, (p = new Postings(nf)));
+      if (slots <= 0 || (!p && newSlots <= 0)) {
+        refused++;
+        continue;
+      }
+      slots--;
+      if (!p) {
+        newSlots--;
+        this.terms.set(t, (p = new Postings(nf, ownerId)));
+        if (ownerId >= 0) this.ownerTerms[ownerId]!++;
+      }
       for (let f = 0; f < nf; f++) row[f] = Math.min(MAX_TF, tf[f]!);
       p.push(ord, row, this.bm25f.impact(row, 0, this.lens, ord * nf));
     }
-    this.totalPostings += tfs.size;
+    this.totalPostings += tfs.size - refused;
+    if (refused > 0) {
+      this.documentsCut++;
+      this.termsRefused += refused;
+    }
     if (this.drifted()) this.refreshImpacts();
+    return refused;
+  }
+
+  /** How many terms new to the vocabulary a document of this owner may bring now. */
+  private newTermSlots(ownerId: number): number {
+    const { newPerDocument, perOwner, total } = this.limits;
+    // The heap is looked at every 64 documents: cheap, and often enough to stop well before it runs out.
+    if (this.memoryChecks++ % 64 === 0) this.memoryShort = this.memoryFull();
+    if (this.memoryShort) return 0;
+    const ownerLeft = ownerId >= 0 ? perOwner - this.ownerTerms[ownerId]! : Infinity;
+    return Math.max(0, Math.min(newPerDocument, ownerLeft, total - this.terms.size));
+  }
+
+  private ownerId(owner: string): number {
+    let id = this.ownerIds.get(owner);
+    if (id === undefined) {
+      id = this.ownerTerms.length;
+      this.ownerIds.set(owner, id);
+      this.ownerTerms.push(0);
+    }
+    return id;
+  }
+
+  /** The vocabulary's size against its bound, and what the limits left out. */
+  vocabulary(): VocabularyStatus {
+    const full = this.memoryShort ? 'memory' : this.terms.size >= this.limits.total ? 'terms' : false;
+    return { terms: this.terms.size, limit: this.limits.total, documentsCut: this.documentsCut, termsRefused: this.termsRefused, full };
+  }
+
+  /** Terms of the vocabulary that `owner`'s documents brought in and that are still held. */
+  ownerTermCount(owner: string): number {
+    const id = this.ownerIds.get(owner);
+    return id === undefined ? 0 : this.ownerTerms[id]!;
   }
 
   /** Removes a document; it is gone from the next search. Unknown keys are ignored. */
@@ -214,7 +304,10 @@ export class LexicalIndex {
     let total = 0;
     for (const [t, p] of this.terms) {
       const w = p.retainLive(this.alive);
-      if (w === 0) this.terms.delete(t);
+      if (w === 0) {
+        this.terms.delete(t);
+        if (p.owner >= 0) this.ownerTerms[p.owner]!--;
+      }
       total += w;
     }
     this.totalPostings = total;

@@ -19,7 +19,11 @@ export class Postings {
   blockLast: Int32Array | null = null;
   blockMax: Float32Array | null = null;
 
-  constructor(readonly nf: number) {
+  constructor(
+    readonly nf: number,
+    /** Who brought the term into the vocabulary (an owner id of the index), -1 for no one in particular. */
+    readonly owner = -1,
+  ) {
     this.docs = new Int32Array(2);
     this.tfs = new Uint8Array(2 * nf);
     this.imp = new Float32Array(2);

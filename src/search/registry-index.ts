@@ -6,6 +6,7 @@ import type { SearchItem, SearchKind } from '../store/store.js';
 import type { SearchDocument } from './document.js';
 import type { EmbeddingProvider } from './embeddings/provider.js';
 import { SearchEngine } from './engine.js';
+import type { TermLimits } from './lexical.js';
 import type { VectorIndex } from './vectors.js';
 import { ExactVectorIndex } from './vectors.js';
 import { UsearchVectorIndex } from './vectors-usearch.js';
@@ -69,15 +70,18 @@ export class KindIndex {
     readonly kind: SearchKind,
     provider: EmbeddingProvider,
     vectors: VectorIndex | undefined,
+    bounds: { limits: TermLimits; memoryFull: () => boolean },
   ) {
     // Copies of one skill collapse into the best one; knowledge units are each their own.
     const overrides = kind === 'unit' ? { collapseDuplicates: 'off' as const } : {};
     this.engine = new SearchEngine(overrides, { providerId: provider.id, dimensions: provider.dimensions, itemTerms: 'needed', ...(vectors ? { vectorIndex: vectors } : {}) });
+    this.engine.lexical.limits = bounds.limits;
+    this.engine.lexical.memoryFull = bounds.memoryFull;
   }
 
   /** Indexes an item, or only refreshes its attributes when its text did not change (then: false). */
   put(item: SearchItem): boolean {
-    const doc: SearchDocument = { key: item.seq, name: item.name, description: item.description, tags: item.tags, domain: item.domain, body: item.body };
+    const doc: SearchDocument = { key: item.seq, name: item.name, description: item.description, tags: item.tags, domain: item.domain, body: item.body, owner: item.agentId };
     const textKey = createHash('sha1').update(`${doc.name}\u0000${doc.description}\u0000${doc.tags.join('\u0001')}\u0000${doc.domain ?? ''}\u0000${doc.body}`).digest().readUIntBE(0, 6);
     const before = this.attributes.get(item.seq);
     const changed = before?.textKey !== textKey;

@@ -5,11 +5,13 @@
 // few seconds. Item vectors come from one embedding worker, are kept in the store per model, and are
 // computed off the request path; `pending` counts what is not indexed or embedded yet. Each kind's engine,
 // attribute table and filter predicate: registry-index.ts.
+import { getHeapStatistics } from 'node:v8';
 import type { SearchChange, SearchFeed, SearchKind } from '../store/store.js';
 import { embeddingText } from './document.js';
 import { createProvider, type ProviderSpec } from './embeddings/factory.js';
 import type { EmbeddingProvider } from './embeddings/provider.js';
 import { WorkerEmbeddings } from './embeddings/worker.js';
+import type { TermLimits, VocabularyStatus } from './lexical.js';
 import { defaultVectorIndex, KindIndex, type SearchFilter } from './registry-index.js';
 import type { VectorIndex } from './vectors.js';
 
@@ -22,6 +24,24 @@ const PURGE_EVERY_MS = 15 * 60 * 1000;
 const EMBED_BATCH = 16;
 /** A query's vector is awaited this long; later, the search ranks lexically (the vector is cached for next time). */
 const QUERY_VECTOR_BUDGET_MS = 20;
+/** Distinct terms one item has indexed, at most (real skills: 118 at the median, 384 at most). */
+export const ITEM_TERMS = 512;
+/** Of those, terms new to the vocabulary (a new term costs ~1 KiB, a posting of a known one ~10 bytes). */
+export const ITEM_NEW_TERMS = 256;
+/** No new term is admitted while the V8 heap is fuller than this share of its limit. */
+const HEAP_FULL_SHARE = 0.85;
+
+/** Each kind's vocabulary bound (`total`) and what one agent's items may bring into it (`perAgent`). */
+export interface VocabularyBounds {
+  total: number;
+  perAgent: number;
+}
+
+/** The heap is fuller than HEAP_FULL_SHARE of its limit. */
+export function heapFull(): boolean {
+  const heap = getHeapStatistics();
+  return heap.used_heap_size > HEAP_FULL_SHARE * heap.heap_size_limit;
+}
 
 export interface Log {
   info(details: object, message: string): void;
@@ -42,6 +62,17 @@ export interface RegistrySearchOptions {
   log?: Log;
   /** Tests: build and follow the feed, but never start the embedding worker loop on their own. */
   vectorIndex?: (dimensions: number) => VectorIndex;
+  /** What items may add to each kind's vocabulary (unbounded when absent). */
+  vocabulary?: VocabularyBounds;
+  /** Whether memory is short (default: heapFull); new terms are then refused. */
+  memoryFull?: () => boolean;
+}
+
+export interface SearchStatus {
+  ready: boolean;
+  pending: number;
+  model: string;
+  vocabulary: Record<SearchKind, VocabularyStatus>;
 }
 
 export class RegistrySearch {
@@ -70,7 +101,17 @@ export class RegistrySearch {
     this.worker = options.embeddings.kind === 'none' ? null : new WorkerEmbeddings(options.embeddings);
     this.provider = this.worker ?? createProvider({ kind: 'none' });
     const vectors = (dims: number) => (dims > 0 ? (options.vectorIndex?.(dims) ?? defaultVectorIndex(dims)) : undefined);
-    this.indexes = { skill: new KindIndex('skill', this.provider, vectors(this.provider.dimensions)), unit: new KindIndex('unit', this.provider, vectors(this.provider.dimensions)) };
+    const limits: TermLimits = {
+      perDocument: ITEM_TERMS,
+      newPerDocument: ITEM_NEW_TERMS,
+      perOwner: options.vocabulary?.perAgent ?? Infinity,
+      total: options.vocabulary?.total ?? Infinity,
+    };
+    const bounds = { limits, memoryFull: options.memoryFull ?? heapFull };
+    this.indexes = {
+      skill: new KindIndex('skill', this.provider, vectors(this.provider.dimensions), bounds),
+      unit: new KindIndex('unit', this.provider, vectors(this.provider.dimensions), bounds),
+    };
     this.ready = new Promise((resolve) => (this.markReady = resolve));
   }
 
@@ -120,11 +161,28 @@ export class RegistrySearch {
     return last > KEPT_CHANGES ? this.feed.purgeSearchChanges(last - KEPT_CHANGES) : 0;
   }
 
-  /** What `/readyz` reports, once the index has taken every change logged so far: items not indexed yet (while building) and items without a vector. */
-  async status(): Promise<{ ready: boolean; pending: number; model: string }> {
+  /**
+   * What `/readyz` reports, once the index has taken every change logged so far: items not indexed yet
+   * (while building), items without a vector, and each vocabulary against its bound.
+   */
+  async status(): Promise<SearchStatus> {
     await this.sync().catch((error: unknown) => this.log?.warn({ err: error }, 'search index sync failed'));
-    return { ready: this.built, pending: this.buildLeft + this.embedLeft, model: this.model };
+    return { ready: this.built, pending: this.buildLeft + this.embedLeft, model: this.model, vocabulary: this.vocabulary() };
   }
+
+  vocabulary(): Record<SearchKind, VocabularyStatus> {
+    return { skill: this.indexes.skill.engine.lexical.vocabulary(), unit: this.indexes.unit.engine.lexical.vocabulary() };
+  }
+
+  /** Says once, in the log, when a vocabulary starts refusing new terms (and why). */
+  private noteFullVocabulary(kind: SearchKind): void {
+    const status = this.indexes[kind].engine.lexical.vocabulary();
+    if (status.full === false) this.fullNoted[kind] = false;
+    if (status.full === false || this.fullNoted[kind]) return;
+    this.fullNoted[kind] = true;
+    this.log?.warn({ kind, ...status }, 'the search vocabulary is full: new words are not indexed (raise REG_SEARCH_MAX_TERMS or the heap)');
+  }
+  private readonly fullNoted: Record<SearchKind, boolean> = { skill: false, unit: false };
 
   /** Whether searches can be answered from the index (else: the database's full-text search). */
   get isReady(): boolean {
@@ -142,6 +200,7 @@ export class RegistrySearch {
         if (this.closed) return;
         const items = await this.feed.searchItems(kind, after, BATCH);
         for (const item of items) index.put(item);
+        this.noteFullVocabulary(kind);
         if (items.length < BATCH) break;
         after = items[items.length - 1]!.seq;
         // Yield between batches: a large build must not hold up the requests being served meanwhile.
@@ -208,6 +267,7 @@ export class RegistrySearch {
       for (const seq of seqs) if (!present.has(seq)) index.drop(seq);
       let changed = 0;
       for (const item of found) if (index.put(item)) changed++;
+      this.noteFullVocabulary(kind);
       // New text needs a new vector: counted now, recounted by the embedding loop.
       if (this.worker) this.embedLeft += changed;
     }

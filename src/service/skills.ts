@@ -3,13 +3,13 @@
 // search (private skills only for their owner and admins), and the discovery index.
 import { assertMayManageSkill, canSeeSkill, skillViewer } from '../domain/access.js';
 import type { Agent, Caller } from '../domain/caller.js';
-import { checkBundle, versionDigest, type BundleFileInput } from '../domain/bundles.js';
+import { checkBundle, sha256Digest, versionDigest, type BundleFileInput } from '../domain/bundles.js';
 import { badRequest, conflict, notFound } from '../domain/errors.js';
 import type { Skill, SkillVersionSummary, SkillWarning, Visibility } from '../domain/model.js';
 import { skillQuality } from '../domain/quality.js';
 import { REWARD_MILLIS } from '../domain/reputation.js';
 import { commaList, textFilter } from '../domain/search.js';
-import { parseSkillMd } from '../domain/skill-md.js';
+import { hostFrontmatter, parseSkillMd } from '../domain/skill-md.js';
 import type { SkillSummary } from '../domain/summaries.js';
 import { byVersionDescending, decideVersion, FIRST_VERSION, latestVersion, readVersion } from '../domain/versions.js';
 import { plannedSkill } from '../store/skill-rows.js';
@@ -159,6 +159,9 @@ function draftSkill(input: SkillInput): Draft {
       conformant,
       warnings,
       skillMd: input.skill_md_content,
+      skillMdDigest: sha256Digest(input.skill_md_content),
+      skillMdBytes: Buffer.byteLength(input.skill_md_content, 'utf8'),
+      frontmatter: hostFrontmatter(input.skill_md_content, doc.name, conformant),
       body: doc.body,
       files: bundle.files,
     },

@@ -19,9 +19,10 @@ export interface SearchItem {
   body: string;
   qualityScore: number;
   createdAt: string;
+  /** The publisher or contributor. */
+  agentId: string;
   /** Skills: who sees it, and whether it is listed (a version that is not yanked). */
   visibility?: Visibility;
-  agentId?: string;
   listed?: boolean;
   conformant?: boolean;
   /** Units. */

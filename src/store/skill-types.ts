@@ -2,6 +2,7 @@
 // (create, version or the same again) and the race it may lose, files and bundles as served, the export
 // of a skill and the discovery index's entries. Re-exported from store.ts.
 import type { Skill, SkillFile, SkillWarning, Visibility } from '../domain/model.js';
+export type { HostSkill } from '../domain/host-skills.js';
 
 /** A version of a skill as it is stored: its SKILL.md, what was read from it, and its files. */
 export interface NewSkillVersion {
@@ -16,6 +17,11 @@ export interface NewSkillVersion {
   conformant: boolean;
   warnings: SkillWarning[];
   skillMd: string;
+  /** SKILL.md's own sha256 digest (`sha256:<hex>`) and size in bytes, as file listings give them. */
+  skillMdDigest: string;
+  skillMdBytes: number;
+  /** The frontmatter as JSON text for agent hosts (hostFrontmatter); null when the skill is not served to them. */
+  frontmatter: string | null;
   /** The markdown after the frontmatter, which search indexes. */
   body: string;
   files: readonly StoredFile[];

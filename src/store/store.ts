@@ -17,13 +17,14 @@ import type { SkillSummary, UnitSummary } from '../domain/summaries.js';
 import type { VerdictDecision, VerdictState } from '../domain/verdicts.js';
 import type { Page, SkillQuery, UnitQuery } from './list-queries.js';
 import type { SearchFeed } from './search-feed.js';
-import type { DiscoveryEntry, SkillBundle, SkillExport, SkillFileContent, SkillIdentity, SkillImport, SkillPlan } from './skill-types.js';
+import type { DiscoveryEntry, HostSkill, SkillBundle, SkillExport, SkillFileContent, SkillIdentity, SkillImport, SkillPlan } from './skill-types.js';
 
 export type { Page, SkillQuery, UnitQuery, Viewer } from './list-queries.js';
 export type { SearchChange, SearchFeed, SearchItem, SearchKind } from './search-feed.js';
 export {
   PublishRaceError,
   type DiscoveryEntry,
+  type HostSkill,
   type NewSkillVersion,
   type SkillBundle,
   type SkillExport,
@@ -178,6 +179,8 @@ export interface Store extends SearchFeed {
   publishSkill(plan: SkillPlan, response?: IdempotentResponse, quota?: StorageQuota): Promise<void>;
   /** A skill at `version`, or at the version reads give by default (the newest when all are yanked). */
   getSkill(id: string, version?: string): Promise<Skill | null>;
+  /** Skills by id as agent hosts are served them (unknown ids are left out; any order). */
+  hostSkills(ids: readonly string[]): Promise<HostSkill[]>;
   /** A skill's versions, newest first; null for an unknown skill. */
   listSkillVersions(id: string): Promise<SkillVersionSummary[] | null>;
   /** A file of a version (`SKILL.md` included), or of the default version when none is named. */

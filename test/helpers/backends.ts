@@ -18,6 +18,8 @@ export interface SharedDatabase {
   start(): Promise<Store>;
   /** The migration versions the database has recorded. */
   appliedMigrations(): Promise<number[]>;
+  /** Runs SQL on the database directly, outside any store (to take it back to an older schema). */
+  exec(sql: string): Promise<void>;
   /** Removes the database; every instance must be closed first. */
   drop(): Promise<void>;
 }
@@ -42,6 +44,14 @@ const sqlite: Backend = {
         const db = new Database(file, { readonly: true });
         try {
           return db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all() as number[];
+        } finally {
+          db.close();
+        }
+      },
+      exec: async (sql) => {
+        const db = new Database(file);
+        try {
+          db.exec(sql);
         } finally {
           db.close();
         }
@@ -125,6 +135,9 @@ function postgres(url: string): Backend {
           (await adminQuery<{ version: number }>(url, `SELECT version FROM ${schema}.schema_migrations ORDER BY version`)).map(
             (row) => row.version,
           ),
+        exec: async (sql) => {
+          await adminQuery(url, `SET search_path TO ${schema}; ${sql}`);
+        },
         drop: () => dropSchema(url, schema),
       };
     },

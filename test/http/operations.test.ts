@@ -3,14 +3,18 @@ import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { loggerOptions } from '../../src/app.js';
 import { backends } from '../helpers/backends.js';
-import { call, register, testApp } from '../helpers/app.js';
+import { call, register, testApp, testConfig } from '../helpers/app.js';
 
 for (const backend of backends()) describe(`operations [${backend.name}]`, () => {
   it('answers health and readiness without credentials', async () => {
     const t = await testApp(await backend.open());
     try {
       assert.deepEqual((await call(t.app, 'GET', '/healthz')).json(), { status: 'ok' });
-      assert.deepEqual((await call(t.app, 'GET', '/readyz')).json(), { status: 'ready', search: { pending: 0, indexed: true, model: 'none' } });
+      const empty = { terms: 0, limit: testConfig().searchVocabulary.total, full: false, items_cut: 0 };
+      assert.deepEqual((await call(t.app, 'GET', '/readyz')).json(), {
+        status: 'ready',
+        search: { pending: 0, indexed: true, model: 'none', vocabulary: { skills: empty, units: empty } },
+      });
     } finally {
       await t.close();
     }

@@ -7,7 +7,7 @@ import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { getSkillEntry, httpClient, resourceText, startedRegistry, text } from './fixtures.js';
 import { describeMcpTransport } from './suite.js';
 
-describeMcpTransport({ name: 'Streamable HTTP', connect: httpClient, pageSize: 50 });
+describeMcpTransport({ name: 'Streamable HTTP', connect: httpClient, pageSize: 20 });
 
 const initialize = {
   jsonrpc: '2.0',

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { KnowledgeUnit } from '../../src/domain/model.js';
-import { versionDigest } from '../../src/domain/bundles.js';
+import { sha256Digest, versionDigest } from '../../src/domain/bundles.js';
 import { latestVersion } from '../../src/domain/versions.js';
 import { newSkillPlan } from '../../src/service/skills.js';
 import { plannedSkill } from '../../src/store/skill-rows.js';
@@ -264,6 +264,7 @@ export function storeContract(backend: Backend): void {
       assert.deepEqual((await listed()).map((s) => s.version), ['1.0.0']);
       assert.equal(await store.setSkillYanked(id, '1.0.0', true, at(9_005), latestVersion), 'changed');
       assert.deepEqual(await listed(), [], 'every version yanked: out of lists');
+      assert.deepEqual((await store.hostSkills([id])).map((s) => [s.version, s.listed]), [['1.1.0', false]], 'and not served to hosts');
       assert.deepEqual([(await store.getSkill(id))?.version, (await store.getSkill(id))?.latest_version], ['1.1.0', null]);
       assert.equal(await store.setSkillYanked(id, '9.9.9', true, at(9_006), latestVersion), 'not_found');
       await store.setSkillYanked(id, '1.0.0', false, at(9_007), latestVersion);
@@ -296,6 +297,21 @@ export function storeContract(backend: Backend): void {
       assert.equal(versionDigest(bundle!.skillMd, bundle!.files), got?.digest, 'the stored bundle reproduces the version digest');
       const index = await collect(store.discoveryIndex());
       assert.deepEqual(index.find((e) => e.id === 'sk_bundled'), { id: 'sk_bundled', name: 'bundled', description: 'Has files.', version: '1.0.0', digest: got!.digest, fileCount: 1 });
+      assert.deepEqual(await store.hostSkills(['sk_bundled', 'sk_unknown']), [
+        {
+          id: 'sk_bundled',
+          agentId: 'bundler',
+          name: 'bundled',
+          visibility: 'public',
+          version: '1.0.0',
+          listed: true,
+          description: 'Has files.',
+          frontmatter: JSON.stringify({ name: 'bundled', description: 'Has files.' }),
+          skillMd: { digest: sha256Digest(skillMd), size: Buffer.byteLength(skillMd) },
+          files: got!.files,
+        },
+      ], 'what agent hosts are served is kept at publication: frontmatter, SKILL.md digest and size, the file listing');
+      assert.deepEqual(await store.hostSkills([]), []);
 
       const racers = [1, 2, 3].map((n) => ({ ...skill('bundler', { name: 'raced' }), skillId: `sk_raced_${n}` }));
       const outcomes = await Promise.allSettled(racers.map((p) => store.publishSkill(p)));
@@ -472,6 +488,34 @@ export function storeContract(backend: Backend): void {
         assert.equal(await restarted.agentExists('shared-agent'), true, 'a restart keeps the data');
       } finally {
         for (const store of open) await store.close();
+        await db.drop();
+      }
+    });
+
+    it('keeps what agent hosts are served for the versions published before it was kept (the backfill)', async () => {
+      const db = await backend.shared();
+      const hostMigration = backend.name === 'postgres' ? 7 : 8;
+      let store = await db.start();
+      try {
+        await store.createAgentWithKey(newKey('early'));
+        const early = skill('early', { name: 'early-bird' });
+        await store.publishSkill(early);
+        const odd = newSkillPlan({ skill_md_content: '---\nname: Odd Name\ndescription: Not a slug.\n---\nBody.\n', visibility: 'public', skillId: 'sk_odd', agentId: 'early', at: at(9_200) });
+        await store.publishSkill(odd);
+        const before = await store.hostSkills(['sk_odd', early.skillId]);
+        await store.close();
+        await db.exec(
+          `ALTER TABLE skill_versions DROP COLUMN frontmatter; ALTER TABLE skill_versions DROP COLUMN skill_md_digest;
+           ALTER TABLE skill_versions DROP COLUMN skill_md_bytes; DELETE FROM schema_migrations WHERE version = ${hostMigration};`,
+        );
+        store = await db.start();
+        const after = await store.hostSkills(['sk_odd', early.skillId]);
+        const byId = (list: typeof before) => [...list].sort((a, b) => (a.id < b.id ? -1 : 1));
+        assert.deepEqual(byId(after), byId(before));
+        assert.equal(after.find((s) => s.id === 'sk_odd')?.frontmatter, null, 'a skill that does not conform is not served to hosts');
+        assert.ok(after.find((s) => s.id !== 'sk_odd')?.frontmatter);
+      } finally {
+        await store.close();
         await db.drop();
       }
     });

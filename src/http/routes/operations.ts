@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { unavailable } from '../../domain/errors.js';
 import type { Context } from '../../service/context.js';
+import type { VocabularyStatus } from '../../search/lexical.js';
 import { StoreUnavailableError } from '../../store/store.js';
 import { Health, Readiness, errors } from '../schemas.js';
 
@@ -40,11 +41,22 @@ export const operationRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
         request.log.warn({ err: error }, 'readiness check failed');
         throw unavailable(error instanceof StoreUnavailableError && /disk/.test(error.message) ? error.message : 'the database is not reachable');
       }
-      const search = (await ctx.search?.status()) ?? { ready: false, pending: 0, model: 'none' };
+      const search = await ctx.search?.status();
+      const vocabulary = (v: VocabularyStatus | undefined) => ({ terms: v?.terms ?? 0, limit: v?.limit ?? 0, full: v?.full ?? false, items_cut: v?.documentsCut ?? 0 });
+      const full = search ? (['skill', 'unit'] as const).filter((kind) => search.vocabulary[kind].full !== false) : [];
+      const warnings = [
+        ...ctx.config.warnings,
+        ...full.map((kind) => `the search index's ${kind} vocabulary is full (${search!.vocabulary[kind].full}): new words are not indexed`),
+      ];
       return {
         status: 'ready',
-        ...(ctx.config.warnings.length > 0 ? { warnings: ctx.config.warnings } : {}),
-        search: { pending: search.pending, indexed: search.ready, model: search.model },
+        ...(warnings.length > 0 ? { warnings } : {}),
+        search: {
+          pending: search?.pending ?? 0,
+          indexed: search?.ready ?? false,
+          model: search?.model ?? 'none',
+          vocabulary: { skills: vocabulary(search?.vocabulary.skill), units: vocabulary(search?.vocabulary.unit) },
+        },
       };
     },
   );

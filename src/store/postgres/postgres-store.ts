@@ -15,6 +15,7 @@ import {
   type Page,
   type SavedResponse,
   type DiscoveryEntry,
+  type HostSkill,
   type SkillBundle,
   type SkillExport,
   type SkillFileContent,
@@ -146,6 +147,10 @@ export class PostgresStore extends PostgresSearchFeed implements Store {
   async publishSkill(plan: SkillPlan, response?: IdempotentResponse, quota?: StorageQuota): Promise<void> {
     refuseUnstorable({ ...plan.version, files: plan.version.files.map((f) => f.path) });
     await this.write((client) => skills.publish(client, plan, quota), response);
+  }
+
+  hostSkills(ids: readonly string[]): Promise<HostSkill[]> {
+    return skillReads.hostSkills(this.pool, ids);
   }
 
   getSkill(id: string, version?: string): Promise<Skill | null> {

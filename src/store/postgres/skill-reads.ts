@@ -4,7 +4,7 @@
 import type { Skill, SkillVersionSummary } from '../../domain/model.js';
 import * as rows from '../rows.js';
 import * as skillRows from '../skill-rows.js';
-import type { DiscoveryEntry, SkillBundle, SkillExport, SkillFileContent, SkillIdentity } from '../store.js';
+import type { DiscoveryEntry, HostSkill, SkillBundle, SkillExport, SkillFileContent, SkillIdentity } from '../store.js';
 import { run, type Queryable } from './connection.js';
 
 // ---- reads -----------------------------------------------------------------------------------------
@@ -42,6 +42,23 @@ export async function getSkill(db: Queryable, id: string, version?: string): Pro
     [row.version_seq],
   );
   return skillRows.toSkill(row, files.rows, rows.postgresDecode);
+}
+
+export async function hostSkills(db: Queryable, ids: readonly string[]): Promise<HostSkill[]> {
+  if (ids.length === 0) return [];
+  const found = await run<skillRows.HostSkillRow>(
+    db,
+    `SELECT ${skillRows.HOST_SKILL_COLUMNS} FROM skills s JOIN skill_versions v ON v.skill_seq = s.seq AND v.version = s.version
+     WHERE s.id = ANY($1::text[])`,
+    [ids],
+  );
+  if (found.rows.length === 0) return [];
+  const files = await run<skillRows.SkillFileRow & { version_seq: string }>(
+    db,
+    `SELECT version_seq, ${skillRows.SKILL_FILE_COLUMNS} FROM skill_files WHERE version_seq = ANY($1::bigint[]) ORDER BY version_seq, path`,
+    [found.rows.map((row) => row.version_seq)],
+  );
+  return skillRows.toHostSkills(found.rows, files.rows);
 }
 
 export async function listVersions(db: Queryable, id: string): Promise<SkillVersionSummary[] | null> {

@@ -12,7 +12,7 @@ import { UNIT_SUMMARY_COLUMNS } from './lists.js';
 const SKILL_ITEM = `SELECT s.seq, s.id, s.name, s.display_name, s.description, s.tags, s.domain, coalesce(v.body, '') AS body,
   s.quality_score, s.created_at, s.visibility, s.agent_id, s.latest_version_seq IS NOT NULL AS listed, s.conformant
   FROM skills s LEFT JOIN skill_versions v ON v.seq = s.latest_version_seq`;
-const UNIT_ITEM = `SELECT ku.seq, ku.id, ku.title, ku.description, ku.tags, ku.domain, ku.examples, ku.quality_score, ku.created_at, ku.type
+const UNIT_ITEM = `SELECT ku.seq, ku.id, ku.agent_id, ku.title, ku.description, ku.tags, ku.domain, ku.examples, ku.quality_score, ku.created_at, ku.type
   FROM knowledge_units ku`;
 
 interface SkillItemRow {
@@ -20,7 +20,7 @@ interface SkillItemRow {
   quality_score: number; created_at: string; visibility: string; agent_id: string; listed: number; conformant: number;
 }
 interface UnitItemRow {
-  seq: number; id: string; title: string; description: string; tags: string; domain: string; examples: string;
+  seq: number; id: string; agent_id: string; title: string; description: string; tags: string; domain: string; examples: string;
   quality_score: number; created_at: string; type: string;
 }
 
@@ -34,7 +34,7 @@ function skillItem(r: SkillItemRow): SearchItem {
 
 function unitItem(r: UnitItemRow): SearchItem {
   return {
-    kind: 'unit', seq: r.seq, id: r.id, name: r.title, description: r.description, tags: JSON.parse(r.tags) as string[], domain: r.domain,
+    kind: 'unit', seq: r.seq, id: r.id, agentId: r.agent_id, name: r.title, description: r.description, tags: JSON.parse(r.tags) as string[], domain: r.domain,
     body: (JSON.parse(r.examples) as string[]).join('\n'), qualityScore: r.quality_score, createdAt: r.created_at, type: r.type as UnitType,
   };
 }

@@ -4,7 +4,7 @@
 import type { Skill, SkillVersionSummary } from '../../domain/model.js';
 import * as rows from '../rows.js';
 import * as skillRows from '../skill-rows.js';
-import type { DiscoveryEntry, SkillBundle, SkillExport, SkillFileContent, SkillIdentity } from '../store.js';
+import type { DiscoveryEntry, HostSkill, SkillBundle, SkillExport, SkillFileContent, SkillIdentity } from '../store.js';
 import type { Prepare } from './connection.js';
 
 // ---- reads -----------------------------------------------------------------------------------------
@@ -40,6 +40,22 @@ export function getSkill(prepare: Prepare, id: string, version?: string): Skill 
     row.version_seq,
   ) as skillRows.SkillFileRow[];
   return skillRows.toSkill(row, files, rows.sqliteDecode);
+}
+
+const list = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+
+export function hostSkills(prepare: Prepare, ids: readonly string[]): HostSkill[] {
+  if (ids.length === 0) return [];
+  const found = prepare(
+    `SELECT ${skillRows.HOST_SKILL_COLUMNS} FROM skills s JOIN skill_versions v ON v.skill_seq = s.seq AND v.version = s.version
+     WHERE s.id IN (${list(ids.length)})`,
+  ).all(...ids) as skillRows.HostSkillRow[];
+  if (found.length === 0) return [];
+  const versions = found.map((row) => row.version_seq);
+  const files = prepare(
+    `SELECT version_seq, ${skillRows.SKILL_FILE_COLUMNS} FROM skill_files WHERE version_seq IN (${list(versions.length)}) ORDER BY version_seq, path`,
+  ).all(...versions) as (skillRows.SkillFileRow & { version_seq: number })[];
+  return skillRows.toHostSkills(found, files);
 }
 
 export function listVersions(prepare: Prepare, id: string): SkillVersionSummary[] | null {

@@ -16,6 +16,7 @@ import {
   type Page,
   type SavedResponse,
   type DiscoveryEntry,
+  type HostSkill,
   type SkillBundle,
   type SkillExport,
   type SkillFileContent,
@@ -175,6 +176,10 @@ export class SqliteStore extends SqliteSearchFeed implements Store {
 
   publishSkill(plan: SkillPlan, response?: IdempotentResponse, quota?: StorageQuota): Promise<void> {
     return this.write((prepare) => skills.publish(prepare, plan, quota), response);
+  }
+
+  async hostSkills(ids: readonly string[]): Promise<HostSkill[]> {
+    return skillReads.hostSkills(this.prepare, ids);
   }
 
   async getSkill(id: string, version?: string): Promise<Skill | null> {

@@ -16,6 +16,7 @@ import * as m3 from './003-search-as-sqlite-finds-it.js';
 import * as m4 from './004-standing-quotas-lookalikes.js';
 import * as m5 from './005-skill-versions.js';
 import * as m6 from './006-search-feed.js';
+import * as m7 from './007-host-frontmatter.js';
 
 export interface Migration {
   version: number;
@@ -32,4 +33,5 @@ export const migrations: Migration[] = [
   { version: 4, ...m4 },
   { version: 5, ...m5 },
   { version: 6, ...m6 },
+  { version: 7, ...m7 },
 ];

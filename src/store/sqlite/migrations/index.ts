@@ -8,6 +8,7 @@ import * as m4 from './004-unit-counts.js';
 import * as m5 from './005-standing-quotas-lookalikes.js';
 import * as m6 from './006-skill-versions.js';
 import * as m7 from './007-search-feed.js';
+import * as m8 from './008-host-frontmatter.js';
 
 export interface Migration {
   version: number;
@@ -24,4 +25,5 @@ export const migrations: Migration[] = [
   { version: 5, ...m5 },
   { version: 6, ...m6 },
   { version: 7, ...m7 },
+  { version: 8, ...m8 },
 ];
