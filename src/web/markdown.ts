@@ -18,6 +18,12 @@ export const CONTENT_LINK_REL = 'nofollow noopener ugc';
 
 const markdown = new MarkdownIt({ html: false, linkify: true, typographer: false });
 
+// Link targets: an http(s) or mailto URL, or a relative one whose first segment has no colon (a browser
+// could read `jav%09ascript:…` as neither, but nothing ambiguous is worth keeping). Besides markdown-it's own check.
+const SAFE_TARGET = /^(?:https?:|mailto:|[^:/?#]*(?:[/?#]|$))/i;
+const checkLink = markdown.validateLink.bind(markdown);
+markdown.validateLink = (url) => checkLink(url) && SAFE_TARGET.test(url);
+
 markdown.core.ruler.push('headings_below_page_title', (state) => {
   for (const token of state.tokens) {
     if (token.type === 'heading_open' || token.type === 'heading_close') {
@@ -61,7 +67,7 @@ const ALLOWED: sanitizeHtml.IOptions = {
     'ul', 'ol', 'li', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
   ],
   allowedAttributes: { a: ['href', 'title', 'rel'], ol: ['start'], code: ['class'] },
-  allowedClasses: { code: ['language-*'] },
+  allowedClasses: { code: [/^language-[A-Za-z0-9_+-]+$/] },
   allowedSchemes: ['http', 'https', 'mailto'],
   allowedSchemesByTag: {},
   allowedSchemesAppliedToAttributes: ['href'],
