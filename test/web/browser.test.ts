@@ -33,16 +33,20 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-function findChromium(): string | null {
-  const candidates = [process.env.REG_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
-  return candidates.find((path): path is string => typeof path === 'string' && path !== '' && existsSync(path)) ?? null;
+/** REG_CHROMIUM when set (and only it), else Debian's or Ubuntu's package. */
+function findChromium(): { path: string } | { missing: string } {
+  const named = process.env.REG_CHROMIUM?.trim();
+  if (named) return existsSync(named) ? { path: named } : { missing: `REG_CHROMIUM names ${named}, which does not exist` };
+  const path = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((candidate) => existsSync(candidate));
+  return path
+    ? { path }
+    : { missing: 'Chromium is not installed: run `sudo bash scripts/install-chromium.sh` (Debian/Ubuntu), or set REG_CHROMIUM to a Chromium binary' };
 }
 
-const executablePath = findChromium();
-const skip = executablePath
-  ? false
-  : 'Chromium is not installed: run `sudo bash scripts/install-chromium.sh` (Debian/Ubuntu), or set REG_CHROMIUM to a Chromium binary';
-if (skip) console.log(`# browser tests skipped: ${skip}`);
+const chromiumFound = findChromium();
+const executablePath = 'path' in chromiumFound ? chromiumFound.path : null;
+const skip = 'missing' in chromiumFound ? chromiumFound.missing : false;
+if (skip) console.log(`browser tests skipped: ${skip}`);
 
 const SHOTS = join(process.cwd(), 'test-results', 'web');
 const PHONE = { width: 390, height: 844 };
@@ -70,7 +74,7 @@ describe('the web pages in Chromium', { skip }, () => {
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     // launch() gives every browser a fresh, temporary profile (user-data-dir), removed when it closes.
     browser = await chromium.launch({ executablePath: executablePath!, headless: true, args: CHROMIUM_ARGS });
-    console.log(`# browser tests: ${browser.version()} at ${executablePath}; screenshots in ${SHOTS}`);
+    console.log(`browser tests: Chromium ${browser.version()} at ${executablePath}; screenshots in ${SHOTS}`);
   });
 
   after(async () => {
@@ -252,7 +256,7 @@ describe('the web pages in Chromium', { skip }, () => {
         for (const v of violations) report.push(`${path}: ${v.impact} ${v.id} (${v.help}) at ${v.targets.join(', ')}`);
       }
       const severe = report.filter((line) => /: (serious|critical) /.test(line));
-      if (report.length > severe.length) console.log(`# axe (minor or moderate, not failing):\n# ${report.filter((l) => !severe.includes(l)).join('\n# ')}`);
+      if (report.length > severe.length) console.log(`axe, minor or moderate (not failing):\n${report.filter((l) => !severe.includes(l)).join('\n')}`);
       assert.deepEqual(severe, []);
     } finally {
       await close();
