@@ -2,8 +2,9 @@
 // processes under test run as `npm start` runs them: no TypeScript loader in the measured process (tsx
 // adds about 2 s to start-up and 60 MB to RSS). Per-file transpilation is exact here because the project
 // compiles with isolatedModules and verbatimModuleSyntax; type errors are `npm run typecheck`'s job.
-// Only files newer than their output are compiled again; dist/ is left alone.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// Only files newer than their output are compiled again; dist/ is left alone. The web front's templates
+// and files are copied beside its code.
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import ts from 'typescript';
 
@@ -50,6 +51,10 @@ export function buildServer(root: string, outDir: string, extra: string[]): numb
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, outputText);
     compiled++;
+  }
+  // The web front reads its templates and files beside its compiled code (as `npm run build` places them).
+  for (const folder of ['templates', 'assets']) {
+    cpSync(join(root, 'src', 'web', folder), join(outDir, 'src', 'web', folder), { recursive: true, filter: (path) => !path.endsWith('.ts') });
   }
   return compiled;
 }

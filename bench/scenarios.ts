@@ -37,6 +37,8 @@ function cycle(paths: string[], headers: Record<string, string> = {}): autocanno
 }
 
 const searchPath = (q: string) => `/v1/knowledge?q=${encodeURIComponent(q)}&limit=20`;
+/** The web front's results page for the same question: the same search, 20 results, rendered as HTML. */
+const resultsPagePath = (q: string) => `/search?kind=knowledge&q=${encodeURIComponent(q)}`;
 
 /** Filtered lists: every domain with a spread of quality floors (unit scores mostly lie in 0.5..0.9). */
 function filteredPaths(): string[] {
@@ -48,9 +50,13 @@ export function scenarios(ctx: ScenarioContext): Scenario[] {
   const { c, n } = ctx;
   const typical = typicalQueries(c, 2_000).map(searchPath);
   const worst = worstCaseQueries(c).map(searchPath);
-  const natural = naturalQueries(c, 2_000).map(searchPath);
+  const naturalQuestions = naturalQueries(c, 2_000);
+  const natural = naturalQuestions.map(searchPath);
+  const naturalPages = naturalQuestions.map(resultsPagePath);
   const filtered = filteredPaths();
-  const byId = Array.from({ length: 5_000 }, (_, k) => `/v1/knowledge/${unitId(c, hash32(c.seed, 101, k) % n)}`);
+  const ids = Array.from({ length: 5_000 }, (_, k) => unitId(c, hash32(c.seed, 101, k) % n));
+  const byId = ids.map((id) => `/v1/knowledge/${id}`);
+  const unitPages = ids.map((id) => `/knowledge/${id}`);
 
   const json = { 'content-type': 'application/json' };
   let contributed = 0;
@@ -83,9 +89,12 @@ export function scenarios(ctx: ScenarioContext): Scenario[] {
   return [
     { name: 'search', label: 'search (2 words by frequency, top 50 left out)', read: true, requests: cycle(typical), samplePaths: typical.slice(0, 15) },
     { name: 'search_natural', label: 'search, questions in natural language (4–6 words in English framing)', read: true, requests: cycle(natural), samplePaths: natural.slice(0, 15) },
+    // The web front: the same questions as search_natural, answered as the HTML results page a person sees.
+    { name: 'search_natural_web', label: 'web results page (HTML), the same questions as search_natural', read: true, requests: cycle(naturalPages), samplePaths: natural.slice(0, 15) },
     { name: 'search_worst', label: 'search, worst case (2 most frequent words)', read: true, requests: cycle(worst), samplePaths: worst.slice(0, 2) },
     { name: 'list_filtered', label: 'filtered list (domain + min_quality)', read: true, requests: cycle(filtered), samplePaths: filtered.slice(0, 80).filter((_, k) => k % 5 === 0) },
     { name: 'get_by_id', label: 'get unit by id', read: true, requests: cycle(byId) },
+    { name: 'get_by_id_web', label: 'web unit page (HTML), the same units as get_by_id', read: true, requests: cycle(unitPages) },
     { name: 'contribute', label: 'contribute unit (POST)', read: false, requests: [contribute] },
     { name: 'validate', label: 'validate unit (first verdicts)', read: false, requests: [validate] },
   ];

@@ -31,6 +31,7 @@ import { mcpRoutes } from './mcp/http.js';
 import { RegistrySearch } from './search/registry-search.js';
 import type { Context } from './service/context.js';
 import type { Store } from './store/store.js';
+import { webFront } from './web/front.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -145,7 +146,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(swagger, openapiOptions);
   await app.register(authPlugin, { apiKeys: apiKeyVerifier(store), jwt: options.jwt });
   await installRateLimits(app, { limits: config.rateLimits, shared: options.sharedCounters, callers: limits.rateLimitCallers });
-  installErrorEnvelope(app, routes, app.rateLimit());
+  // Browsers asking for an unknown page get an HTML 404; the API keeps its JSON envelope.
+  const web = webFront();
+  installErrorEnvelope(app, routes, web.notFoundFirst(app, app.rateLimit()));
 
   // Text every backend can store: refused before validation, naming the field.
   app.addHook('preValidation', async (request) => {
@@ -167,6 +170,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(exportRoutes, ctx);
   await app.register(mcpRoutes, ctx);
   await app.register(docsRoutes);
+  await web.register(app, ctx);
   app.addHook('onClose', () => search.close());
   search.useLog(app.log.child({ component: 'search' }));
   search.start();

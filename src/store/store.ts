@@ -16,10 +16,12 @@ import type {
 import type { SkillSummary, UnitSummary } from '../domain/summaries.js';
 import type { VerdictDecision, VerdictState } from '../domain/verdicts.js';
 import type { Page, SkillQuery, UnitQuery } from './list-queries.js';
+import type { RecentSkillQuery, RecentUnitQuery } from './recent-queries.js';
 import type { SearchFeed } from './search-feed.js';
 import type { DiscoveryEntry, HostSkill, SkillBundle, SkillExport, SkillFileContent, SkillIdentity, SkillImport, SkillPlan } from './skill-types.js';
 
 export type { Page, SkillQuery, UnitQuery, Viewer } from './list-queries.js';
+export type { RecentSkillQuery, RecentUnitQuery } from './recent-queries.js';
 export type { SearchChange, SearchFeed, SearchItem, SearchKind } from './search-feed.js';
 export {
   PublishRaceError,
@@ -204,6 +206,8 @@ export interface Store extends SearchFeed {
   discoveryIndex(): AsyncIterable<DiscoveryEntry>;
   /** Skill summaries (no SKILL.md): list items are sized for an agent's context (domain/summaries.ts). */
   listSkills(query: SkillQuery): Promise<Page<SkillSummary>>;
+  /** The newest skills (by first publication) the viewer may see, as summaries; of one publisher with `agentId`. */
+  recentSkills(query: RecentSkillQuery): Promise<SkillSummary[]>;
 
   contributeUnit(
     unit: KnowledgeUnit,
@@ -215,6 +219,8 @@ export interface Store extends SearchFeed {
   getUnit(id: string): Promise<KnowledgeUnit | null>;
   /** Unit summaries: long text cut and marked (domain/summaries.ts); the store reads no more than that. */
   listUnits(query: UnitQuery): Promise<Page<UnitSummary>>;
+  /** The newest units, as summaries; of one contributor with `agentId`. */
+  recentUnits(query: RecentUnitQuery): Promise<UnitSummary[]>;
   /**
    * Deletes a unit, its verdicts and its search entries, and takes its contribution reward back (a
    * history item of the negated reward, at `at`); validators keep theirs. False for an unknown unit.

@@ -13,6 +13,8 @@ import {
   type NewKey,
   type NewVerdict,
   type Page,
+  type RecentSkillQuery,
+  type RecentUnitQuery,
   type SavedResponse,
   type DiscoveryEntry,
   type HostSkill,
@@ -36,6 +38,7 @@ import * as exports from './export.js';
 import { findResponse, purgeResponses, saveResponse } from './idempotency.js';
 import { listSkills, listUnits } from './lists.js';
 import { PostgresSearchFeed } from './search-feed.js';
+import * as recentReads from './recent-reads.js';
 import * as skillReads from './skill-reads.js';
 import * as skills from './skills.js';
 import * as writes from './writes.js';
@@ -185,6 +188,10 @@ export class PostgresStore extends PostgresSearchFeed implements Store {
     return listSkills(this.pool, query);
   }
 
+  recentSkills(query: RecentSkillQuery): Promise<SkillSummary[]> {
+    return recentReads.recentSkills(this.pool, query);
+  }
+
   // ---- knowledge units -------------------------------------------------------------------------
 
   async contributeUnit(
@@ -210,6 +217,10 @@ export class PostgresStore extends PostgresSearchFeed implements Store {
 
   listUnits(query: UnitQuery): Promise<Page<UnitSummary>> {
     return listUnits(this.pool, query);
+  }
+
+  recentUnits(query: RecentUnitQuery): Promise<UnitSummary[]> {
+    return recentReads.recentUnits(this.pool, query);
   }
 
   deleteUnit(id: string, at: string): Promise<boolean> {

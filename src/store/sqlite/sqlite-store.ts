@@ -14,6 +14,8 @@ import {
   type NewKey,
   type NewVerdict,
   type Page,
+  type RecentSkillQuery,
+  type RecentUnitQuery,
   type SavedResponse,
   type DiscoveryEntry,
   type HostSkill,
@@ -38,6 +40,7 @@ import { findResponse, purgeResponses, saveResponse } from './idempotency.js';
 import { DEFAULT_TUNING, listSkills, listUnits, type UnitListTuning } from './lists.js';
 import { ReadPool } from './read-pool.js';
 import { SqliteSearchFeed } from './search-feed.js';
+import * as recentReads from './recent-reads.js';
 import * as skillReads from './skill-reads.js';
 import * as skills from './skills.js';
 import * as writes from './writes.js';
@@ -214,6 +217,10 @@ export class SqliteStore extends SqliteSearchFeed implements Store {
     return this.reads.listSkills(query);
   }
 
+  async recentSkills(query: RecentSkillQuery): Promise<SkillSummary[]> {
+    return recentReads.recentSkills(this.prepare, query);
+  }
+
   // ---- knowledge units -------------------------------------------------------------------------
 
   contributeUnit(
@@ -236,6 +243,10 @@ export class SqliteStore extends SqliteSearchFeed implements Store {
 
   listUnits(query: UnitQuery): Promise<Page<UnitSummary>> {
     return this.reads.listUnits(query);
+  }
+
+  async recentUnits(query: RecentUnitQuery): Promise<UnitSummary[]> {
+    return recentReads.recentUnits(this.prepare, query);
   }
 
   deleteUnit(id: string, at: string): Promise<boolean> {
