@@ -1,5 +1,6 @@
 // The RegistryBackend of the stdio MCP server: each operation is a call to the registry's REST API, so
 // `mcp` serves the same tools and skill:// resources as POST /mcp, against any deployed registry.
+import { MAX_FILE_BYTES } from '../domain/bundles.js';
 import type { KnowledgeUnit, ReputationProfile, Skill } from '../domain/model.js';
 import type { SkillSummary, UnitSummary } from '../domain/summaries.js';
 import { type ListPage, type RegistryBackend, type SkillFile, skillMdFile } from '../mcp/backend.js';
@@ -10,7 +11,7 @@ import type { Query, RegistryClient } from './client.js';
 const SKILL_PAGE = 10;
 /** Pages of a name search read to find a skill by publisher and name, as the /mcp route does (service/skill-lookup.ts). */
 
-/** A skill as the API answers it, with the bundle listing issue 14 adds when the registry has it. */
+/** A skill as the API answers it, with the bundle listing when the registry has one. */
 type ServedSkill = Skill & { files?: { path: string; size?: number; digest: string }[] };
 
 const path = (...segments: string[]) => `/${segments.map(encodeURIComponent).join('/')}`;
@@ -62,8 +63,12 @@ export function restBackend(client: RegistryClient): RegistryBackend {
     },
     readSkillFile: async (skill, file) => {
       if (file.path === SKILL_MD) return { text: skill.skill_md_content };
-      const response = await client.stream(`${path('v1', 'skills', skill.id)}/files/${file.path.split('/').map(encodeURIComponent).join('/')}`);
-      const bytes = Buffer.from(await response.arrayBuffer());
+      // A file is at most the registry's per-file cap (with a margin): a registry cannot make this process hold more.
+      const bytes = await client.bytes(
+        `${path('v1', 'skills', skill.id)}/files/${file.path.split('/').map(encodeURIComponent).join('/')}`,
+        Math.max(file.size, MAX_FILE_BYTES) + 1024,
+        `the file ${file.path}`,
+      );
       return isTextType(file.mimeType) ? { text: bytes.toString('utf8') } : { blob: bytes.toString('base64') };
     },
   };
