@@ -60,6 +60,8 @@ export function checked<T>(schema: TSchema, input: unknown, options: { names?: R
   if (validate(copy)) return copy as T;
   const error = validate.errors![0]!;
   const field = fieldOf(error);
-  const name = options.names?.[field] ?? (options.where ? `${options.where}: ${field || 'the document'}` : field || 'the input');
+  // An item of a list is named by its list's flag: `--scopes must be one of …, not "root"`.
+  const flag = options.names?.[field] ?? options.names?.[field.split('.')[0]!];
+  const name = flag ?? (options.where ? `${options.where}: ${field || 'the document'}` : field || 'the input');
   throw new UsageError(describe(error, name, valueAt(input, field)));
 }

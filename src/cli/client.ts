@@ -179,7 +179,7 @@ export class RegistryClient {
   /** One call to the API: the parsed body of a 2xx answer, read up to `maxBytes`. */
   async call<T>(method: Method, path: string, options: RequestOptions = {}): Promise<Answer<T>> {
     const answer = await this.send(method, path, options);
-    const text = (await readCapped(answer.body, options.maxBytes ?? MAX_JSON_BYTES, `the answer to ${method} ${path}`)).toString('utf8');
+    const text = (await this.read(answer.body, options.maxBytes ?? MAX_JSON_BYTES, `the answer to ${method} ${path}`)).toString('utf8');
     let body: T;
     try {
       body = (text ? JSON.parse(text) : undefined) as T;
@@ -209,7 +209,27 @@ export class RegistryClient {
       discard(answer.body);
       throw new AnswerTooLargeError(`${what} is ${length} bytes, more than the ${maxBytes} expected; not downloaded`);
     }
-    return readCapped(answer.body, maxBytes, what);
+    return this.read(answer.body, maxBytes, what);
+  }
+
+  /**
+   * An error met while reading an answer's body: the registry fell silent (request timeout) or dropped the
+   * connection is an UnreachableError (exit 3); anything else as it is.
+   */
+  failure(error: unknown): unknown {
+    const code = (error as { code?: string }).code ?? '';
+    if (code.startsWith('UND_ERR') || ['ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(code)) {
+      return new UnreachableError(`the registry at ${this.url} stopped answering: ${networkMessage(error, this.options)}`);
+    }
+    return error;
+  }
+
+  private async read(body: Readable, maxBytes: number, what: string): Promise<Buffer> {
+    try {
+      return await readCapped(body, maxBytes, what);
+    } catch (error) {
+      throw this.failure(error);
+    }
   }
 
   /** The body of a 2xx GET as a stream (exports): the request timeout bounds each silence, not the whole. */
@@ -222,12 +242,12 @@ export class RegistryClient {
   }
 
   /** Announces a wait, waits, and says it is over. */
-  private async wait(reason: Wait['reason'], ms: number, attempt: number, why: string): Promise<void> {
+  private async wait(reason: Wait['reason'], ms: number, attempt: number, why: string, jitterMs = 0): Promise<void> {
     const seconds = Math.max(1, Math.ceil(ms / 1000));
     const what = reason === 'rate_limited' ? 'rate limited' : reason === 'unavailable' ? `registry unavailable (${why})` : `network error (${why})`;
     const over = this.options.onWait?.({ reason, seconds, attempt, message: `${what}: waiting ${seconds}s` });
     try {
-      await sleep(ms);
+      await sleep(ms + jitterMs);
     } finally {
       if (typeof over === 'function') over();
     }
@@ -276,10 +296,11 @@ export class RegistryClient {
         const told = retryAfterMs(answerHeaders['retry-after']);
         if (told === undefined || told <= this.options.maxRetryWaitMs) {
           discard(body);
-          const wait = told !== undefined ? told + Math.floor(Math.random() * 250) : backoffMs(failures);
+          // Retry-After as told, plus a little jitter so that waiting clients do not all return at once.
+          const [wait, jitter] = told !== undefined ? [told, Math.floor(Math.random() * 250)] : [backoffMs(failures), 0];
           if (limited) rateLimited++;
           else failures++;
-          await this.wait(limited ? 'rate_limited' : 'unavailable', wait, attempt + 1, `HTTP ${status}`);
+          await this.wait(limited ? 'rate_limited' : 'unavailable', wait, attempt + 1, `HTTP ${status}`, jitter);
           continue;
         }
       }

@@ -1,6 +1,8 @@
 // export and reputation: everything tied to an agent, streamed from the registry to a file or to stdout, and
 // an agent's reputation profile. Without an agent id, both mean the agent the key names (whoami).
+import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import type { ReputationProfile } from '../../domain/model.js';
@@ -27,9 +29,10 @@ export function exportCommand(program: Command): void {
       const ctx = commandContext(command.optsWithGlobals<GlobalOptions>());
       const agentId = await agentOf(ctx, agentArgument);
       const body = await ctx.client.stream(`/v1/export/${encodeURIComponent(agentId)}`);
+      const streamed = (to: NodeJS.WritableStream, end = true) => pipeline(body, to, { end }).catch((error: unknown) => Promise.reject(ctx.client.failure(error)));
       if (!options.out) {
         // The document itself is the output, JSON with or without --json.
-        await pipeline(body, process.stdout, { end: false });
+        await streamed(process.stdout, false);
         process.stdout.write('\n');
         return;
       }
@@ -37,7 +40,14 @@ export function exportCommand(program: Command): void {
       body.on('data', (chunk: Buffer) => {
         bytes += chunk.length;
       });
-      await pipeline(body, createWriteStream(options.out, { mode: 0o600 }));
+      // Written beside the file and renamed when complete: a cut export never looks like a whole one.
+      const partial = `${options.out}.${randomBytes(4).toString('hex')}.partial`;
+      try {
+        await streamed(createWriteStream(partial, { mode: 0o600 }));
+        await rename(partial, options.out);
+      } finally {
+        await rm(partial, { force: true });
+      }
       ctx.out.result({ agent_id: agentId, file: options.out, bytes }, () => `exported ${agentId} to ${options.out} (${bytes} bytes)`);
     });
 

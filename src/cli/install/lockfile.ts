@@ -31,7 +31,7 @@ export type LockEntry = Static<typeof LockEntry>;
 const LockFile = Type.Object(
   {
     lockfileVersion: Type.Literal(LOCKFILE_VERSION),
-    skills: Type.Record(Type.String({ pattern: FOLDER_NAME, maxLength: 64 }), LockEntry),
+    skills: Type.Record(Type.String({ pattern: FOLDER_NAME }), LockEntry, { additionalProperties: false }),
   },
   { additionalProperties: false },
 );

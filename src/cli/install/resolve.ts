@@ -2,9 +2,8 @@
 // bundle paths (domain/bundles.ts), its SKILL.md or archive checked against the version digest, every file
 // against its own digest and size, and every download read with a byte cap. "Verified" means checked
 // against a digest the registry gave, never less.
-import { installablePaths, normalizeBundlePath } from '../../domain/bundles.js';
+import { installablePaths, MAX_BUNDLE_BYTES, MAX_BUNDLE_FILES, MAX_FILE_BYTES, normalizeBundlePath } from '../../domain/bundles.js';
 import type { Skill } from '../../domain/model.js';
-import { MAX_JSON_BYTES } from '../client.js';
 import { CommandFailed, type CommandContext } from '../context.js';
 import { archiveCap, MAX_SKILL_MD_BYTES, sha256Hex, unpackArchive, verifyDigest, type ListedFile } from './archive.js';
 import type { FileToWrite } from './folder.js';
@@ -47,9 +46,16 @@ function checkedList(skill: ServedSkill): ListedFile[] {
     if ('error' in normal || normal.path !== file.path) {
       throw new CommandFailed(`the registry listed a file path that is not safe to write: ${JSON.stringify(file.path)}; nothing was written`, 'UNSAFE_PATH');
     }
-    if (!Number.isSafeInteger(file.size) || typeof file.digest !== 'string') {
+    if (!Number.isSafeInteger(file.size) || file.size! < 0 || typeof file.digest !== 'string') {
       throw new CommandFailed(`the registry listed ${file.path} without a size and digest, so it cannot be checked; nothing was written`, 'INCOMPLETE_FILE_LIST');
     }
+  }
+  if (listed.length > MAX_BUNDLE_FILES) throw new CommandFailed(`the registry lists ${listed.length} files; a bundle has at most ${MAX_BUNDLE_FILES}; nothing was written`, 'TOO_LARGE');
+  const total = listed.reduce((sum, file) => sum + file.size!, 0);
+  const large = listed.find((file) => file.size! > MAX_FILE_BYTES);
+  if (large || total > MAX_BUNDLE_BYTES) {
+    const what = large ? `${large.path} as ${large.size} bytes (a file has at most ${MAX_FILE_BYTES})` : `${total} bytes of files (a bundle has at most ${MAX_BUNDLE_BYTES})`;
+    throw new CommandFailed(`the registry lists ${what}; nothing was written`, 'TOO_LARGE');
   }
   const refusal = installablePaths(listed.map((file) => file.path!));
   if (refusal) throw new CommandFailed(`the registry listed a file that must not be installed: ${refusal.message} (rule ${refusal.rule}); nothing was written`, 'UNSAFE_PATH');
@@ -69,7 +75,7 @@ export async function downloadVersion(ctx: CommandContext, skill: ServedSkill): 
   }
   // A bundle is fetched as its version's archive, whose digest is the version digest.
   const url = `/v1/skills/${segment(skill.id)}/versions/${segment(skill.version)}/archive.zip`;
-  const cap = Math.min(archiveCap(skillMd.byteLength, listed), MAX_JSON_BYTES);
+  const cap = archiveCap(skillMd.byteLength, listed);
   const archive = new Uint8Array(await ctx.client.bytes(url, cap, `the archive of version ${skill.version}`));
   if (skill.digest !== undefined) verifyDigest(archive, skill.digest, `the archive of version ${skill.version}`);
   const unpacked = unpackArchive(archive, skillMd.byteLength, listed);
