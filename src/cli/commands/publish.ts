@@ -55,9 +55,15 @@ function readSkill(path: string): { content: string; files: BundleFile[]; folder
 
 /** The visibility of the skill of this name the caller already has (a new version keeps it), if any. */
 async function currentVisibility(ctx: CommandContext, name: string): Promise<'public' | 'private' | null> {
-  const agent = (await whoami(ctx)).agent_id;
-  const page = await ctx.client.get<{ data: SkillSummary[] }>('/v1/skills', { publisher: agent, name, limit: 1 });
-  return page.data[0]?.visibility ?? null;
+  try {
+    const agent = (await whoami(ctx)).agent_id;
+    const page = await ctx.client.get<{ data: SkillSummary[] }>('/v1/skills', { publisher: agent, name, limit: 1 });
+    return page.data[0]?.visibility ?? null;
+  } catch (error) {
+    // A registry without these reads (an older one) publishes a new skill as public, as before.
+    if (error instanceof ApiError && (error.statusCode === 400 || error.statusCode === 404)) return null;
+    throw error;
+  }
 }
 
 export function publishCommand(program: Command): void {
