@@ -71,6 +71,20 @@ describe('the command line on a misbehaving network', () => {
     }
   });
 
+  it('logs in and exports against an older registry that cannot say whose a key is', async () => {
+    const older = await serve((request, response, path) => {
+      if (path === '/v1/skills') return json(response, 200, PAGE);
+      if (path === '/v1/export/old-agent') return json(response, 200, { data: { agent_id: 'old-agent' } });
+      json(response, 404, { error: { code: 'NOT_FOUND', message: `route ${request.method}:${path} not found` } });
+    });
+    const env = { XDG_CONFIG_HOME: join(home, 'older') };
+    const login = await run(home, ['--url', older.url, '--key', 'reg_whatever', 'login', '--agent-id', 'old-agent'], { env });
+    assert.equal(login.code, 0, login.stderr);
+    const exported = await run(home, ['--url', older.url, 'export'], { env });
+    assert.equal(exported.code, 0, exported.stderr);
+    assert.equal(JSON.parse(exported.stdout).data.agent_id, 'old-agent');
+  });
+
   it('leaves no file behind when an export is cut off', async () => {
     const cut = await serve((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });

@@ -29,6 +29,22 @@ export async function whoami(ctx: CommandContext): Promise<Identity> {
   return (await ctx.client.get<{ data: Identity }>('/v1/auth/whoami')).data;
 }
 
+/**
+ * The agent a key belongs to, as the registry says; `expected` must match it. A registry without whoami (an
+ * older one) only checks the key with an authenticated read, and the agent is the one given, if any.
+ */
+async function keyOwner(ctx: CommandContext, expected: string | undefined): Promise<string | undefined> {
+  try {
+    const { agent_id: agentId } = await whoami(ctx);
+    if (expected !== undefined && expected !== agentId) throw new CommandFailed(`the key belongs to ${agentId}, not ${expected}; nothing was stored`, 'WRONG_AGENT');
+    return agentId;
+  } catch (error) {
+    if (!(error instanceof ApiError && error.statusCode === 404)) throw error;
+    await ctx.client.get('/v1/skills', { limit: 1 });
+    return expected;
+  }
+}
+
 export function accountCommands(program: Command): void {
   program
     .command('login')
@@ -41,17 +57,16 @@ export function accountCommands(program: Command): void {
       const key = globals.key ?? (process.env.REG_API_KEY || undefined) ?? (await readKey());
       if (!key) throw new UsageError('no key given: pass --key, set REG_API_KEY, or type it when asked');
       // The client refuses a key the registry does not accept; the registry says whose key it is.
-      const identity = await whoami(commandContext({ ...globals, url: ctx.url, key }));
-      if (options.agentId !== undefined && options.agentId !== identity.agent_id) {
-        throw new CommandFailed(`the key belongs to ${identity.agent_id}, not ${options.agentId}; nothing was stored`, 'WRONG_AGENT');
-      }
-      const file = writeLogin({ url: ctx.url, key, agent_id: identity.agent_id });
-      ctx.out.result({ url: ctx.url, agent_id: identity.agent_id, config: file }, () => `logged in to ${ctx.url} as ${identity.agent_id}; key stored in ${file} (mode 0600)`);
+      const checking = commandContext({ ...globals, url: ctx.url, key });
+      const agentId = await keyOwner(checking, options.agentId);
+      const file = writeLogin({ url: ctx.url, key, ...(agentId ? { agent_id: agentId } : {}) });
+      ctx.out.result({ url: ctx.url, agent_id: agentId ?? null, config: file }, () => `logged in to ${ctx.url}${agentId ? ` as ${agentId}` : ''}; key stored in ${file} (mode 0600)`);
     });
 
   program
     .command('logout')
     .description('forget the stored key')
+    .addHelpText('after', '\nExamples:\n  $ kreg logout')
     .action(async (_options: unknown, command: Command) => {
       const ctx = commandContext(command.optsWithGlobals<GlobalOptions>());
       const removed = removeLogin();

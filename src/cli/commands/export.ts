@@ -8,14 +8,23 @@ import type { Command } from 'commander';
 import type { ReputationProfile } from '../../domain/model.js';
 import { AgentParams } from '../../http/schemas.js';
 import { checked } from '../checks.js';
-import { commandContext, type CommandContext, type GlobalOptions } from '../context.js';
+import { ApiError } from '../../domain/errors.js';
+import { commandContext, type CommandContext, type GlobalOptions, UsageError } from '../context.js';
 import { columns, plural } from '../format.js';
 import { whoami } from './account.js';
 
 /** The agent named, checked as the API checks it, or the one the key belongs to. */
 async function agentOf(ctx: CommandContext, given: string | undefined): Promise<string> {
   if (given !== undefined) return checked<{ agent_id: string }>(AgentParams, { agent_id: given }, { names: { agent_id: 'agent_id' } }).agent_id;
-  return (await whoami(ctx)).agent_id;
+  try {
+    return (await whoami(ctx)).agent_id;
+  } catch (error) {
+    // A registry without whoami (an older one): the agent stored with the login for it, if any.
+    const stored = ctx.stored.url === ctx.url ? ctx.stored.agent_id : undefined;
+    if (error instanceof ApiError && error.statusCode === 404 && stored) return stored;
+    if (error instanceof ApiError && error.statusCode === 404) throw new UsageError('name the agent: this registry cannot say whose key it is');
+    throw error;
+  }
 }
 
 export function exportCommand(program: Command): void {
