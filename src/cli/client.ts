@@ -1,35 +1,80 @@
 // The registry's REST API over HTTP, for the command line and the stdio MCP proxy. Refusals come back as the
-// registry's own ApiError (status, code, message); an unreachable registry as UnreachableError. A key the
-// registry does not accept is a refusal too (REST would quietly serve such a caller as anonymous).
+// registry's own ApiError (status, code, message); an unreachable or silent registry as UnreachableError. A
+// key the registry does not accept is a refusal too (REST would quietly serve such a caller as anonymous).
+//
+// Time limits: a connection must open within the connect timeout, and the registry must not fall silent for
+// longer than the request timeout (before its answer's headers, or between two chunks of its body). Retries:
+// GETs (and POSTs, which carry an Idempotency-Key the registry replays) after a network failure or a 502/503/
+// 504, with exponential backoff and full jitter; every request after a 429 or 503, honouring Retry-After up to
+// a bound. Every wait is announced first (onWait), so a person sees why nothing moves. Answers are read with a
+// byte cap: a registry cannot make the command hold more than it expects.
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent, request, type Dispatcher } from 'undici';
 import { ApiError, CODE_FOR_STATUS } from '../domain/errors.js';
+import { PACKAGE_VERSION } from '../version.js';
 
-export const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const VERSION = PACKAGE_VERSION;
 
-/** The registry could not be reached at all (refused connection, DNS, timeout). */
+/** The registry could not be reached, or did not answer in time. */
 export class UnreachableError extends Error {}
+/** An answer larger than the command expects of it (a hostile or broken registry). */
+export class AnswerTooLargeError extends Error {}
 
 export type Query = Record<string, string | number | boolean | undefined>;
+export type Method = 'GET' | 'POST' | 'DELETE';
 
 export interface RequestOptions {
   query?: Query;
   body?: unknown;
   /** For POSTs: makes a retry safe (the registry replays the first answer). A fresh UUID when absent. */
   idempotencyKey?: string;
-  /** Retries after a network failure or a 503 (the same Idempotency-Key each time). */
-  retries?: number;
+  /** The most bytes of the answer's body read (default MAX_JSON_BYTES). */
+  maxBytes?: number;
 }
 
 export interface Answer<T> {
   status: number;
   body: T;
-  headers: Headers;
+  headers: Record<string, string>;
 }
 
-const TIMEOUT_MS = 60_000;
-const MAX_RETRY_WAIT_S = 10;
+/** Why the client waits before trying again, announced before it waits. */
+export interface Wait {
+  reason: 'rate_limited' | 'unavailable' | 'network';
+  /** Whole seconds the client will wait. */
+  seconds: number;
+  /** The attempt about to be made after the wait (2 for the first retry). */
+  attempt: number;
+  /** For people: "rate limited: waiting 42s". */
+  message: string;
+}
+
+export interface ClientOptions {
+  url: string;
+  key?: string | undefined;
+  /** Longest silence of the registry while answering, ms (default 30 s). */
+  timeoutMs?: number;
+  /** Longest wait for a connection, ms (default 10 s). */
+  connectTimeoutMs?: number;
+  /** Retries after a network failure or a 5xx the request may repeat (default 2). */
+  retries?: number;
+  /** Waits for rate limits (429) before giving up (default 3). */
+  rateLimitWaits?: number;
+  /** The longest Retry-After honoured, ms (default 60 s): a longer one is reported, not waited out. */
+  maxRetryWaitMs?: number;
+  /** Told before each wait; what it answers, if a function, is called when the wait is over. */
+  onWait?: WaitListener;
+}
+
+export type WaitListener = (wait: Wait) => void | (() => void);
+
+export const DEFAULTS = { timeoutMs: 30_000, connectTimeoutMs: 10_000, retries: 2, rateLimitWaits: 3, maxRetryWaitMs: 60_000 } as const;
+/** A JSON answer larger than this is not read: a skill with its SKILL.md and file list, or a unit, is far smaller. */
+export const MAX_JSON_BYTES = 8 * 1024 * 1024;
+const BACKOFF_BASE_MS = 250;
+const BACKOFF_CAP_MS = 8_000;
 
 export const KEY_REFUSED =
   'the registry did not accept the API key (unknown, revoked or malformed): log in again, or unset REG_API_KEY / --key';
@@ -41,94 +86,225 @@ function withQuery(path: string, query: Query | undefined): string {
   return text ? `${path}?${text}` : path;
 }
 
-function describeNetworkError(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  if ((error as Error).name === 'TimeoutError') return `no answer within ${TIMEOUT_MS / 1000} s`;
-  return cause?.code ?? cause?.message ?? (error as Error).message;
+const header = (headers: Record<string, string | string[] | undefined>, name: string) => {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+/** Retry-After in ms: delay-seconds or an HTTP date; undefined when absent or unreadable. */
+export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** Exponential backoff with full jitter (AWS's "full jitter"): a random wait in [0, min(cap, base·2^n)). */
+export function backoffMs(retry: number, random = Math.random): number {
+  return Math.floor(random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** retry));
+}
+
+/** Stops reading a body and closes its connection; the abort that follows is expected, not an error to report. */
+function discard(body: Readable): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
+/** Reads a body to the end, or throws AnswerTooLargeError past `maxBytes` (and stops reading). */
+export async function readCapped(body: Readable, maxBytes: number, what: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      discard(body);
+      throw new AnswerTooLargeError(`${what} is larger than ${maxBytes} bytes; stopped reading it`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+function networkMessage(error: unknown, options: Required<Pick<ClientOptions, 'timeoutMs' | 'connectTimeoutMs'>>): string {
+  const code = (error as { code?: string }).code;
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return `no connection within ${options.connectTimeoutMs / 1000} s`;
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return `no answer within ${options.timeoutMs / 1000} s`;
+  const cause = (error as { cause?: { code?: string } }).cause;
+  return code ?? cause?.code ?? (error as Error).message;
 }
 
 /** A refusal from an answer's body: the registry's envelope, or the bare status for anything else (a proxy's page). */
-async function refusal(response: Response): Promise<ApiError> {
-  const text = await response.text();
+async function refusal(status: number, headers: Record<string, string>, body: Readable): Promise<ApiError> {
   let envelope: { error?: { code?: unknown; message?: unknown } } | undefined;
   try {
-    envelope = JSON.parse(text);
+    envelope = JSON.parse((await readCapped(body, 64 * 1024, 'the error answer')).toString('utf8'));
   } catch {
     envelope = undefined;
   }
-  const retryAfter = response.headers.get('retry-after');
-  const headers: Record<string, string> = retryAfter ? { 'retry-after': retryAfter } : {};
+  const retryAfter = headers['retry-after'];
+  const kept: Record<string, string> = retryAfter ? { 'retry-after': retryAfter } : {};
   const code = envelope?.error?.code;
   const message = envelope?.error?.message;
-  if (typeof code === 'string' && typeof message === 'string') return new ApiError(response.status, code as ApiError['code'], message, headers);
-  return new ApiError(response.status, CODE_FOR_STATUS[response.status] ?? 'INTERNAL_ERROR', `HTTP ${response.status} ${response.statusText}`.trim(), headers);
+  if (typeof code === 'string' && typeof message === 'string') return new ApiError(status, code as ApiError['code'], message, kept);
+  return new ApiError(status, CODE_FOR_STATUS[status] ?? 'INTERNAL_ERROR', `HTTP ${status}`, kept);
 }
+
+const RETRYABLE_5XX = new Set([502, 503, 504]);
 
 export class RegistryClient {
   readonly url: string;
+  readonly key: string | undefined;
+  private readonly options: Required<Omit<ClientOptions, 'key' | 'onWait'>> & Pick<ClientOptions, 'onWait'>;
+  private readonly dispatcher: Dispatcher;
 
-  constructor(
-    url: string,
-    readonly key: string | undefined,
-  ) {
-    this.url = url.replace(/\/+$/, '');
+  /** `new RegistryClient(options)`, or `(url, key)` with every default. */
+  constructor(options: ClientOptions | string, key?: string) {
+    const given: ClientOptions = typeof options === 'string' ? { url: options, key } : options;
+    this.url = given.url.replace(/\/+$/, '');
+    this.key = given.key;
+    const set = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) as Partial<ClientOptions>;
+    this.options = { ...DEFAULTS, ...set, url: this.url } as RegistryClient['options'];
+    this.dispatcher = new Agent({
+      connect: { timeout: this.options.connectTimeoutMs },
+      headersTimeout: this.options.timeoutMs,
+      bodyTimeout: this.options.timeoutMs,
+    });
   }
 
-  /** One call to the API; the body of a 2xx answer, parsed. */
-  async call<T>(method: string, path: string, options: RequestOptions = {}): Promise<Answer<T>> {
-    const response = await this.fetch(method, path, options);
-    const text = await response.text();
-    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T, headers: response.headers };
+  /** Announcements of waits go here from now on (the progress bar of an import takes them over). */
+  set onWait(listener: WaitListener | undefined) {
+    this.options.onWait = listener;
+  }
+
+  /** One call to the API: the parsed body of a 2xx answer, read up to `maxBytes`. */
+  async call<T>(method: Method, path: string, options: RequestOptions = {}): Promise<Answer<T>> {
+    const answer = await this.send(method, path, options);
+    const text = (await this.read(answer.body, options.maxBytes ?? MAX_JSON_BYTES, `the answer to ${method} ${path}`)).toString('utf8');
+    let body: T;
+    try {
+      body = (text ? JSON.parse(text) : undefined) as T;
+    } catch {
+      throw new ApiError(502, 'INTERNAL_ERROR', `the registry's answer to ${method} ${path} is not JSON`);
+    }
+    return { status: answer.status, body, headers: answer.headers };
   }
 
   get<T>(path: string, query?: Query): Promise<T> {
-    return this.call<T>('GET', path, { query, retries: 1 }).then((answer) => answer.body);
+    return this.call<T>('GET', path, { query }).then((answer) => answer.body);
   }
 
   post<T>(path: string, body: unknown, options: Omit<RequestOptions, 'body'> = {}): Promise<Answer<T>> {
-    return this.call<T>('POST', path, { retries: 1, ...options, body });
+    return this.call<T>('POST', path, { ...options, body });
   }
 
-  /** The raw answer of a 2xx GET, for streaming (exports, files). */
-  stream(path: string): Promise<Response> {
-    return this.fetch('GET', path, { retries: 1 });
+  delete<T>(path: string): Promise<Answer<T>> {
+    return this.call<T>('DELETE', path);
   }
 
-  private async fetch(method: string, path: string, options: RequestOptions): Promise<Response> {
+  /** The bytes of a 2xx GET, refused before reading when the answer says it is larger than `maxBytes`. */
+  async bytes(path: string, maxBytes: number, what: string): Promise<Buffer> {
+    const answer = await this.send('GET', path, {});
+    const length = Number(answer.headers['content-length']);
+    if (Number.isFinite(length) && length > maxBytes) {
+      discard(answer.body);
+      throw new AnswerTooLargeError(`${what} is ${length} bytes, more than the ${maxBytes} expected; not downloaded`);
+    }
+    return this.read(answer.body, maxBytes, what);
+  }
+
+  /**
+   * An error met while reading an answer's body: the registry fell silent (request timeout) or dropped the
+   * connection is an UnreachableError (exit 3); anything else as it is.
+   */
+  failure(error: unknown): unknown {
+    const code = (error as { code?: string }).code ?? '';
+    if (code.startsWith('UND_ERR') || ['ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(code)) {
+      return new UnreachableError(`the registry at ${this.url} stopped answering: ${networkMessage(error, this.options)}`);
+    }
+    return error;
+  }
+
+  private async read(body: Readable, maxBytes: number, what: string): Promise<Buffer> {
+    try {
+      return await readCapped(body, maxBytes, what);
+    } catch (error) {
+      throw this.failure(error);
+    }
+  }
+
+  /** The body of a 2xx GET as a stream (exports): the request timeout bounds each silence, not the whole. */
+  async stream(path: string): Promise<Readable> {
+    return (await this.send('GET', path, {})).body;
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+
+  /** Announces a wait, waits, and says it is over. */
+  private async wait(reason: Wait['reason'], ms: number, attempt: number, why: string, jitterMs = 0): Promise<void> {
+    const seconds = Math.max(1, Math.ceil(ms / 1000));
+    const what = reason === 'rate_limited' ? 'rate limited' : reason === 'unavailable' ? `registry unavailable (${why})` : `network error (${why})`;
+    const over = this.options.onWait?.({ reason, seconds, attempt, message: `${what}: waiting ${seconds}s` });
+    try {
+      await sleep(ms + jitterMs);
+    } finally {
+      if (typeof over === 'function') over();
+    }
+  }
+
+  private async send(method: Method, path: string, options: RequestOptions): Promise<{ status: number; headers: Record<string, string>; body: Readable }> {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': `knowledge-registry-cli/${VERSION}` };
     if (this.key) headers.authorization = `Bearer ${this.key}`;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
+    // A POST carries an Idempotency-Key, the same on every attempt: the registry replays instead of repeating.
     if (method === 'POST') headers['idempotency-key'] = options.idempotencyKey ?? randomUUID();
+    const repeatable = method !== 'DELETE';
     const target = `${this.url}${withQuery(path, options.query)}`;
-    for (let attempt = 0; ; attempt++) {
-      const last = attempt >= (options.retries ?? 0);
-      let response: Response;
+    let failures = 0;
+    let rateLimited = 0;
+    for (let attempt = 1; ; attempt++) {
+      let response: Dispatcher.ResponseData;
       try {
-        response = await fetch(target, {
+        response = await request(target, {
           method,
           headers,
           body: options.body === undefined ? undefined : JSON.stringify(options.body),
-          signal: AbortSignal.timeout(TIMEOUT_MS),
+          dispatcher: this.dispatcher,
         });
       } catch (error) {
-        if (!last) {
-          await sleep(500);
+        if (repeatable && failures < this.options.retries) {
+          await this.wait('network', backoffMs(failures++), attempt + 1, networkMessage(error, this.options));
           continue;
         }
-        throw new UnreachableError(`cannot reach the registry at ${this.url}: ${describeNetworkError(error)}`);
+        const tries = attempt > 1 ? ` (${attempt} attempts)` : '';
+        throw new UnreachableError(`cannot reach the registry at ${this.url}: ${networkMessage(error, this.options)}${tries}`);
       }
-      if (this.key && /invalid_token/.test(response.headers.get('www-authenticate') ?? '')) {
-        await response.body?.cancel();
+      const answerHeaders = Object.fromEntries(
+        Object.keys(response.headers).map((name) => [name, header(response.headers, name) ?? '']),
+      ) as Record<string, string>;
+      const { statusCode: status, body } = response;
+      if (this.key && /invalid_token/.test(answerHeaders['www-authenticate'] ?? '')) {
+        discard(body);
         throw new ApiError(401, 'UNAUTHORIZED', KEY_REFUSED);
       }
-      if (response.ok) return response;
-      if (response.status === 503 && !last) {
-        const wait = Math.min(Number(response.headers.get('retry-after')) || 1, MAX_RETRY_WAIT_S);
-        await response.body?.cancel();
-        await sleep(wait * 1000);
-        continue;
+      if (status >= 200 && status < 300) return { status, headers: answerHeaders, body };
+      // 429 and 503 are refused before any work is done: every method may try again after the wait.
+      const limited = status === 429 && rateLimited < this.options.rateLimitWaits;
+      const busy = (status === 503 || (repeatable && RETRYABLE_5XX.has(status))) && failures < this.options.retries;
+      if (limited || busy) {
+        const told = retryAfterMs(answerHeaders['retry-after']);
+        if (told === undefined || told <= this.options.maxRetryWaitMs) {
+          discard(body);
+          // Retry-After as told, plus a little jitter so that waiting clients do not all return at once.
+          const [wait, jitter] = told !== undefined ? [told, Math.floor(Math.random() * 250)] : [backoffMs(failures), 0];
+          if (limited) rateLimited++;
+          else failures++;
+          await this.wait(limited ? 'rate_limited' : 'unavailable', wait, attempt + 1, `HTTP ${status}`, jitter);
+          continue;
+        }
       }
-      throw await refusal(response);
+      throw await refusal(status, answerHeaders, body);
     }
   }
 }

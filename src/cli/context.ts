@@ -1,7 +1,7 @@
 // What every command is given (the client, where to print) and how the command line ends: exit codes and
 // error printing. Errors print the registry's message (or ours), never a stack.
 import { ApiError } from '../domain/errors.js';
-import { RegistryClient, UnreachableError } from './client.js';
+import { AnswerTooLargeError, type ClientOptions, DEFAULTS, RegistryClient, UnreachableError, type Wait } from './client.js';
 import { resolveTarget, type StoredLogin } from './config-file.js';
 
 /** Exit codes (README "Command line"). */
@@ -11,7 +11,7 @@ export const EXIT = {
   failed: 1,
   /** The command line itself is wrong: unknown command or option, a missing argument, a bad value. */
   usage: 2,
-  /** The registry could not be reached. */
+  /** The registry could not be reached, or did not answer in time. */
   unreachable: 3,
 } as const;
 
@@ -31,6 +31,9 @@ export interface GlobalOptions {
   url?: string;
   key?: string;
   json?: boolean;
+  timeout?: string;
+  connectTimeout?: string;
+  retries?: string;
 }
 
 export class Output {
@@ -45,7 +48,7 @@ export class Output {
     this.stdout.write(this.json ? `${JSON.stringify(data)}\n` : `${human()}\n`);
   }
 
-  /** A side remark for people (progress, hints): on stderr, and not at all with --json. */
+  /** A side remark for people (progress, waits, hints): on stderr, and not at all with --json. */
   note(text: string): void {
     if (!this.json) this.stderr.write(`${text}\n`);
   }
@@ -59,14 +62,55 @@ export interface CommandContext {
   stored: StoredLogin;
 }
 
-export function commandContext(options: GlobalOptions): CommandContext {
-  const { url, key, stored } = resolveTarget(options);
+/** Seconds from a flag or the environment → ms; a usage error naming where the value came from. */
+function seconds(value: string | undefined, name: string, fallbackMs: number): number {
+  if (value === undefined || value.trim() === '') return fallbackMs;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new UsageError(`${name} must be a number of seconds above 0 and at most 3600, not ${JSON.stringify(value)}`);
+  return Math.round(n * 1000);
+}
+
+function count(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 0 || n > 10) throw new UsageError(`${name} must be an integer from 0 to 10, not ${JSON.stringify(value)}`);
+  return n;
+}
+
+/** The flag's value when given, else the environment variable's, named as given for the error. */
+const flagOrEnv = (flag: string | undefined, flagName: string, envName: string, env: NodeJS.ProcessEnv): [string | undefined, string] =>
+  flag !== undefined ? [flag, flagName] : [env[envName], envName];
+
+/** Every client made, closed when the command ends (their keep-alive connections would hold the process). */
+const clients = new Set<RegistryClient>();
+
+export async function closeClients(): Promise<void> {
+  await Promise.all([...clients].map((client) => client.close().catch(() => undefined)));
+  clients.clear();
+}
+
+/** The registry, key and client a command uses; `client` sets what a command needs beyond the defaults. */
+export function commandContext(options: GlobalOptions, client: Partial<ClientOptions> = {}, env = process.env): CommandContext {
+  const { url, key, stored } = resolveTarget(options, env);
+  let parsed: URL;
   try {
-    new URL(url);
+    parsed = new URL(url);
   } catch {
     throw new UsageError(`--url must be an http(s) URL, not ${JSON.stringify(url)}`);
   }
-  return { client: new RegistryClient(url, key), out: new Output(Boolean(options.json)), url, key, stored };
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`--url must be an http(s) URL, not ${JSON.stringify(url)}`);
+  const out = new Output(Boolean(options.json));
+  const registry = new RegistryClient({
+    ...client,
+    url,
+    key,
+    timeoutMs: seconds(...flagOrEnv(options.timeout, '--timeout', 'REG_TIMEOUT', env), DEFAULTS.timeoutMs),
+    connectTimeoutMs: seconds(...flagOrEnv(options.connectTimeout, '--connect-timeout', 'REG_CONNECT_TIMEOUT', env), DEFAULTS.connectTimeoutMs),
+    retries: count(...flagOrEnv(options.retries, '--retries', 'REG_RETRIES', env), DEFAULTS.retries),
+    onWait: (wait: Wait) => out.note(`${wait.message} (then attempt ${wait.attempt})`),
+  });
+  clients.add(registry);
+  return { client: registry, out, url, key, stored };
 }
 
 /** Prints an error the way the command line promises, and answers its exit code. */
@@ -80,7 +124,9 @@ export function reportError(error: unknown, json: boolean): number {
           ? [EXIT.usage, 'USAGE', error.message, undefined]
           : error instanceof CommandFailed
             ? [EXIT.failed, error.code, error.message, undefined]
-            : [EXIT.failed, 'FAILED', error instanceof Error ? error.message : String(error), undefined];
+            : error instanceof AnswerTooLargeError
+              ? [EXIT.failed, 'ANSWER_TOO_LARGE', error.message, undefined]
+              : [EXIT.failed, 'FAILED', error instanceof Error ? error.message : String(error), undefined];
   if (json) process.stdout.write(`${JSON.stringify({ error: { code, message, ...(status ? { status } : {}) } })}\n`);
   else process.stderr.write(`error: ${error instanceof ApiError ? `${code}: ` : ''}${message}\n`);
   return exit;

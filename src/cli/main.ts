@@ -7,20 +7,22 @@ import { VERSION } from './client.js';
 import { accountCommands } from './commands/account.js';
 import { browseCommands } from './commands/browse.js';
 import { exportCommand } from './commands/export.js';
-import { installCommand } from './commands/install.js';
+import { installCommands } from './commands/install.js';
+import { lifecycleCommands } from './commands/lifecycle.js';
 import { mcpCommand } from './commands/mcp.js';
 import { publishCommand } from './commands/publish.js';
-import { unitsCommands } from './commands/units-import.js';
-import { EXIT, reportError } from './context.js';
+import { unitsCommands } from './commands/units.js';
+import { closeClients, EXIT, reportError } from './context.js';
 
 const EXIT_CODES_HELP = `
 Exit codes:
   0  done
   1  the registry refused or failed (its message is printed), or the command could not finish (a digest differs, a file exists)
-  2  usage error: unknown command or option, missing argument, bad value
-  3  the registry could not be reached
+  2  usage error: unknown command or option, missing argument, a bad value (checked here, before anything is sent)
+  3  the registry could not be reached, or did not answer in time
 
-Environment: REG_URL (registry URL), REG_API_KEY (API key). The stored login lives in your config directory (see login).`;
+Environment: REG_URL (registry URL), REG_API_KEY (API key), REG_TIMEOUT, REG_CONNECT_TIMEOUT (seconds),
+REG_RETRIES. The stored login lives in your config directory (see login). Reference: docs/cli.md.`;
 
 function program(): Command {
   const cli = new Command('knowledge-registry')
@@ -29,21 +31,26 @@ function program(): Command {
     .option('--url <url>', 'the registry (default: REG_URL, the stored login, or http://127.0.0.1:3000)')
     .option('--key <key>', 'API key (default: REG_API_KEY or the stored login)')
     .option('--json', 'print results (and errors) as JSON on stdout')
+    .option('--timeout <seconds>', 'longest silence of the registry while it answers (default: REG_TIMEOUT or 30)')
+    .option('--connect-timeout <seconds>', 'longest wait for a connection (default: REG_CONNECT_TIMEOUT or 10)')
+    .option('--retries <n>', 'retries after a network failure or a busy registry, 0-10 (default: REG_RETRIES or 2)')
     .addHelpText('after', EXIT_CODES_HELP)
     .showHelpAfterError()
     .exitOverride();
   accountCommands(cli);
   browseCommands(cli);
-  installCommand(cli);
+  installCommands(cli);
   publishCommand(cli);
+  lifecycleCommands(cli);
   unitsCommands(cli);
   exportCommand(cli);
   mcpCommand(cli);
   // Subcommands end the way the program does: exit codes are decided below, never by commander itself.
-  for (const command of cli.commands) {
+  const overrideAll = (command: Command) => {
     command.exitOverride();
-    for (const sub of command.commands) sub.exitOverride();
-  }
+    command.commands.forEach(overrideAll);
+  };
+  overrideAll(cli);
   return cli;
 }
 
@@ -58,6 +65,8 @@ async function main(argv: string[]): Promise<number> {
       return ['commander.helpDisplayed', 'commander.version'].includes(error.code) ? EXIT.ok : EXIT.usage;
     }
     return reportError(error, json);
+  } finally {
+    await closeClients();
   }
 }
 

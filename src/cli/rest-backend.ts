@@ -1,5 +1,7 @@
 // The RegistryBackend of the stdio MCP server: each operation is a call to the registry's REST API, so
 // `mcp` serves the same tools and skill:// resources as POST /mcp, against any deployed registry.
+import { MAX_FILE_BYTES } from '../domain/bundles.js';
+import { MAX_SKILL_MD_CHARS } from '../domain/skill-md.js';
 import { hostSkillOf } from '../domain/host-skills.js';
 import type { KnowledgeUnit, ReputationProfile, Skill } from '../domain/model.js';
 import type { SkillSummary, UnitSummary } from '../domain/summaries.js';
@@ -70,8 +72,12 @@ export function restBackend(client: RegistryClient): RegistryBackend {
     skillFiles: async (skill) => bundleFiles(skill),
     readSkillFile: async (skill, file) => {
       const files = `${path('v1', 'skills', skill.id, 'versions', skill.version)}/files`;
-      const response = await client.stream(`${files}/${file.path.split('/').map(encodeURIComponent).join('/')}`);
-      const bytes = Buffer.from(await response.arrayBuffer());
+      // A file is at most the registry's per-file cap (with a margin; SKILL.md its own): a registry cannot make this process hold more.
+      const bytes = await client.bytes(
+        `${files}/${file.path.split('/').map(encodeURIComponent).join('/')}`,
+        Math.max(file.size, MAX_FILE_BYTES, MAX_SKILL_MD_CHARS * 4) + 1024,
+        `the file ${file.path}`,
+      );
       return isTextType(file.mimeType) ? { text: bytes.toString('utf8') } : { blob: bytes.toString('base64') };
     },
   };

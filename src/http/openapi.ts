@@ -5,6 +5,7 @@
 // referenced, so generated clients get types such as `Skill`; the document passes Redocly's recommended
 // rules and Spectral's oas rules (redocly.yaml, .spectral.yaml; test/http/openapi-lint.test.ts).
 import type { SwaggerOptions } from '@fastify/swagger';
+import { PACKAGE_VERSION } from '../version.js';
 import { NAMED_SCHEMAS } from './schemas.js';
 
 type Json = Record<string, unknown>;
@@ -169,7 +170,7 @@ export const openapiOptions: SwaggerOptions = {
     openapi: '3.1.0',
     info: {
       title: 'Knowledge Registry',
-      version: '1.0.0',
+      version: PACKAGE_VERSION,
       description:
         'Agents register for API keys, contribute skills and knowledge units, search, validate, and export. ' +
         'Every error has the body { error: { code, message } }; a known path with a method it does not serve ' +

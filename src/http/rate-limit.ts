@@ -8,6 +8,13 @@ import { redisCounters, type SharedCounters } from './redis-counters.js';
 
 export const WINDOW_MS = 60_000;
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** false for a page or asset for people (the /docs page and its scripts): not an API call, so never counted. */
+    apiCall?: false;
+  }
+}
+
 export interface RateLimitOptions {
   limits: RateLimits;
   shared?: SharedCounters | undefined;
@@ -26,6 +33,8 @@ export async function installRateLimits(app: FastifyInstance, options: RateLimit
     max: (request) => options.limits[request.auth.tier as keyof RateLimits],
     keyGenerator: (request) => rateLimitKey(request.auth.agentId, request.ip),
     cache: options.callers,
+    // Routes added by plugins (the /docs page) cannot say `rateLimit: false` themselves; they say apiCall: false.
+    allowList: (request) => request.routeOptions.config.apiCall === false,
     errorResponseBuilder: (_request, context) => rateLimited(Math.ceil(context.ttl / 1000), context.max),
     // Fail open: when Redis is unreachable the registry keeps serving (unlimited) and logs a warning.
     ...(options.shared ? { store: redisCounters(options.shared), skipOnError: true } : {}),

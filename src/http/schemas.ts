@@ -16,7 +16,7 @@ import {
   SkillWarning,
   Verdict,
 } from '../domain/model.js';
-import { ApiKeyCreated, ExportDocument, RegisterBody, ReputationOne, RevokeBody, Revoked } from './schemas/agents.js';
+import { ApiKeyCreated, ExportDocument, KeyList, RegisterBody, ReputationOne, RevokeBody, Revoked, WhoAmI } from './schemas/agents.js';
 import { ErrorBody } from './schemas/common.js';
 import { Health, Readiness } from './schemas/operations.js';
 import { DiscoveryIndex, SkillBody, SkillCreated, SkillDeleted, SkillOne, SkillPage, SkillVersionList } from './schemas/skills.js';
@@ -40,6 +40,8 @@ export const NAMED_SCHEMAS: Readonly<Record<string, TSchema>> = {
   ApiKeyCreated,
   RevokeRequest: RevokeBody,
   Revoked,
+  KeyList,
+  WhoAmI,
   SkillRequest: SkillBody,
   SkillCreated,
   SkillResponse: SkillOne,

@@ -5,7 +5,7 @@ import { assertMayRevoke } from '../domain/access.js';
 import type { Agent } from '../domain/caller.js';
 import { ApiError, badRequest, conflict, notFound } from '../domain/errors.js';
 import { hashApiKey, keyPrefixOf } from '../domain/keys.js';
-import type { KeyTier, Scope } from '../domain/model.js';
+import type { KeyMetadata, KeyTier, Scope } from '../domain/model.js';
 import { AgentConfusableError, AgentExistsError, PrefixTakenError, type NewKey } from '../store/store.js';
 import type { Change, Context } from './context.js';
 
@@ -116,5 +116,33 @@ export async function prepareRevoke(ctx: Context, caller: Agent, prefix: string)
     write: async (response) => {
       if (!(await ctx.store.revokeKey(key.id, at.toISOString(), response))) throw notFound(`active key with prefix ${prefix}`);
     },
+  };
+}
+
+/** The caller's agent's keys, revoked ones too (never hashes). An identity-provider agent has none. */
+export async function listKeys(ctx: Context, caller: Agent): Promise<KeyMetadata[]> {
+  const keys: KeyMetadata[] = [];
+  for await (const key of ctx.store.exportKeys(caller.agentId)) keys.push(key);
+  return keys;
+}
+
+export interface Identity {
+  agent_id: string;
+  tier: KeyTier;
+  scopes: Scope[];
+  credential: 'api_key' | 'oidc';
+  key_prefix: string | null;
+}
+
+/** Who the caller is: its agent, tier and scopes, and the prefix of the key it used (none for a token). */
+export async function whoami(ctx: Context, caller: Agent): Promise<Identity> {
+  const key = caller.method === 'api_key' && caller.apiKey ? await ctx.store.findKeyByHash(caller.apiKey) : null;
+  return {
+    agent_id: caller.agentId,
+    // An authenticated caller always has a key tier (anonymous callers never reach this).
+    tier: caller.tier as KeyTier,
+    scopes: caller.scopes,
+    credential: caller.method === 'oidc' ? 'oidc' : 'api_key',
+    key_prefix: key?.keyPrefix ?? null,
   };
 }

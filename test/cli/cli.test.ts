@@ -1,7 +1,6 @@
 // The command line against a registry started in this process on a random port, each command spawned as a
 // person or a script would run it, with a home and config directory of its own.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -11,48 +10,12 @@ import { after, before, describe, it } from 'node:test';
 import { bundleArchive } from '../../src/domain/bundles.js';
 import { call, contributeSkill, register, skillMd, unitBody } from '../helpers/app.js';
 import { ROOT, type Registry, startedRegistry } from '../mcp/fixtures.js';
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+import { assertNoStack, closedPort, cli as run, parsed } from './run.js';
 
 let home: string;
-/** tsx's loader by absolute URL, so the CLI runs from source whatever the working directory. */
-const TSX = import.meta.resolve('tsx');
-
-/** Runs the CLI (from source, through tsx) and waits for it, without blocking the registry in this process. */
-function cli(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', TSX, join(ROOT, 'src/cli/main.ts'), ...args],
-      {
-        cwd: options.cwd ?? home,
-        env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, '.config'), ...options.env },
-        timeout: 60_000,
-      },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
-
-/** A port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
+const cli = (args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) => run(home, args, options);
 
 const configFile = () => join(home, '.config', 'knowledge-registry', 'config.json');
-const parsed = (run: Run) => JSON.parse(run.stdout);
-
-function assertNoStack(run: Run): void {
-  assert.doesNotMatch(run.stderr + run.stdout, /\n\s+at .+:\d+:\d+/, 'no stack trace');
-}
 
 describe('the knowledge-registry command line', () => {
   let registry: Registry;
@@ -85,7 +48,7 @@ describe('the knowledge-registry command line', () => {
     writeFileSync(join(dir, 'SKILL.md'), skillMd());
     const file = await cli(['--url', url, 'publish', join(dir, 'SKILL.md')]);
     assert.equal(file.code, 0, file.stderr);
-    assert.match(file.stdout, /^published pdf-tools \(sk_[^)]+\), public, quality/);
+    assert.match(file.stdout, /^published pdf-tools 1\.0\.0 \(sk_[^)]+\), public, quality [\d.]+, SKILL\.md, sha256:[0-9a-f]{64}\n/);
 
     const secrets = join(home, 'skills', 'pdf-secrets');
     mkdirSync(secrets, { recursive: true });
@@ -94,15 +57,18 @@ describe('the knowledge-registry command line', () => {
     assert.equal(folder.code, 0, folder.stderr);
     assert.equal(parsed(folder).data.visibility, 'private');
 
-    // A folder with files is a bundle: the same name gets a new version with them (issue 14).
+    // A folder with files is a bundle: the same name gets a new version with them.
     mkdirSync(join(dir, 'scripts'));
     writeFileSync(join(dir, 'scripts', 'extract.py'), 'print("hi")\n');
     const bundle = await cli(['--url', url, '--json', 'publish', dir]);
     assert.equal(bundle.code, 0, bundle.stderr);
     assert.equal(parsed(bundle).data.version, '1.0.1');
     assert.deepEqual(parsed(bundle).data.files.map((f: { path: string }) => f.path), ['scripts/extract.py']);
-    const same = await cli(['--url', url, 'publish', dir]);
+    const people = await cli(['--url', url, 'publish', dir]);
+    assert.match(people.stdout, /^unchanged: pdf-tools 1\.0\.1 \(sk_[^)]+\) already has this content \(sha256:[0-9a-f]{64}\); nothing was published\n/);
+    const same = await cli(['--url', url, '--json', 'publish', dir]);
     assert.equal(same.code, 0, 'the same content again is fine: it answers the version that has it');
+    assert.deepEqual([parsed(same).unchanged, parsed(same).data.version, parsed(bundle).unchanged], [true, '1.0.1', false]);
     assertNoStack(same);
   });
 
@@ -113,7 +79,8 @@ describe('the knowledge-registry command line', () => {
 
     const people = await cli(['--url', url, 'search', 'pdf']);
     assert.equal(people.code, 0, people.stderr);
-    assert.match(people.stdout, /sk_\S+ {2}pdf-tools {2}by alice/);
+    assert.match(people.stdout, /sk_\S+ {2}pdf-tools 1\.0\.1 {2}by alice/);
+    assert.match(people.stdout, /\n1-2 of 2 skills\n$/);
     assert.match(people.stdout, /\[private\]/, 'the stored key shows its own private skills');
     const script = parsed(await cli(['--url', url, '--json', 'search', 'pdf', '--limit', '1']));
     assert.equal(script.limit, 1);
@@ -139,19 +106,28 @@ describe('the knowledge-registry command line', () => {
     assert.deepEqual(parsed(missing), { error: { code: 'NOT_FOUND', message: 'no skill or knowledge unit with id sk_missing', status: 404 } });
   });
 
-  it('installs a skill into .claude/skills/<name>/ or --dir, and will not overwrite without --force', async () => {
+  it('installs a skill into .claude/skills/<name>/ or --dir, and will not overwrite files it did not install without --force', async () => {
     const project = join(home, 'project');
     mkdirSync(project);
     const { data } = parsed(await cli(['--url', url, '--json', 'search', 'pdf']));
     const id = data.find((s: { name: string }) => s.name === 'pdf-tools').id as string;
     const run = await cli(['--url', url, 'install', id], { cwd: project });
     assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^installed pdf-tools 1\.0\.1 \(sk_\S+\) into \S+: 2 files, sha256:[0-9a-f]{12}…, sha256 verified\n$/);
     assert.equal(readFileSync(join(project, '.claude', 'skills', 'pdf-tools', 'SKILL.md'), 'utf8'), skillMd());
     assert.equal(readFileSync(join(project, '.claude', 'skills', 'pdf-tools', 'scripts', 'extract.py'), 'utf8'), 'print("hi")\n');
     const again = await cli(['--url', url, 'install', id], { cwd: project });
-    assert.equal(again.code, 1);
-    assert.match(again.stderr, /already holds a skill; pass --force/);
-    assert.equal((await cli(['--url', url, 'install', id, '--force'], { cwd: project })).code, 0);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /pdf-tools 1\.0\.1 is already installed in .* \(unchanged\)/);
+    const foreign = join(project, 'foreign');
+    mkdirSync(foreign);
+    writeFileSync(join(foreign, 'notes.txt'), 'mine');
+    const refused = await cli(['--url', url, 'install', id, '--dir', foreign], { cwd: project });
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /already holds files this command did not install; pass --force/);
+    assert.equal(readFileSync(join(foreign, 'notes.txt'), 'utf8'), 'mine');
+    assert.equal((await cli(['--url', url, 'install', id, '--dir', foreign, '--force'], { cwd: project })).code, 0);
+    assert.throws(() => statSync(join(foreign, 'notes.txt')), 'the folder holds exactly the version');
     const elsewhere = parsed(await cli(['--url', url, '--json', 'install', id, '--dir', join(home, 'vendored')]));
     assert.equal(elsewhere.dir, join(home, 'vendored'));
     assert.deepEqual(
@@ -244,9 +220,12 @@ describe('the knowledge-registry command line', () => {
       assertNoStack(run);
     }
     const closed = await closedPort();
-    const unreachable = await cli(['--url', `http://127.0.0.1:${closed}`, 'search']);
+    const unreachable = await cli(['--url', `http://127.0.0.1:${closed}`, '--retries', '0', 'search']);
     assert.equal(unreachable.code, 3);
     assert.equal(unreachable.stderr, `error: cannot reach the registry at http://127.0.0.1:${closed}: ECONNREFUSED\n`);
+    const retried = await cli(['--url', `http://127.0.0.1:${closed}`, 'search']);
+    assert.equal(retried.code, 3);
+    assert.match(retried.stderr, /^network error \(ECONNREFUSED\): waiting 1s \(then attempt 2\)\nnetwork error \(ECONNREFUSED\): waiting 1s \(then attempt 3\)\nerror: .*: ECONNREFUSED \(3 attempts\)\n$/);
     const unreachableJson = await cli(['--url', `http://127.0.0.1:${closed}`, '--json', 'search']);
     assert.equal(parsed(unreachableJson).error.code, 'UNREACHABLE');
     const refused = await cli(['--url', url, '--key', 'reg_0000000000000000000000000000000000000000', 'search']);
@@ -259,7 +238,7 @@ describe('the knowledge-registry command line', () => {
   });
 });
 
-describe('install, against a registry that serves bundles with digests (issue 14)', () => {
+describe('install, against a registry that serves bundles with digests', () => {
   let server: Server;
   let base: string;
   const skillMdText = skillMd({ name: 'bundled' });

@@ -17,7 +17,7 @@ for (const backend of backends()) describe(`the served OpenAPI document [${backe
       }
       const expected = [
         'GET /healthz', 'GET /readyz', 'GET /v1/openapi.json',
-        'POST /v1/auth/register', 'POST /v1/auth/revoke',
+        'POST /v1/auth/register', 'POST /v1/auth/revoke', 'GET /v1/auth/keys', 'GET /v1/auth/whoami',
         'GET /v1/skills', 'POST /v1/skills', 'GET /v1/skills/{id}', 'DELETE /v1/skills/{id}',
         'GET /v1/skills/{id}/versions', 'GET /v1/skills/{id}/versions/{version}', 'GET /v1/skills/{id}/files/{path}',
         'GET /v1/skills/{id}/versions/{version}/files/{path}', 'GET /v1/skills/{id}/versions/{version}/archive.zip',
@@ -66,6 +66,8 @@ for (const backend of backends()) {
     type Fixture = { url: () => string; body?: () => unknown; expect: Partial<Record<'reader' | 'other', number>> };
     const fixtures: Record<string, Fixture> = {
       'POST /v1/auth/revoke': { url: () => '/v1/auth/revoke', body: () => ({ key_prefix: keys.owner.slice(0, 8) }), expect: { other: 404 } },
+      'GET /v1/auth/keys': { url: () => '/v1/auth/keys', expect: {} },
+      'GET /v1/auth/whoami': { url: () => '/v1/auth/whoami', expect: {} },
       'POST /v1/skills': { url: () => '/v1/skills', body: () => ({ skill_md_content: skillMd(), visibility: 'public' }), expect: { reader: 403 } },
       'POST /v1/knowledge': { url: () => '/v1/knowledge', body: () => unitBody(), expect: { reader: 403 } },
       'POST /v1/knowledge/:id/validate': { url: () => `/v1/knowledge/${unitId}/validate`, body: () => ({ valid: true }), expect: {} },

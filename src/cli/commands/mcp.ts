@@ -8,7 +8,8 @@ export function mcpCommand(program: Command): void {
     .command('mcp')
     .description('serve the registry as an MCP server over stdio (for local agents); stdout carries the protocol only')
     .action(async (_options: unknown, command: Command) => {
-      const ctx = commandContext(command.optsWithGlobals<GlobalOptions>());
+      // An agent is told about a rate limit at once (the tool error says when to retry), never kept waiting.
+      const ctx = commandContext(command.optsWithGlobals<GlobalOptions>(), { rateLimitWaits: 0 });
       // Loaded here, not at start-up: the other commands do not pay for the MCP SDK.
       const [{ StdioServerTransport }, { createMcpServer }, { restBackend }] = await Promise.all([
         import('@modelcontextprotocol/sdk/server/stdio.js'),

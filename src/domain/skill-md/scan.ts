@@ -5,10 +5,13 @@ import type { SkillWarning } from './types.js';
 
 const INVISIBLE = /[\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}]/u;
 
-// A tag or a comment: `a < b` and autolinks like <https://x> have no whitespace, / or > after the name.
+// A tag or the start of a comment: `a < b` and autolinks like <https://x> have no whitespace, / or > after the name.
 const TAG = /<!--|<\/?([A-Za-z][A-Za-z0-9-]*)(?:\s[^<>]*)?\/?>/g;
+// Where an HTML parser ends a comment: `-->`, or `--!>` (so `<!-- --!><script>` runs its script). `<!-->` and
+// `<!--->` are complete, empty comments.
+const COMMENT_END = /--!?>/g;
 // Only HTML's own elements count: prompt-style tags (<example>, <instructions>) are plain text to a reader
-// and to a renderer, while HTML elements and comments can hide or fetch content.
+// and to a renderer, while HTML elements can hide or fetch content.
 const HTML_ELEMENTS = new Set(
   (
     'a abbr address area article aside audio b base bdi bdo blockquote body br button canvas caption center cite ' +
@@ -19,6 +22,22 @@ const HTML_ELEMENTS = new Set(
     'svg table tbody td template textarea tfoot th thead time title tr track tt u ul var video wbr'
   ).split(' '),
 );
+// What makes a comment worth a warning: markup that runs or fetches something once the comment is gone (or,
+// for Internet Explorer's conditional comments, while it is there). Watermarks and notes carry none of it.
+// Linear: each alternative is anchored at a `<`, a word boundary or the start, and its gaps are bounded.
+const RISKY_IN_COMMENT =
+  /<\/?(?<element>script|style|iframe|frame|frameset|object|embed|applet|svg|math|link|meta|base|form|img|image|video|audio|source|track|template|portal)\b|<[a-z][^<>]{0,1000}?\s(?<handler>on[a-z]+)\s*=|\b(?<url>(?:java|vb)script\s*:|data\s*:\s*text\/html)|^(?<conditional>\[if\b)/i;
+
+/** What a risky comment hides, for the warning; null for a comment of plain text. */
+function riskInComment(content: string): string | null {
+  const groups = RISKY_IN_COMMENT.exec(content.trimStart())?.groups;
+  if (!groups) return null;
+  if (groups.element) return `<${groups.element.toLowerCase()}>`;
+  if (groups.handler) return `an event handler (${groups.handler.toLowerCase()})`;
+  if (groups.url) return `a ${groups.url.replace(/\s+/g, '').toLowerCase()} URL`;
+  return 'a conditional comment';
+}
+
 // The lookbehind anchors each attempt at the start of a backtick run, which keeps the scan linear.
 const INLINE_CODE = /(?<!`)(`+)[^`]+\1(?!`)/g;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
@@ -57,16 +76,39 @@ export function invisibleCharacters(text: string): SkillWarning | null {
   };
 }
 
+/**
+ * HTML a reader of the rendered markdown would not see as written: an HTML element outside code, an HTML
+ * comment that hides markup which runs or fetches something (a script, an event handler, an iframe; or a
+ * conditional comment), or a comment left open, which hides the rest of the file. Comments of plain text
+ * (watermarks such as `<!-- tomevault:4.0:… -->`, notes to editors) are not findings: the prompt-injection
+ * scan reads the text inside them like any other.
+ */
 export function html(markdown: string): SkillWarning | null {
   const prose = proseOnly(markdown);
+  const found = (what: string): SkillWarning => ({
+    kind: 'html',
+    message: `the body contains HTML outside code (first: ${what}), which can hide content from reviewers`,
+  });
   TAG.lastIndex = 0;
   for (let match = TAG.exec(prose); match; match = TAG.exec(prose)) {
     const name = match[1];
-    if (name === undefined || HTML_ELEMENTS.has(name.toLowerCase())) {
-      TAG.lastIndex = 0;
-      const what = name === undefined ? 'an HTML comment' : `<${name.toLowerCase()}>`;
-      return { kind: 'html', message: `the body contains HTML outside code (first: ${what}), which can hide content from reviewers` };
+    if (name !== undefined) {
+      if (HTML_ELEMENTS.has(name.toLowerCase())) return found(`<${name.toLowerCase()}>`);
+      continue;
     }
+    const start = match.index + 4;
+    // `<!-->` and `<!--->`: an empty comment, closed at once.
+    const abrupt = /^-?>/.exec(prose.slice(start, start + 2));
+    if (abrupt) {
+      TAG.lastIndex = start + abrupt[0].length;
+      continue;
+    }
+    COMMENT_END.lastIndex = start;
+    const end = COMMENT_END.exec(prose);
+    if (!end) return found('an HTML comment that is never closed, hiding the rest of the text');
+    const risk = riskInComment(prose.slice(start, end.index));
+    if (risk) return found(`an HTML comment hiding ${risk}`);
+    TAG.lastIndex = end.index + end[0].length;
   }
   return null;
 }

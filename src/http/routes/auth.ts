@@ -1,12 +1,12 @@
-// POST /v1/auth/register and POST /v1/auth/revoke.
+// POST /v1/auth/register, POST /v1/auth/revoke, GET /v1/auth/keys and GET /v1/auth/whoami.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { actsForAgent, assertMayChooseTier, assertMayGrantScopes, requireAgent } from '../../domain/access.js';
 import type { Context } from '../../service/context.js';
-import { issueKey, prepareRevoke } from '../../service/keys.js';
+import { issueKey, listKeys, prepareRevoke, whoami } from '../../service/keys.js';
 import { respondOnce } from '../idempotency.js';
 import { rateLimitKey } from '../rate-limit.js';
-import { ApiKeyCreated, RegisterBody, RevokeBody, Revoked, errors } from '../schemas.js';
+import { ApiKeyCreated, KeyList, RegisterBody, RevokeBody, Revoked, WhoAmI, errors } from '../schemas.js';
 
 /**
  * SPEC.md exempts registration from rate limits; an operator facing abuse of the open door may set
@@ -61,5 +61,37 @@ export const authRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) =
       const change = await prepareRevoke(ctx, requireAgent(request.auth), request.body.key_prefix);
       return respondOnce(request, reply, ctx.store, change);
     },
+  );
+
+  app.get(
+    '/v1/auth/keys',
+    {
+      config: { access: 'agent' },
+      schema: {
+        summary: "List your agent's API keys (prefixes, scopes, tiers, dates; never the keys or their hashes)",
+        operationId: 'listKeys',
+        description: 'Any valid credential of the agent. Revoked keys are listed with revoked_at. An identity-provider agent has none.',
+        tags: ['auth'],
+        security: [{ bearerAuth: [] }],
+        response: { 200: KeyList, ...errors(401, 429) },
+      },
+    },
+    async (request) => ({ data: await listKeys(ctx, requireAgent(request.auth)) }),
+  );
+
+  app.get(
+    '/v1/auth/whoami',
+    {
+      config: { access: 'agent' },
+      schema: {
+        summary: 'Who this credential is: agent, tier, scopes, and the key prefix (or that it is an identity-provider token)',
+        operationId: 'whoami',
+        description: 'Any valid credential. A refused credential answers 401, so a client can check a key before storing it.',
+        tags: ['auth'],
+        security: [{ bearerAuth: [] }],
+        response: { 200: WhoAmI, ...errors(401, 429) },
+      },
+    },
+    async (request) => ({ data: await whoami(ctx, requireAgent(request.auth)) }),
   );
 };

@@ -43,6 +43,24 @@ export const Revoked = Type.Object(
   { description: 'The key is revoked' },
 );
 
+export const KeyList = Type.Object(
+  { data: Type.Array(KeyMetadata, { description: 'oldest first; revoked keys too, with revoked_at' }) },
+  { description: "The calling agent's API keys: prefixes, scopes, tiers and dates, never hashes" },
+);
+
+export const WhoAmI = Type.Object(
+  {
+    data: Type.Object({
+      agent_id: Type.String(),
+      tier: KeyTierSchema,
+      scopes: Type.Array(ScopeSchema),
+      credential: Type.Enum(['api_key', 'oidc'], { description: 'an API key, or a token of the identity provider' }),
+      key_prefix: Type.Union([Type.String(), Type.Null()], { description: 'the prefix of the API key used; null for a token' }),
+    }),
+  },
+  { description: 'Who the credential of this request is' },
+);
+
 // ---- reputation and export -----------------------------------------------------------------------
 
 export const ReputationOne = Type.Object({ data: ReputationProfile }, { description: "The agent's reputation profile" });
