@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { hashApiKey, keyPrefixOf } from '../src/domain/keys.js';
 import { REWARD_MILLIS } from '../src/domain/reputation.js';
-import { PostgresStore } from '../src/store/postgres/postgres-store.js';
-import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { openPostgresStore } from '../src/store/postgres/store.js';
+import { openSqliteStore } from '../src/store/sqlite/store.js';
 import { PrefixTakenError, type SkillImport, type Store, type UnitImport } from '../src/store/store.js';
 import {
   CORPUS_VERSION,
@@ -84,8 +84,8 @@ export async function dropTarget(target: Target): Promise<void> {
 }
 
 function openStore(target: Target): Promise<Store> {
-  if (target.backend === 'sqlite') return Promise.resolve(new SqliteStore(target.url));
-  return PostgresStore.open(target.adminUrl, { schema: target.schema });
+  if (target.backend === 'sqlite') return Promise.resolve(openSqliteStore(target.url));
+  return openPostgresStore(target.adminUrl, { schema: target.schema });
 }
 
 function warmPageCache(file: string): void {

@@ -18,13 +18,31 @@ export function requireScope(caller: Caller, scope: Scope): Agent {
   return agent;
 }
 
-/** A private skill exists only for its contributor and for admins. */
+/** Who is looking at skills: an agent sees its own private skills, `everything` (an admin) sees all. */
+export interface Viewer {
+  agentId: string | null;
+  everything: boolean;
+}
+
+/**
+ * The visibility rule, the one place it is decided: a private skill exists only for its publisher and
+ * admins. The search index filters by it; the store's list queries are tested against it.
+ */
+export function visibleTo(viewer: Viewer, skill: Pick<Skill, 'visibility' | 'agent_id'>): boolean {
+  return viewer.everything || skill.visibility === 'public' || (viewer.agentId !== null && skill.agent_id === viewer.agentId);
+}
+
 export function canSeeSkill(caller: Caller, skill: Pick<Skill, 'visibility' | 'agent_id'>): boolean {
-  return skill.visibility === 'public' || (caller.agentId !== null && skill.agent_id === caller.agentId) || isAdmin(caller);
+  return visibleTo(skillViewer(caller), skill);
+}
+
+/** History items about private skills: for the agent itself and admins. */
+export function mayReadPrivateHistory(caller: Caller, agentId: string): boolean {
+  return caller.agentId === agentId || isAdmin(caller);
 }
 
 /** Which private skills a list shows: the caller's own, or all of them for an admin. */
-export function skillViewer(caller: Caller): { agentId: string | null; everything: boolean } {
+export function skillViewer(caller: Caller): Viewer {
   return { agentId: caller.agentId, everything: isAdmin(caller) };
 }
 

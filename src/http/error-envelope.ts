@@ -3,8 +3,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { StoreUnavailableError, UnstorableTextError } from '../store/store.js';
-import { ApiError, CODE_FOR_STATUS, badRequest, methodNotAllowed, notFound, unavailable } from '../domain/errors.js';
+import { ApiError, CODE_FOR_STATUS, badRequest, methodNotAllowed, notFound } from '../domain/errors.js';
+import { refusalOf } from '../service/errors.js';
 import type { RouteCatalogue } from './route-catalogue.js';
 
 interface AjvIssue {
@@ -55,19 +55,9 @@ function send(reply: FastifyReply, error: ApiError): FastifyReply {
   return reply.code(error.statusCode).send({ error: { code: error.code, message: error.message } });
 }
 
-/** Maps any thrown value to an ApiError; unknown errors become a 500 whose details stay in the log. */
+/** Maps any thrown value to an ApiError: the framework's own errors here, every other one as every door does. */
 function toApiError(error: FastifyError & { validation?: AjvIssue[] }, request: FastifyRequest): ApiError {
-  if (error instanceof ApiError) return error;
-  // The store's last line of defence against text it cannot keep (NUL, invalid Unicode): the client's fault.
-  if (error instanceof UnstorableTextError) {
-    return badRequest(error.message || 'text contains characters that cannot be stored (NUL or invalid Unicode)');
-  }
-  // The database is down or did not answer in time, so the client may retry. An outage is an
-  // operating condition, not a bug: a warning with the reason, without a stack.
-  if (error instanceof StoreUnavailableError) {
-    request.log.warn({ reason: error.message }, 'database unavailable');
-    return unavailable('the database is unavailable; retry shortly');
-  }
+  if (error instanceof ApiError || !(error instanceof Error) || error.statusCode === undefined) return refusalOf(error, request.log);
   if (error.validation && error.validation.length > 0) {
     return new ApiError(400, 'VALIDATION_ERROR', validationMessage(error.validation[0]!, error.validationContext));
   }
@@ -84,8 +74,7 @@ function toApiError(error: FastifyError & { validation?: AjvIssue[] }, request: 
           : error.message;
     return new ApiError(CODE_FOR_STATUS[status] ? status : 400, code, message);
   }
-  request.log.error({ err: error }, 'request failed');
-  return new ApiError(500, 'INTERNAL_ERROR', 'internal error; the request id in the logs has the details');
+  return refusalOf(error, request.log);
 }
 
 /**

@@ -1,6 +1,7 @@
 // The MCP tools, defined once for both transports: name, description, input schema (the REST route's own
 // TypeBox schema), output schema, annotations, and what each does against a RegistryBackend. Inputs are
 // validated with the same schemas as the REST bodies; refusals come back as tool results with isError.
+import { rewardText } from '../domain/reputation.js';
 import type { CallToolResult, Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -8,6 +9,10 @@ import { Type, type Static, type TObject } from 'typebox';
 import { ApiError } from '../domain/errors.js';
 import { validationMessage } from '../http/error-envelope.js';
 import { AgentParams, IdParams, SkillBody, SkillListQuery, UnitBody, UnitListQuery, VerdictBody } from '../http/schemas.js';
+import { contributeUnit, getUnit, listUnits, validateUnit } from '../service/knowledge.js';
+import type { Access } from '../service/operation.js';
+import { reputationProfile } from '../service/reputation.js';
+import { getSkill, listSkills, publishSkill } from '../service/skills.js';
 import type { RegistryBackend } from './backend.js';
 import {
   ReputationResult,
@@ -25,8 +30,6 @@ import {
   unitSearchResult,
 } from './tool-outputs.js';
 
-/** Who may call a tool: anyone, any authenticated agent, or an agent whose key has the write scope. */
-export type ToolAccess = 'anyone' | 'agent' | 'write';
 
 export interface ToolDefinition {
   name: string;
@@ -34,7 +37,8 @@ export interface ToolDefinition {
   description: string;
   input: TObject;
   output: TObject;
-  access: ToolAccess;
+  /** Who may call it: the access of the registry operation it runs (service/operation.ts). */
+  access: Access;
   annotations: ToolAnnotations;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the input has been validated against `input` before run is called
   run(backend: RegistryBackend, input: any): Promise<Record<string, unknown>>;
@@ -63,7 +67,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       'id for the whole SKILL.md. Page with limit and offset (next_offset is null on the last page). ' + UNTRUSTED,
     input: SkillListQuery,
     output: SkillSearchResult,
-    access: 'anyone',
+    access: listSkills.access,
     annotations: reading('Search skills'),
     run: async (backend, input: Static<typeof SkillListQuery>) => skillSearchResult(await backend.searchSkills(input)),
   },
@@ -75,7 +79,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       'each of its files. ' + UNTRUSTED,
     input: IdParams,
     output: SkillDetail,
-    access: 'anyone',
+    access: getSkill.access,
     annotations: reading('Get a skill'),
     run: async (backend, input: Static<typeof IdParams>) => {
       const skill = await backend.getSkill(input.id);
@@ -91,7 +95,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       'summaries, best match first; call get_knowledge_unit with an id for the whole unit. Page with limit and offset. ' + UNTRUSTED,
     input: UnitListQuery,
     output: UnitSearchResult,
-    access: 'anyone',
+    access: listUnits.access,
     annotations: reading('Search knowledge units'),
     run: async (backend, input: Static<typeof UnitListQuery>) => unitSearchResult(await backend.searchUnits(input)),
   },
@@ -103,7 +107,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       'quality score and validation counts. ' + UNTRUSTED,
     input: IdParams,
     output: UnitDetail,
-    access: 'anyone',
+    access: getUnit.access,
     annotations: reading('Get a knowledge unit'),
     run: async (backend, input: Static<typeof IdParams>) => backend.getUnit(input.id),
   },
@@ -111,12 +115,12 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'contribute_knowledge_unit',
     title: 'Contribute a knowledge unit',
     description:
-      'Contribute a knowledge unit (needs an API key with the write scope; earns 0.2 reputation). Send title, type, domain, ' +
+      `Contribute a knowledge unit (needs an API key with the write scope; earns ${rewardText('contribute_knowledge')}). Send title, type, domain, ` +
       'content {description, examples}, metadata {source, confidence 0..1} and optional tags. The registry assigns the id, ' +
       'your agent id, timestamps and the quality score: do not send them. Answers the stored unit.',
     input: UnitBody,
     output: UnitDetail,
-    access: 'write',
+    access: contributeUnit.access,
     annotations: writing('Contribute a knowledge unit', false),
     run: async (backend, input: Static<typeof UnitBody>) => (await backend.contributeUnit(input)).data,
   },
@@ -124,13 +128,13 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'contribute_skill',
     title: 'Contribute a skill',
     description:
-      'Publish a skill (needs an API key with the write scope; a new skill earns 0.1 reputation). skill_md_content is a ' +
+      `Publish a skill (needs an API key with the write scope; a new skill earns ${rewardText('contribute_skill')}). skill_md_content is a ` +
       'SKILL.md: YAML frontmatter between --- lines with at least name (a-z, 0-9, hyphens) and description, then markdown ' +
       'instructions. visibility is public or private (private skills are seen only by you and admins). Answers the skill ' +
       'summary and any warnings about the SKILL.md.',
     input: SkillBody,
     output: SkillContributed,
-    access: 'write',
+    access: publishSkill.access,
     annotations: writing('Contribute a skill', false),
     run: async (backend, input: Static<typeof SkillBody>) => skillContributed(await backend.contributeSkill(input)),
   },
@@ -139,11 +143,11 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: 'Validate a knowledge unit',
     description:
       "Give a verdict on another agent's knowledge unit: valid true or false, with optional feedback (needs an API key, any " +
-      'scope). One verdict per agent per unit: a later one replaces yours, and only the first earns 0.05 reputation. You ' +
+      `scope). One verdict per agent per unit: a later one replaces yours, and only the first earns ${rewardText('validate_knowledge')}. You ` +
       'cannot validate your own unit.',
     input: VerdictInput,
     output: VerdictResult,
-    access: 'agent',
+    access: validateUnit.access,
     annotations: writing('Validate a knowledge unit', true),
     run: async (backend, { id, ...verdict }: Static<typeof VerdictInput>) => backend.validateUnit(id, verdict),
   },
@@ -153,7 +157,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     description: `Read an agent's reputation: score, counts of contributions and validations, and its ${REPUTATION_HISTORY_ITEMS} newest history items.`,
     input: AgentParams,
     output: ReputationResult,
-    access: 'anyone',
+    access: reputationProfile.access,
     annotations: reading("Read an agent's reputation"),
     run: async (backend, input: Static<typeof AgentParams>) => reputationResult(await backend.reputation(input.agent_id, REPUTATION_HISTORY_ITEMS)),
   },
@@ -163,7 +167,7 @@ const jsonSchema = (schema: TObject) => JSON.parse(JSON.stringify(schema)) as To
 
 /** The tools as tools/list shows them: anonymous callers see the ones anyone may call. */
 export function listTools(backend: RegistryBackend): Tool[] {
-  return TOOLS.filter((tool) => backend.authenticated || tool.access === 'anyone').map((tool) => ({
+  return TOOLS.filter((tool) => backend.authenticated || tool.access === 'public').map((tool) => ({
     name: tool.name,
     title: tool.title,
     description: tool.description,
@@ -177,9 +181,11 @@ export function listTools(backend: RegistryBackend): Tool[] {
 const ajv = addFormats.default(new Ajv({ allErrors: false, removeAdditional: false, useDefaults: true, strict: false, coerceTypes: false }));
 const validators = new Map<string, ValidateFunction>(TOOLS.map((tool) => [tool.name, ajv.compile(jsonSchema(tool.input))]));
 
-const NEEDS: Record<Exclude<ToolAccess, 'anyone'>, string> = {
+const NEEDS: Record<Exclude<Access, 'public'>, string> = {
   agent: 'an API key (any scope)',
+  read: 'an API key with read scope',
   write: 'an API key with write scope',
+  admin: 'an API key with admin scope',
 };
 
 export const toolError = (message: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text: message }] });
@@ -187,7 +193,7 @@ export const toolError = (message: string): CallToolResult => ({ isError: true, 
 /** What a refusal says to the model: the registry's code and message, and what to do about a missing key. */
 function refusal(tool: ToolDefinition, error: ApiError): CallToolResult {
   if (error.statusCode === 401) {
-    const needs = tool.access === 'anyone' ? 'a valid API key' : NEEDS[tool.access];
+    const needs = tool.access === 'public' ? 'a valid API key' : NEEDS[tool.access];
     return toolError(`authentication required: this tool needs ${needs} (${error.message})`);
   }
   return toolError(`${error.code}: ${error.message}`);
@@ -197,7 +203,7 @@ function refusal(tool: ToolDefinition, error: ApiError): CallToolResult {
 export async function callTool(backend: RegistryBackend, name: string, args: unknown): Promise<CallToolResult | undefined> {
   const tool = TOOLS.find((t) => t.name === name);
   if (!tool) return undefined;
-  if (tool.access !== 'anyone' && !backend.authenticated) {
+  if (tool.access !== 'public' && !backend.authenticated) {
     return toolError(`authentication required: this tool needs ${NEEDS[tool.access]}; connect with one (Authorization: Bearer <key>, or --key)`);
   }
   const input = structuredClone(args ?? {});

@@ -2,11 +2,10 @@
 // Built from the same list, read and profile operations as every other door, under the same rules: a
 // private skill appears only for its publisher and admins, in counts as in items.
 import { skillViewer } from '../domain/access.js';
-import type { Caller } from '../domain/caller.js';
 import type { ReputationProfile } from '../domain/model.js';
 import type { SkillSummary, UnitSummary } from '../domain/summaries.js';
-import type { Context } from './context.js';
 import { listUnits } from './knowledge.js';
+import { operation } from './operation.js';
 import { reputationProfile } from './reputation.js';
 import { listSkills } from './skills.js';
 
@@ -25,10 +24,10 @@ export interface RegistryOverview {
 }
 
 /** Counts, the newest and the best-rated skills and units, `size` of each, as the caller may see them. */
-export async function registryOverview(ctx: Context, caller: Caller, size: number): Promise<RegistryOverview> {
+export const registryOverview = operation('public', async (ctx, caller, size: number): Promise<RegistryOverview> => {
   const [bestSkills, bestUnits, newestSkills, newestUnits] = await Promise.all([
     listSkills(ctx, caller, { limit: size, offset: 0 }),
-    listUnits(ctx, { limit: size, offset: 0 }),
+    listUnits(ctx, caller, { limit: size, offset: 0 }),
     ctx.store.recentSkills({ viewer: skillViewer(caller), limit: size }),
     ctx.store.recentUnits({ limit: size }),
   ]);
@@ -36,7 +35,7 @@ export async function registryOverview(ctx: Context, caller: Caller, size: numbe
     skills: { total: bestSkills.total, newest: newestSkills, best: bestSkills.items },
     units: { total: bestUnits.total, newest: newestUnits, best: bestUnits.items },
   };
-}
+});
 
 export interface AgentOverview {
   /** Score, counts and the newest history items (items about private skills only for the agent itself and admins). */
@@ -48,16 +47,14 @@ export interface AgentOverview {
 }
 
 /** An agent as a page shows it; 404 for an agent id never seen. */
-export async function agentOverview(
-  ctx: Context,
-  caller: Caller,
-  agentId: string,
-  sizes: { skills: number; units: number; history: number },
-): Promise<AgentOverview> {
+export const agentOverview = operation(
+  'public',
+  async (ctx, caller, agentId: string, sizes: { skills: number; units: number; history: number }): Promise<AgentOverview> => {
   const profile = await reputationProfile(ctx, caller, agentId, sizes.history);
   const [skills, units] = await Promise.all([
     listSkills(ctx, caller, { publisher: agentId, limit: sizes.skills, offset: 0 }),
     ctx.store.recentUnits({ agentId, limit: sizes.units }),
   ]);
   return { profile, skills: { items: skills.items, total: skills.total }, units };
-}
+  },
+);

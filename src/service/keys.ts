@@ -1,13 +1,14 @@
-// Issuing and revoking API keys: the one key issuer behind POST /v1/auth/register and
-// `npm run admin:create`, and revocation by prefix.
+// Keys: registration (who may ask for which scopes and tier, then the one key issuer behind it and
+// `npm run admin:create`), revocation by prefix, an agent's keys, and who a credential is.
 import { isReservedForIdentityProvider } from '../domain/agent-ids.js';
-import { assertMayRevoke } from '../domain/access.js';
-import type { Agent } from '../domain/caller.js';
+import { actsForAgent, assertMayChooseTier, assertMayGrantScopes, assertMayRevoke } from '../domain/access.js';
+import type { Caller } from '../domain/caller.js';
 import { ApiError, badRequest, conflict, notFound } from '../domain/errors.js';
 import { hashApiKey, keyPrefixOf } from '../domain/keys.js';
 import type { KeyMetadata, KeyTier, Scope } from '../domain/model.js';
 import { AgentConfusableError, AgentExistsError, PrefixTakenError, type NewKey } from '../store/store.js';
 import type { Change, Context } from './context.js';
+import { operation } from './operation.js';
 
 /** Two unrevoked keys may not share a prefix; a clash (about 1 in 14 million per live key) draws again. */
 export const KEY_ATTEMPTS = 8;
@@ -104,8 +105,21 @@ export interface Revoked {
   data: { revoked: boolean; key_prefix: string };
 }
 
+/**
+ * Registration, open to anyone: a key for a new agent id, or one more key for the caller's own agent (an
+ * admin's for any), with the scopes and tier the caller may grant (domain/access.ts). `apply` writes it.
+ */
+export const register = Object.assign(
+  <R>(ctx: Context, caller: Caller, request: KeyRequest, apply: (change: Change<KeyCreated>) => Promise<R>): Promise<R> => {
+    assertMayGrantScopes(caller, request.agentId, request.scopes, ctx.config.openAdminRegistration);
+    assertMayChooseTier(caller, request.tier, ctx.config.selfServiceTiers);
+    return issueKey(ctx, request, actsForAgent(caller, request.agentId), apply);
+  },
+  { access: 'public' as const },
+);
+
 /** Revokes the active key with `prefix`, if the caller may (its own agent's keys; an admin any key). */
-export async function prepareRevoke(ctx: Context, caller: Agent, prefix: string): Promise<Change<Revoked>> {
+export const revokeKey = operation('agent', async (ctx, caller, prefix: string): Promise<Change<Revoked>> => {
   const key = await ctx.store.findActiveKeyByPrefix(prefix);
   assertMayRevoke(caller, key, prefix);
   const at = ctx.clock();
@@ -117,14 +131,14 @@ export async function prepareRevoke(ctx: Context, caller: Agent, prefix: string)
       if (!(await ctx.store.revokeKey(key.id, at.toISOString(), response))) throw notFound(`active key with prefix ${prefix}`);
     },
   };
-}
+});
 
 /** The caller's agent's keys, revoked ones too (never hashes). An identity-provider agent has none. */
-export async function listKeys(ctx: Context, caller: Agent): Promise<KeyMetadata[]> {
+export const listKeys = operation('agent', async (ctx, caller): Promise<KeyMetadata[]> => {
   const keys: KeyMetadata[] = [];
   for await (const key of ctx.store.exportKeys(caller.agentId)) keys.push(key);
   return keys;
-}
+});
 
 export interface Identity {
   agent_id: string;
@@ -135,7 +149,7 @@ export interface Identity {
 }
 
 /** Who the caller is: its agent, tier and scopes, and the prefix of the key it used (none for a token). */
-export async function whoami(ctx: Context, caller: Agent): Promise<Identity> {
+export const whoami = operation('agent', async (ctx, caller): Promise<Identity> => {
   const key = caller.method === 'api_key' && caller.apiKey ? await ctx.store.findKeyByHash(caller.apiKey) : null;
   return {
     agent_id: caller.agentId,
@@ -145,4 +159,4 @@ export async function whoami(ctx: Context, caller: Agent): Promise<Identity> {
     credential: caller.method === 'oidc' ? 'oidc' : 'api_key',
     key_prefix: key?.keyPrefix ?? null,
   };
-}
+});

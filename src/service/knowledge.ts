@@ -1,6 +1,5 @@
-// Knowledge units: contribute, read, list and search, validate, delete.
+// Knowledge units: contribute, read, list and search, validate, delete; each an operation with its access.
 import { assertMayDeleteUnit, assertMayValidate } from '../domain/access.js';
-import type { Agent } from '../domain/caller.js';
 import { badRequest, notFound } from '../domain/errors.js';
 import { normalizeUnitInput } from '../domain/knowledge.js';
 import { UNIT_TYPES, type KnowledgeUnit, type KnowledgeUnitInput, type UnitType } from '../domain/model.js';
@@ -11,7 +10,8 @@ import type { UnitSummary } from '../domain/summaries.js';
 import { decideVerdict, verdictWeight } from '../domain/verdicts.js';
 import type { Page } from '../store/store.js';
 import { quotaOf, withinQuota, type Change, type Context } from './context.js';
-import { capPage, meaningfulWords, searchIndex, unitFilter } from './search.js';
+import { operation } from './operation.js';
+import { searchIndex, unitFilter } from './search.js';
 
 const isUnitType = (value: string): value is UnitType => (UNIT_TYPES as readonly string[]).includes(value);
 
@@ -24,7 +24,7 @@ export interface UnitListParams {
   offset: number;
 }
 
-export async function listUnits(ctx: Context, params: UnitListParams): Promise<Page<UnitSummary> & { capped?: boolean }> {
+export const listUnits = operation('public', async (ctx: Context, _caller, params: UnitListParams): Promise<Page<UnitSummary> & { capped?: boolean }> => {
   const typeList = commaList(params.types);
   const unknown = typeList.filter((t) => !isUnitType(t));
   if (unknown.length > 0) {
@@ -33,27 +33,20 @@ export async function listUnits(ctx: Context, params: UnitListParams): Promise<P
   const terms = textFilter(params.q);
   if (terms === null) return { items: [], total: 0, capped: false };
   const filters = { types: typeList.filter(isUnitType), domain: params.domain, minQuality: params.min_quality };
-  if (terms.length > 0) {
-    const found = await searchIndex<UnitSummary>(ctx, 'unit', params.q!, unitFilter(filters), params);
-    if (found) return found;
-  }
-  const words = meaningfulWords(terms);
-  if (terms.length > 0 && words.length === 0) return { items: [], total: 0, capped: false };
-  const page = await ctx.store.listUnits({ ...filters, terms: words, limit: params.limit, offset: params.offset });
-  return terms.length > 0 ? capPage(page) : page;
-}
+  if (terms.length > 0) return searchIndex<UnitSummary>(ctx, 'unit', params.q!, unitFilter(filters), params);
+  return ctx.store.listUnits({ ...filters, limit: params.limit, offset: params.offset });
+});
 
-export async function getUnit(ctx: Context, id: string): Promise<KnowledgeUnit> {
+async function findUnit(ctx: Context, id: string): Promise<KnowledgeUnit> {
   const unit = await ctx.store.getUnit(id);
   if (!unit) throw notFound('knowledge unit');
   return unit;
 }
 
-export function prepareUnitContribution(
-  ctx: Context,
-  agent: Agent,
-  body: KnowledgeUnitInput,
-): Change<{ data: KnowledgeUnit; quality_score: number }> {
+export const getUnit = operation('public', (ctx, _caller, id: string) => findUnit(ctx, id));
+
+/** A new unit from the caller (+0.2 reputation), prepared for the door to write. */
+export const contributeUnit = operation('write', (ctx, agent, body: KnowledgeUnitInput): Change<{ data: KnowledgeUnit; quality_score: number }> => {
   const checked = normalizeUnitInput(body);
   if (!checked.ok) throw badRequest(checked.message);
   const input = checked.unit;
@@ -81,20 +74,18 @@ export function prepareUnitContribution(
     write: (response) =>
       withinQuota(agent, () => ctx.store.contributeUnit(unit, baseQuality, REWARD_MILLIS.contribute_knowledge, response, quotaOf(ctx, agent))),
   };
-}
+});
 
 export interface VerdictInput {
   valid: boolean;
   feedback?: string;
 }
 
-export async function prepareVerdict(
-  ctx: Context,
-  agent: Agent,
-  id: string,
-  input: VerdictInput,
-): Promise<Change<{ data: { id: string; validated: boolean; feedback: string } }>> {
-  const unit = await getUnit(ctx, id);
+/** The caller's verdict on another agent's unit, prepared for the door to write. */
+export const validateUnit = operation(
+  'agent',
+  async (ctx, agent, id: string, input: VerdictInput): Promise<Change<{ data: { id: string; validated: boolean; feedback: string } }>> => {
+  const unit = await findUnit(ctx, id);
   assertMayValidate(agent, unit);
   const feedback = input.feedback ?? '';
   // The verdict counts with the validator's standing now (its contributions still held).
@@ -111,11 +102,13 @@ export async function prepareVerdict(
       if (!outcome.recorded) throw notFound('knowledge unit');
     },
   };
-}
+  },
+);
 
-export async function deleteUnit(ctx: Context, caller: Agent, id: string): Promise<{ data: { id: string; deleted: boolean } }> {
-  const unit = await getUnit(ctx, id);
+/** Deletes a unit for good: its contributor (with write scope) or an admin. */
+export const deleteUnit = operation('agent', async (ctx, caller, id: string): Promise<{ data: { id: string; deleted: boolean } }> => {
+  const unit = await findUnit(ctx, id);
   assertMayDeleteUnit(caller, unit);
   if (!(await ctx.store.deleteUnit(id, ctx.clock().toISOString()))) throw notFound('knowledge unit');
   return { data: { id, deleted: true } };
-}
+});

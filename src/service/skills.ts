@@ -1,9 +1,10 @@
 // Skills as packages: publish a SKILL.md (and its bundle of files) as a new skill or a new version,
-// read a skill at its default or a named version, its versions and files, yank and delete, list and
-// search (private skills only for their owner and admins), and the discovery index.
+// read a skill at its default or a named version, its versions, files and archive, yank and delete, list
+// and search (private skills only for their owner and admins), and the discovery index; each an
+// operation with its access.
 import { assertMayManageSkill, canSeeSkill, skillViewer } from '../domain/access.js';
 import type { Agent, Caller } from '../domain/caller.js';
-import { checkBundle, sha256Digest, versionDigest, type BundleFileInput } from '../domain/bundles.js';
+import { bundleArchive, checkBundle, sha256Digest, versionDigest, type BundleFileInput } from '../domain/bundles.js';
 import { badRequest, conflict, notFound } from '../domain/errors.js';
 import type { Skill, SkillVersionSummary, SkillWarning, Visibility } from '../domain/model.js';
 import { skillQuality } from '../domain/quality.js';
@@ -15,7 +16,8 @@ import { byVersionDescending, decideVersion, FIRST_VERSION, latestVersion, readV
 import { plannedSkill } from '../store/skill-rows.js';
 import { PublishRaceError, type NewSkillVersion, type Page, type SkillFileContent, type SkillPlan } from '../store/store.js';
 import { quotaOf, withinQuota, type Change, type Context } from './context.js';
-import { capPage, meaningfulWords, searchIndex, skillFilter } from './search.js';
+import { admit, operation } from './operation.js';
+import { searchIndex, skillFilter } from './search.js';
 
 const MAX_TAG_FILTERS = 20;
 /** A publication planned from reads that a concurrent one made stale is planned again, this many times. */
@@ -33,7 +35,7 @@ export interface SkillListParams {
   offset: number;
 }
 
-export async function listSkills(ctx: Context, caller: Caller, params: SkillListParams): Promise<Page<SkillSummary> & { capped?: boolean }> {
+export const listSkills = operation('public', async (ctx, caller, params: SkillListParams): Promise<Page<SkillSummary> & { capped?: boolean }> => {
   const tagList = commaList(params.tags);
   if (tagList.length > MAX_TAG_FILTERS) throw badRequest(`query parameter tags may name at most ${MAX_TAG_FILTERS} tags`);
   if (tagList.some((t) => t.length > 50)) throw badRequest('query parameter tags: each tag is at most 50 characters');
@@ -48,35 +50,47 @@ export async function listSkills(ctx: Context, caller: Caller, params: SkillList
     publisher: params.publisher,
     name: params.name,
   };
-  if (terms.length > 0) {
-    const found = await searchIndex<SkillSummary>(ctx, 'skill', params.q!, skillFilter(filters), params);
-    if (found) return found;
-  }
-  const words = meaningfulWords(terms);
-  if (terms.length > 0 && words.length === 0) return { items: [], total: 0, capped: false };
-  const page = await ctx.store.listSkills({ ...filters, terms: words, agentId: params.publisher, limit: params.limit, offset: params.offset });
-  return terms.length > 0 ? capPage(page) : page;
-}
+  if (terms.length > 0) return searchIndex<SkillSummary>(ctx, 'skill', params.q!, skillFilter(filters), params);
+  return ctx.store.listSkills({ ...filters, agentId: params.publisher, limit: params.limit, offset: params.offset });
+});
 
 /** A skill the caller may see, at `version` or its default version; 404 otherwise (private ones do not exist for others). */
-export async function getSkill(ctx: Context, caller: Caller, id: string, version?: string): Promise<Skill> {
+/** A skill the caller may see, at `version` or its default version; 404 otherwise (private ones do not exist for others). */
+async function visibleSkill(ctx: Context, caller: Caller, id: string, version?: string): Promise<Skill> {
   const skill = await ctx.store.getSkill(id, version);
   if (!skill || !canSeeSkill(caller, skill)) throw notFound(version === undefined ? 'skill' : `version ${version} of this skill`);
   return skill;
 }
 
-export async function listSkillVersions(ctx: Context, caller: Caller, id: string): Promise<SkillVersionSummary[]> {
-  await getSkill(ctx, caller, id);
+export const getSkill = operation('public', (ctx, caller, id: string, version?: string) => visibleSkill(ctx, caller, id, version));
+
+export const listSkillVersions = operation('public', async (ctx, caller, id: string): Promise<SkillVersionSummary[]> => {
+  await visibleSkill(ctx, caller, id);
   const versions = (await ctx.store.listSkillVersions(id)) ?? [];
   return versions.sort((a, b) => byVersionDescending(a.version, b.version));
-}
+});
 
-export async function getSkillFile(ctx: Context, caller: Caller, id: string, version: string | null, path: string): Promise<SkillFileContent> {
-  await getSkill(ctx, caller, id, version ?? undefined);
-  const file = await ctx.store.getSkillFile(id, version, path);
-  if (!file) throw notFound(`file ${path}`);
-  return file;
-}
+/** A file of the skill at `version` (null: its default version), with the skill it belongs to. */
+export const getSkillFile = operation(
+  'public',
+  async (ctx, caller, id: string, version: string | null, path: string): Promise<{ skill: Skill; file: SkillFileContent }> => {
+    const skill = await visibleSkill(ctx, caller, id, version ?? undefined);
+    const file = await ctx.store.getSkillFile(id, version, path);
+    if (!file) throw notFound(`file ${path}`);
+    return { skill, file };
+  },
+);
+
+/** A version as one deterministic ZIP archive (SKILL.md and its files at the root), with the skill it belongs to. */
+export const getSkillArchive = operation('public', async (ctx, caller, id: string, version: string): Promise<{ skill: Skill; archive: Buffer }> => {
+  const skill = await visibleSkill(ctx, caller, id, version);
+  const bundle = await ctx.store.getSkillBundle(skill.id, version);
+  if (!bundle) throw notFound(`version ${version} of this skill`);
+  return { skill, archive: Buffer.from(bundleArchive(bundle.skillMd, bundle.files)) };
+});
+
+/** Public skills at their latest version, for the discovery index (streamed by the door). */
+export const discoveryIndex = operation('public', async (ctx) => ctx.store.discoveryIndex());
 
 // ---- publication -----------------------------------------------------------------------------------
 
@@ -93,7 +107,13 @@ export type Published = { data: Skill; warnings: string[] };
  * the caller's skill of that name (no reward), or, for content it already has, that version again (200,
  * nothing written). `apply` writes the change (REST: with its idempotency record).
  */
-export async function publishSkill<R>(ctx: Context, agent: Agent, input: SkillInput, apply: (change: Change<Published>) => Promise<R>): Promise<R> {
+export const publishSkill = Object.assign(
+  <R>(ctx: Context, caller: Caller, input: SkillInput, apply: (change: Change<Published>) => Promise<R>): Promise<R> =>
+    publish(ctx, admit('write', caller), input, apply),
+  { access: 'write' as const },
+);
+
+async function publish<R>(ctx: Context, agent: Agent, input: SkillInput, apply: (change: Change<Published>) => Promise<R>): Promise<R> {
   const draft = draftSkill(input);
   for (let attempt = 0; attempt < PUBLISH_ATTEMPTS; attempt++) {
     const identity = await ctx.store.findSkillByName(agent.agentId, draft.name);
@@ -225,21 +245,21 @@ async function publicationChange(
 
 /** A skill the caller may withdraw or erase (domain/access.ts); others' private skills do not exist. */
 async function ownedSkill(ctx: Context, caller: Agent, id: string): Promise<Skill> {
-  const skill = await getSkill(ctx, caller, id);
+  const skill = await visibleSkill(ctx, caller, id);
   assertMayManageSkill(caller, skill);
   return skill;
 }
 
 /** Yanks (or restores) a version: still readable by its number, never chosen as the default. */
-export async function setYanked(ctx: Context, caller: Agent, id: string, version: string, yanked: boolean): Promise<Skill> {
+export const setYanked = operation('agent', async (ctx, caller, id: string, version: string, yanked: boolean): Promise<Skill> => {
   await ownedSkill(ctx, caller, id);
   const outcome = await ctx.store.setSkillYanked(id, version, yanked, ctx.clock().toISOString(), latestVersion);
   if (outcome === 'not_found') throw notFound(`version ${version} of this skill`);
   return (await ctx.store.getSkill(id, version))!;
-}
+});
 
-export async function deleteSkill(ctx: Context, caller: Agent, id: string): Promise<{ data: { id: string; deleted: boolean } }> {
+export const deleteSkill = operation('agent', async (ctx, caller, id: string): Promise<{ data: { id: string; deleted: boolean } }> => {
   await ownedSkill(ctx, caller, id);
   if (!(await ctx.store.deleteSkill(id, ctx.clock().toISOString()))) throw notFound('skill');
   return { data: { id, deleted: true } };
-}
+});

@@ -1,5 +1,7 @@
-// What a list asks and answers (the backends' lists.ts): the filters and paging of the skill and unit
-// lists, who is looking, and the page of items with the exact total. Re-exported from store.ts.
+// What a list asks and answers (reads/skills.ts, reads/units.ts): the filters and paging of the skill and
+// unit lists, who is looking, and the page of items with the exact total. Searches are the search index's;
+// lists filter and order. Re-exported from store.ts.
+import type { Viewer } from '../domain/access.js';
 import type { UnitType } from '../domain/model.js';
 
 export interface Page<T> {
@@ -7,14 +9,9 @@ export interface Page<T> {
   total: number;
 }
 
-/** Who is looking, for private skills: the owner sees its own, `everything` (admins) sees all. */
-export interface Viewer {
-  agentId: string | null;
-  everything: boolean;
-}
+export type { Viewer } from '../domain/access.js';
 
 export interface SkillQuery {
-  terms: string[];
   domain?: string;
   tags: string[];
   minQuality?: number;
@@ -30,7 +27,6 @@ export interface SkillQuery {
 }
 
 export interface UnitQuery {
-  terms: string[];
   types: UnitType[];
   domain?: string;
   minQuality?: number;

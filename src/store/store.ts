@@ -143,11 +143,8 @@ export interface UnitImport {
   baseQuality: number;
 }
 
-export interface Store extends SearchFeed {
-  readonly backend: 'sqlite' | 'postgres';
-  ping(): Promise<void>;
-  close(): Promise<void>;
-
+/** Agents and their keys. */
+export interface AgentStore {
   findKeyByHash(keyHash: string): Promise<ApiKeyRecord | null>;
   findActiveKeyByPrefix(keyPrefix: string): Promise<ApiKeyRecord | null>;
   agentExists(agentId: string): Promise<boolean>;
@@ -164,13 +161,21 @@ export interface Store extends SearchFeed {
   addKey(key: NewKey, response?: IdempotentResponse): Promise<void>;
   /** Marks a key revoked; false when it was already revoked or is unknown. */
   revokeKey(keyId: number, at: string, response?: IdempotentResponse): Promise<boolean>;
+}
 
-  // The writes take an optional IdempotentResponse, saved in the write's own transaction
-  // (IdempotencyKeyTakenError when a live one exists under that key: then nothing is written).
+/**
+ * Answers kept for Idempotency-Key retries. The writes take an optional IdempotentResponse, saved in the
+ * write's own transaction (IdempotencyKeyTakenError when a live one exists under that key: then nothing
+ * is written).
+ */
+export interface IdempotencyStore {
   findIdempotentResponse(scope: string, keyHash: string, notBefore: string): Promise<SavedResponse | null>;
   /** Deletes responses created before `before`; answers how many. */
   purgeIdempotentResponses(before: string): Promise<number>;
+}
 
+/** Skills, their versions and files. */
+export interface SkillStore {
   /** The skill an agent publishes under `name`, with its versions; null for a new name. */
   findSkillByName(agentId: string, name: string): Promise<SkillIdentity | null>;
   /**
@@ -179,10 +184,10 @@ export interface Store extends SearchFeed {
    * the idempotent response.
    */
   publishSkill(plan: SkillPlan, response?: IdempotentResponse, quota?: StorageQuota): Promise<void>;
-  /** A skill at `version`, or at the version reads give by default (the newest when all are yanked). */
-  getSkill(id: string, version?: string): Promise<Skill | null>;
   /** Skills by id as agent hosts are served them (unknown ids are left out; any order). */
   hostSkills(ids: readonly string[]): Promise<HostSkill[]>;
+  /** A skill at `version`, or at the version reads give by default (the newest when all are yanked). */
+  getSkill(id: string, version?: string): Promise<Skill | null>;
   /** A skill's versions, newest first; null for an unknown skill. */
   listSkillVersions(id: string): Promise<SkillVersionSummary[] | null>;
   /** A file of a version (`SKILL.md` included), or of the default version when none is named. */
@@ -193,55 +198,61 @@ export interface Store extends SearchFeed {
    * Yanks or restores a version, then moves the skill's default version as `pickLatest` says.
    * 'unchanged' when it already was so; 'not_found' for an unknown skill or version.
    */
-  setSkillYanked(
-    id: string,
-    version: string,
-    yanked: boolean,
-    at: string,
-    pickLatest: SkillPlan['pickLatest'],
-  ): Promise<'changed' | 'unchanged' | 'not_found'>;
+  setSkillYanked(id: string, version: string, yanked: boolean, at: string, pickLatest: SkillPlan['pickLatest']): Promise<'changed' | 'unchanged' | 'not_found'>;
   /** Deletes a skill, every version and file, and takes its contribution reward back. */
   deleteSkill(id: string, at: string): Promise<boolean>;
   /** Public skills with a default version, for /.well-known/agent-skills/index.json (in batches). */
   discoveryIndex(): AsyncIterable<DiscoveryEntry>;
-  /** Skill summaries (no SKILL.md): list items are sized for an agent's context (domain/summaries.ts). */
+  /** Skill summaries (no SKILL.md) in the list order, with the exact total. */
   listSkills(query: SkillQuery): Promise<Page<SkillSummary>>;
-  /** The newest skills (by first publication) the viewer may see, as summaries; of one publisher with `agentId`. */
+  /** The newest skills (by first publication) a viewer may see, optionally of one publisher. */
   recentSkills(query: RecentSkillQuery): Promise<SkillSummary[]>;
+  /** Summaries in the order of `seqs` (sequences no longer there are left out): a search's page. */
+  skillSummariesBySeq(seqs: readonly number[]): Promise<SkillSummary[]>;
+  /** The bulk path: many new skills in one transaction, each as publishSkill would write it. */
+  importSkills(items: readonly SkillImport[]): Promise<void>;
+}
 
-  contributeUnit(
-    unit: KnowledgeUnit,
-    baseQuality: number,
-    rewardMillis: number,
-    response?: IdempotentResponse,
-    quota?: StorageQuota,
-  ): Promise<void>;
+/** Knowledge units and their verdicts. */
+export interface UnitStore {
+  contributeUnit(unit: KnowledgeUnit, baseQuality: number, rewardMillis: number, response?: IdempotentResponse, quota?: StorageQuota): Promise<void>;
   getUnit(id: string): Promise<KnowledgeUnit | null>;
-  /** Unit summaries: long text cut and marked (domain/summaries.ts); the store reads no more than that. */
+  /** Unit summaries (long text cut and marked; the store reads no more than that) in the list order, with the exact total. */
   listUnits(query: UnitQuery): Promise<Page<UnitSummary>>;
-  /** The newest units, as summaries; of one contributor with `agentId`. */
+  /** The newest units, optionally of one contributor. */
   recentUnits(query: RecentUnitQuery): Promise<UnitSummary[]>;
+  /** Summaries in the order of `seqs` (sequences no longer there are left out): a search's page. */
+  unitSummariesBySeq(seqs: readonly number[]): Promise<UnitSummary[]>;
   /**
    * Deletes a unit, its verdicts and its search entries, and takes its contribution reward back (a
    * history item of the negated reward, at `at`); validators keep theirs. False for an unknown unit.
    */
   deleteUnit(id: string, at: string): Promise<boolean>;
   recordVerdict(verdict: NewVerdict, response?: IdempotentResponse): Promise<VerdictOutcome>;
-
-  /** The profile with its newest history items; items about private skills only with `withPrivate`. */
-  reputation(agentId: string, historyLimit: number, withPrivate?: boolean): Promise<ReputationProfile | null>;
-
   /**
    * The bulk path (benchmark corpora, operator imports): many contributions in one transaction, writing
    * exactly the rows and rewards that one contribute call per item would. The agents must exist.
    */
   importUnits(items: readonly UnitImport[], rewardMillis: number): Promise<void>;
-  importSkills(items: readonly SkillImport[]): Promise<void>;
+}
 
-  // Everything tied to an agent, read in batches so an export of any size runs in flat memory.
+export interface ReputationStore {
+  /** The profile with its newest history items; items about private skills only with `withPrivate`. */
+  reputation(agentId: string, historyLimit: number, withPrivate?: boolean): Promise<ReputationProfile | null>;
+}
+
+/** Everything tied to an agent, read in batches so an export of any size runs in flat memory. */
+export interface ExportStore {
   exportKeys(agentId: string): AsyncIterable<KeyMetadata>;
   exportUnits(agentId: string): AsyncIterable<KnowledgeUnit>;
   exportSkills(agentId: string): AsyncIterable<SkillExport>;
   exportVerdicts(agentId: string): AsyncIterable<Verdict>;
   exportHistory(agentId: string): AsyncIterable<ReputationEvent>;
+}
+
+/** Every aggregate of one backend. */
+export interface Store extends AgentStore, IdempotencyStore, SkillStore, UnitStore, ReputationStore, ExportStore, SearchFeed {
+  readonly backend: 'sqlite' | 'postgres';
+  ping(): Promise<void>;
+  close(): Promise<void>;
 }

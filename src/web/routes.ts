@@ -69,7 +69,7 @@ export const webRoutes: FastifyPluginAsyncTypebox<WebOptions> = async (app, { ct
     const found: { items: unknown[]; total: number; capped?: boolean } =
       search.kind === 'skills'
         ? await listSkills(ctx, request.auth, { q: search.q, domain: search.domain, tags: search.tags, min_quality: search.minQuality, ...paging })
-        : await listUnits(ctx, { q: search.q, domain: search.domain, types: search.types.join(',') || undefined, min_quality: search.minQuality, ...paging });
+        : await listUnits(ctx, request.auth, { q: search.q, domain: search.domain, types: search.types.join(',') || undefined, min_quality: search.minQuality, ...paging });
     const view = searchView(search, found, paging.offset);
     const title = search.q ? `${search.q} · ${search.kind === 'skills' ? 'Skills' : 'Knowledge'}` : search.kind === 'skills' ? 'Skills' : 'Knowledge units';
     return sendPage(reply, 200, pages.render('search', { title, searchBox: false, section: search.kind }, { search: view }));
@@ -99,7 +99,7 @@ export const webRoutes: FastifyPluginAsyncTypebox<WebOptions> = async (app, { ct
   });
 
   app.get('/knowledge/:id', { schema: { ...hidden, params: IdParams } }, async (request, reply) => {
-    const unit = await getUnit(ctx, request.params.id);
+    const unit = await getUnit(ctx, request.auth, request.params.id);
     const data = { unit, descriptionHtml: renderMarkdown(unit.content.description), sourceHref: safeHttpUrl(unit.metadata.source) };
     return sendPage(reply, 200, pages.render('unit', { title: unit.title, section: 'knowledge' }, data));
   });

@@ -18,7 +18,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { replaceFolder } from '../../src/cli/install/folder.js';
 import { checkBundle, normalizeBundlePath } from '../../src/domain/bundles.js';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { call, register, skillMd, testApp } from '../helpers/app.js';
 import { announce, fcParams, RUNS } from './harness.js';
 
@@ -113,7 +113,7 @@ describe('bundle paths (fuzz)', () => {
 
   it('publication answers 201 or a 400 naming the file, never anything else', async (t) => {
     announce(t, RUNS);
-    const app = await testApp(new SqliteStore('sqlite::memory:'));
+    const app = await testApp(openSqliteStore('sqlite::memory:'));
     try {
       const key = await register(app.app, 'fuzzer');
       let n = 0;

@@ -7,7 +7,7 @@ import type { TestContext } from 'node:test';
 import type fc from 'fast-check';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { AppOptions } from '../../src/app.js';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import type { Store } from '../../src/store/store.js';
 import { register, skillMd, testApp, testConfig, unitBody, type TestApp } from '../helpers/app.js';
 import { openPostgres, postgresUrl } from '../helpers/backends.js';
@@ -63,7 +63,7 @@ export interface FuzzBackend {
 export function fuzzBackends(): FuzzBackend[] {
   const url = postgresUrl();
   return [
-    { name: 'sqlite', runs: RUNS, skip: false, open: async () => new SqliteStore('sqlite::memory:') },
+    { name: 'sqlite', runs: RUNS, skip: false, open: async () => openSqliteStore('sqlite::memory:') },
     {
       name: 'postgres',
       runs: PG_RUNS,

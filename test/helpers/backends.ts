@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { PoolOptions } from '../../src/store/postgres/connection.js';
-import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/store.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import type { Store } from '../../src/store/store.js';
 
 /** One database that several instances of the service open, as when they start side by side. */
@@ -34,12 +34,12 @@ export interface Backend {
 
 const sqlite: Backend = {
   name: 'sqlite',
-  open: async () => new SqliteStore('sqlite::memory:'),
+  open: async () => openSqliteStore('sqlite::memory:'),
   shared: async () => {
     const dir = mkdtempSync(join(tmpdir(), 'reg-test-'));
     const file = join(dir, 'registry.db');
     return {
-      start: async () => new SqliteStore(`sqlite:${file}`),
+      start: async () => openSqliteStore(`sqlite:${file}`),
       appliedMigrations: async () => {
         const db = new Database(file, { readonly: true });
         try {
@@ -110,7 +110,7 @@ export async function openPostgres(
   const schema = await freshSchema(adminUrl);
   let store: PostgresStore;
   try {
-    store = await PostgresStore.open(url, { ...options, schema });
+    store = await openPostgresStore(url, { ...options, schema });
   } catch (error) {
     await dropSchema(adminUrl, schema); // a store that never opened leaves no schema behind
     throw error;
@@ -130,7 +130,7 @@ function postgres(url: string): Backend {
     shared: async () => {
       const schema = await freshSchema(url);
       return {
-        start: () => PostgresStore.open(url, { schema }),
+        start: () => openPostgresStore(url, { schema }),
         appliedMigrations: async () =>
           (await adminQuery<{ version: number }>(url, `SELECT version FROM ${schema}.schema_migrations ORDER BY version`)).map(
             (row) => row.version,

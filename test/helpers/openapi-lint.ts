@@ -10,7 +10,7 @@ import spectralCore from '@stoplight/spectral-core';
 import spectralParsers from '@stoplight/spectral-parsers';
 import spectralRulesets from '@stoplight/spectral-rulesets';
 import { parse } from 'yaml';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { call, testApp } from './app.js';
 
 export interface LintProblem {
@@ -64,7 +64,7 @@ export async function lintOpenApi(document: object): Promise<LintProblem[]> {
 
 /** The document a freshly built app serves. */
 export async function servedDocument(): Promise<object> {
-  const t = await testApp(new SqliteStore('sqlite::memory:'));
+  const t = await testApp(openSqliteStore('sqlite::memory:'));
   try {
     return (await call(t.app, 'GET', '/v1/openapi.json')).json();
   } finally {

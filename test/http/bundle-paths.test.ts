@@ -3,7 +3,7 @@
 // and the rule, and nothing is stored.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { call, register, testApp, type TestApp } from '../helpers/app.js';
 
 const md = (name: string) => `---\nname: ${name}\ndescription: Extract tables from PDF files.\n---\nRun it.\n`;
@@ -13,7 +13,7 @@ describe('bundle paths at publication', () => {
   let t: TestApp;
   let key: string;
   before(async () => {
-    t = await testApp(new SqliteStore('sqlite::memory:'));
+    t = await testApp(openSqliteStore('sqlite::memory:'));
     key = await register(t.app, 'publisher');
   });
   after(async () => t.close());

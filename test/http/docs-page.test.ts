@@ -3,14 +3,14 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { call, testApp, testConfig } from '../helpers/app.js';
 
 const PACKAGE = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 describe('the API page at /docs', () => {
   it("loads /v1/openapi.json, whose version is the package's", async () => {
-    const t = await testApp(new SqliteStore('sqlite::memory:'));
+    const t = await testApp(openSqliteStore('sqlite::memory:'));
     try {
       const initializer = await call(t.app, 'GET', '/docs/static/swagger-initializer.js');
       assert.equal(initializer.statusCode, 200);
@@ -25,7 +25,7 @@ describe('the API page at /docs', () => {
 
   it('costs one rate-limited request per visit: the page and its assets are not API calls', async () => {
     const limits = { anonymous: 2, free: 2, pro: 2, enterprise: 2 };
-    const t = await testApp(new SqliteStore('sqlite::memory:'), { config: testConfig({ rateLimits: limits }) });
+    const t = await testApp(openSqliteStore('sqlite::memory:'), { config: testConfig({ rateLimits: limits }) });
     try {
       const page = await call(t.app, 'GET', '/docs');
       const assets = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setImmediate as tick } from 'node:timers/promises';
 import { loadConfig } from '../../src/config.js';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { backends } from '../helpers/backends.js';
 import { call, contributeSkill, contributeUnit, errorCode, register, skillMd, testApp, testConfig, unitBody, type TestApp } from '../helpers/app.js';
 
@@ -152,7 +152,7 @@ for (const backend of backends()) {
 
 describe('hardening: idempotent secrets, proxies, bodies, headers and readiness', () => {
   it('asks for a high-entropy Idempotency-Key where the answer carries a secret (13.3)', async () => {
-    const t = await testApp(new SqliteStore('sqlite::memory:'));
+    const t = await testApp(openSqliteStore('sqlite::memory:'));
     try {
       const body = { agent_id: 'short-key', scopes: ['read'], tier: 'free' };
       const res = await call(t.app, 'POST', '/v1/auth/register', { body, headers: { 'idempotency-key': 'k1' } });
@@ -165,7 +165,7 @@ describe('hardening: idempotent secrets, proxies, bodies, headers and readiness'
   });
 
   it('seals saved answers with a server-side secret: the database and the key alone open nothing (13.3)', async () => {
-    const store = new SqliteStore('sqlite::memory:');
+    const store = openSqliteStore('sqlite::memory:');
     const first = await testApp(store, { secret: Buffer.alloc(48, 1) });
     const second = await testApp(store, { secret: Buffer.alloc(48, 2) });
     try {
@@ -188,7 +188,7 @@ describe('hardening: idempotent secrets, proxies, bodies, headers and readiness'
     assert.equal(loadConfig({ REG_TRUST_PROXY: 'true' }).trustProxy, 1);
     assert.equal(loadConfig({ REG_TRUST_PROXY: '2' }).trustProxy, 2);
     const config = testConfig({ trustProxy: loadConfig({ REG_TRUST_PROXY: '1' }).trustProxy, rateLimits: { anonymous: 2, free: 9, pro: 9, enterprise: 9 } });
-    const t = await testApp(new SqliteStore('sqlite::memory:'), { config });
+    const t = await testApp(openSqliteStore('sqlite::memory:'), { config });
     try {
       const from = (forwarded: string) => call(t.app, 'GET', '/v1/knowledge', { headers: { 'x-forwarded-for': forwarded } });
       assert.equal((await from('198.51.100.1, 203.0.113.9')).statusCode, 200);
@@ -201,7 +201,7 @@ describe('hardening: idempotent secrets, proxies, bodies, headers and readiness'
   });
 
   it('answers 503, not 500, when no unused key prefix can be drawn (13.8)', async () => {
-    const t = await testApp(new SqliteStore('sqlite::memory:'), {
+    const t = await testApp(openSqliteStore('sqlite::memory:'), {
       ids: { skillId: () => 'sk_x', unitId: () => 'ku_x', apiKey: () => `reg_SAME${'x'.repeat(36)}${Math.random().toString(36).slice(2, 6)}` },
     });
     try {
@@ -217,7 +217,7 @@ describe('hardening: idempotent secrets, proxies, bodies, headers and readiness'
   });
 
   it('answers 404 and 405 with the envelope to a deeply nested body with an Idempotency-Key (13.9)', async () => {
-    const t = await testApp(new SqliteStore('sqlite::memory:'));
+    const t = await testApp(openSqliteStore('sqlite::memory:'));
     try {
       const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
       const headers = { ...json, 'idempotency-key': 'deep' };
@@ -233,7 +233,7 @@ describe('hardening: idempotent secrets, proxies, bodies, headers and readiness'
   });
 
   it('refuses a body that is not valid UTF-8 instead of storing U+FFFD (13.11)', async () => {
-    const t = await testApp(new SqliteStore('sqlite::memory:'));
+    const t = await testApp(openSqliteStore('sqlite::memory:'));
     try {
       const key = await register(t.app, 'bytes');
       const text = JSON.stringify(unitBody({ title: 'caf\u00e9 TITLE' }));
@@ -250,7 +250,7 @@ describe('hardening: idempotent secrets, proxies, bodies, headers and readiness'
   });
 
   it('marks every answer nosniff, a raw key no-store, and answers a missing Host with the envelope (13.14)', async () => {
-    const t = await testApp(new SqliteStore('sqlite::memory:'));
+    const t = await testApp(openSqliteStore('sqlite::memory:'));
     try {
       for (const url of ['/healthz', '/v1/skills', '/v1/nope']) assert.equal((await call(t.app, 'GET', url)).headers['x-content-type-options'], 'nosniff', url);
       const registered = await call(t.app, 'POST', '/v1/auth/register', { body: { agent_id: 'cached', scopes: ['read'], tier: 'free' } });
@@ -274,7 +274,7 @@ describe('hardening: idempotent secrets, proxies, bodies, headers and readiness'
 
   it('says not ready while the database disk is full (13.14)', async () => {
     let free = 10 * 1024 ** 3;
-    const t = await testApp(new SqliteStore('sqlite::memory:', { freeBytes: () => free }));
+    const t = await testApp(openSqliteStore('sqlite::memory:', { freeBytes: () => free }));
     try {
       assert.equal((await call(t.app, 'GET', '/readyz')).statusCode, 200);
       free = 1024;
@@ -290,7 +290,7 @@ describe('hardening: idempotent secrets, proxies, bodies, headers and readiness'
 
   it('starts with OIDC off when it is half configured, and says so in /readyz (13.16)', async () => {
     const config = { ...testConfig(), ...loadConfig({ REG_DATABASE_URL: 'sqlite::memory:', REG_OIDC_ISSUER: 'https://idp.example/' }) };
-    const t = await testApp(new SqliteStore('sqlite::memory:'), { config: { ...config, rateLimits: testConfig().rateLimits } });
+    const t = await testApp(openSqliteStore('sqlite::memory:'), { config: { ...config, rateLimits: testConfig().rateLimits } });
     try {
       const ready = await call(t.app, 'GET', '/readyz');
       assert.equal(ready.statusCode, 200);
@@ -309,7 +309,7 @@ describe('hardening: bounded answers (13.2)', () => {
   let t: TestApp;
   let key: string;
   before(async () => {
-    t = await testApp(new SqliteStore('sqlite::memory:'));
+    t = await testApp(openSqliteStore('sqlite::memory:'));
     key = await register(t.app, 'bulk-writer', ['read', 'write'], 'pro');
     const long = 'x'.repeat(19_000);
     const examples = Array.from({ length: 50 }, () => 'e'.repeat(4_900));

@@ -65,18 +65,20 @@ for (const backend of backends()) {
 
     it('filters by type (any of), domain and minimum quality', async () => {
       const facts = await list('?types=fact');
-      assert.ok(facts.data.every((u) => u.type === 'fact'));
       assert.equal(facts.total, 3);
+      assert.deepEqual(facts.data.map((u) => u.type), ['fact', 'fact', 'fact']);
       const both = await list('?types=fact,pattern');
       assert.equal(both.total, 9);
       const dbs = await list('?domain=databases');
       assert.equal(dbs.total, 5);
-      assert.ok(dbs.data.every((u) => u.domain === 'databases'));
+      assert.deepEqual(dbs.data.map((u) => u.domain), Array(5).fill('databases'));
       const threshold = (await list('?limit=100')).data[3]!.quality_score;
       const good = await list(`?min_quality=${threshold}`);
-      assert.ok(good.data.every((u) => u.quality_score >= threshold));
       assert.ok(good.total >= 4 && good.total < 9);
+      assert.equal(good.data.length, good.total);
+      assert.ok(good.data.every((u) => u.quality_score >= threshold));
       const combined = await list(`?types=pattern&domain=databases&min_quality=0`);
+      assert.ok(combined.total > 0 && combined.data.length === combined.total, JSON.stringify(combined));
       assert.ok(combined.data.every((u) => u.type === 'pattern' && u.domain === 'databases'));
     });
 

@@ -13,7 +13,7 @@ import {
   type JwtVerifier,
   type JwtVerifierOptions,
 } from '../../src/http/oidc.js';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { StoreUnavailableError, type Store } from '../../src/store/store.js';
 import { backends } from '../helpers/backends.js';
 import {
@@ -699,7 +699,7 @@ describe('OIDC with the default verifier options', () => {
     const key = await signingKey('RS256', 'rs-default');
     const server = await keyServer([key.jwk]);
     server.mode = 'hang';
-    const store = new SqliteStore('sqlite::memory:');
+    const store = openSqliteStore('sqlite::memory:');
     const oidc: OidcConfig = { issuer: ISSUER, audience: AUDIENCE, jwksUrl: server.url };
     const verifier = createJwtVerifier(oidc, store);
     const t = await testApp(store, { config: testConfig({ oidc }), jwt: verifier });

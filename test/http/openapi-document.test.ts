@@ -1,12 +1,12 @@
 // The parts of the OpenAPI document that come from the plugins rather than from a route's own schema.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { call, testApp } from '../helpers/app.js';
 
 describe('the OpenAPI document describes what every route shares', () => {
   it('documents Idempotency-Key and the 409/413/415 answers on every POST, and 503 everywhere', async () => {
-    const t = await testApp(new SqliteStore('sqlite::memory:'));
+    const t = await testApp(openSqliteStore('sqlite::memory:'));
     try {
       const doc = (await call(t.app, 'GET', '/v1/openapi.json')).json();
       let posts = 0;

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { NAMED_SCHEMAS } from '../../src/http/schemas.js';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { call, register, testApp, unitBody, type TestApp } from '../helpers/app.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- walking a parsed JSON document
@@ -13,7 +13,7 @@ describe('the OpenAPI document, for tools', () => {
   let t: TestApp;
   let doc: Doc;
   before(async () => {
-    t = await testApp(new SqliteStore('sqlite::memory:'));
+    t = await testApp(openSqliteStore('sqlite::memory:'));
     doc = (await call(t.app, 'GET', '/v1/openapi.json')).json();
   });
   after(async () => t.close());
@@ -48,7 +48,7 @@ describe('the OpenAPI document, for tools', () => {
   it('names schemas without $id, so validation and serialization are untouched', async () => {
     for (const [name, schema] of Object.entries(NAMED_SCHEMAS)) assert.equal((schema as { $id?: string }).$id, undefined, name);
     // The same unit schema validates in several routes, in one app and a second one.
-    const second = await testApp(new SqliteStore('sqlite::memory:'));
+    const second = await testApp(openSqliteStore('sqlite::memory:'));
     try {
       for (const app of [t.app, second.app]) {
         const key = await register(app, `named-${app === t.app ? 1 : 2}`);
@@ -98,7 +98,7 @@ describe('the OpenAPI document, for tools', () => {
 
 describe('the API page at /docs', () => {
   it('serves Swagger UI and its assets from the app, with a policy that loads nothing from elsewhere', async () => {
-    const t = await testApp(new SqliteStore('sqlite::memory:'));
+    const t = await testApp(openSqliteStore('sqlite::memory:'));
     try {
       const page = await call(t.app, 'GET', '/docs');
       assert.equal(page.statusCode, 200);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { connectSharedCounters, untilConnected } from '../../src/http/redis-counters.js';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { call, errorCode, register, testApp, testConfig } from '../helpers/app.js';
 
 const redisUrl = process.env.REG_TEST_REDIS_URL;
@@ -14,8 +14,8 @@ describe('rate limits shared through Redis', { skip: redisUrl ? false : 'REG_TES
     const sharedA = connectSharedCounters(redisUrl!, prefix, () => {});
     const sharedB = connectSharedCounters(redisUrl!, prefix, () => {});
     const config = testConfig({ rateLimits: limits });
-    const a = await testApp(new SqliteStore('sqlite::memory:'), { config, sharedCounters: sharedA });
-    const b = await testApp(new SqliteStore('sqlite::memory:'), { config, sharedCounters: sharedB });
+    const a = await testApp(openSqliteStore('sqlite::memory:'), { config, sharedCounters: sharedA });
+    const b = await testApp(openSqliteStore('sqlite::memory:'), { config, sharedCounters: sharedB });
     try {
       assert.ok(await untilConnected(sharedA.redis, 5_000));
       assert.ok(await untilConnected(sharedB.redis, 5_000));
@@ -50,7 +50,7 @@ describe('rate limits shared through Redis', { skip: redisUrl ? false : 'REG_TES
   it('fails open with a warning when Redis is unreachable', async () => {
     const warnings: Error[] = [];
     const shared = connectSharedCounters('redis://127.0.0.1:1', 'unreachable:', (error) => warnings.push(error));
-    const t = await testApp(new SqliteStore('sqlite::memory:'), { config: testConfig({ rateLimits: limits }), sharedCounters: shared });
+    const t = await testApp(openSqliteStore('sqlite::memory:'), { config: testConfig({ rateLimits: limits }), sharedCounters: shared });
     try {
       for (let i = 0; i < 6; i++) {
         const res = await call(t.app, 'GET', '/v1/knowledge');

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ITEM_NEW_TERMS, RegistrySearch } from '../../src/search/registry-search.js';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { call, contributeUnit, register, testApp, testConfig } from '../helpers/app.js';
 
 /** Words no dictionary has: each one new to the index. */
@@ -12,7 +12,7 @@ const gibberish = (seed: string, n: number) => Array.from({ length: n }, (_, i) 
 
 describe('the search vocabulary under unique words', () => {
   it('bounds what one unit, one agent and everyone add; reports a full vocabulary; every unit stays findable by its title', async () => {
-    const t = await testApp(new SqliteStore('sqlite::memory:'), { config: testConfig({ searchVocabulary: { total: 2_000, perAgent: 600 } }) });
+    const t = await testApp(openSqliteStore('sqlite::memory:'), { config: testConfig({ searchVocabulary: { total: 2_000, perAgent: 600 } }) });
     try {
       const mallory = await register(t.app, 'mallory');
       const readyz = async () => (await call(t.app, 'GET', '/readyz')).json();

@@ -96,8 +96,12 @@ for (const backend of backends()) {
       assert.deepEqual(body.data.map((s: { name: string }) => s.name), ['k8s-helper']);
       const byName = (await call(t.app, 'GET', '/v1/skills?q=helper')).json();
       assert.equal(byName.total, 2, 'hyphenated names are searchable by their parts');
-      const none = (await call(t.app, 'GET', '/v1/skills?min_quality=1')).json();
-      assert.ok(none.data.every((s: { quality_score: number }) => s.quality_score >= 1));
+      const qualities = (await call(t.app, 'GET', '/v1/skills?limit=100')).json().data.map((s: { quality_score: number }) => s.quality_score);
+      const floor = qualities[1] as number;
+      const good = (await call(t.app, 'GET', `/v1/skills?min_quality=${floor}`)).json();
+      assert.equal(good.total, qualities.filter((q: number) => q >= floor).length);
+      assert.ok(good.total >= 2 && good.data.length === good.total);
+      assert.ok(good.data.every((s: { quality_score: number }) => s.quality_score >= floor));
       const tooMany = await call(t.app, 'GET', `/v1/skills?tags=${Array.from({ length: 21 }, (_, i) => `t${i}`).join(',')}`);
       assert.equal(tooMany.statusCode, 400);
     });

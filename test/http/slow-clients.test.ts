@@ -6,7 +6,7 @@ import { connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { testConfig } from '../helpers/app.js';
 
 const TIMEOUTS = { headersTimeout: 300, requestTimeout: 600, keepAliveTimeout: 300, connectionsCheckingInterval: 50 };
@@ -27,7 +27,7 @@ describe('slow clients', () => {
   let port: number;
   before(async () => {
     // Load shedding off: on a loaded machine it could answer 503 before the timeouts under test.
-    app = await buildApp({ config: testConfig(), store: new SqliteStore('sqlite::memory:'), timeouts: TIMEOUTS, limits: { maxEventLoopDelayMs: 0 } });
+    app = await buildApp({ config: testConfig(), store: openSqliteStore('sqlite::memory:'), timeouts: TIMEOUTS, limits: { maxEventLoopDelayMs: 0 } });
     await app.listen({ port: 0, host: '127.0.0.1' });
     port = (app.server.address() as AddressInfo).port;
   });
@@ -75,7 +75,7 @@ describe('slow bodies and the in-flight cap', () => {
   before(async () => {
     app = await buildApp({
       config: testConfig(),
-      store: new SqliteStore('sqlite::memory:'),
+      store: openSqliteStore('sqlite::memory:'),
       limits: { maxInFlight: 4, maxEventLoopDelayMs: 0 },
       timeouts: { requestTimeout: 60_000, connectionsCheckingInterval: 1_000 },
     });

@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import type { AppOptions } from '../../src/app.js';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
@@ -19,7 +19,7 @@ export interface Registry extends TestApp {
 }
 
 export async function startedRegistry(options: Partial<AppOptions> = {}): Promise<Registry> {
-  const t = await testApp(options.store ?? new SqliteStore('sqlite::memory:'), options);
+  const t = await testApp(options.store ?? openSqliteStore('sqlite::memory:'), options);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = t.app.server.address() as { port: number };
   return { ...t, url: `http://127.0.0.1:${port}` };

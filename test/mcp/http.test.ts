@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { contributeSkill, register, testConfig } from '../helpers/app.js';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { getSkillEntry, httpClient, resourceText, startedRegistry, text } from './fixtures.js';
 import { describeMcpTransport } from './suite.js';
 
@@ -83,7 +83,7 @@ describe('POST /mcp, as a route of the app', () => {
   });
 
   it('answers a failure inside the registry as INTERNAL_ERROR, its details kept for the log', async () => {
-    const store = new SqliteStore('sqlite::memory:');
+    const store = openSqliteStore('sqlite::memory:');
     store.listSkills = async () => {
       throw new Error('SQLITE_CORRUPT: secret table layout');
     };

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import type { Store } from '../../src/store/store.js';
 import { call, register, skillMd } from '../helpers/app.js';
 import { httpClient, listSkills, resourceText, startedRegistry, type Registry } from './fixtures.js';
@@ -31,7 +31,7 @@ describe('MCP listings for agent hosts', () => {
   let client: Client;
 
   before(async () => {
-    registry = await startedRegistry({ store: countingStore(new SqliteStore('sqlite::memory:'), reads) });
+    registry = await startedRegistry({ store: countingStore(openSqliteStore('sqlite::memory:'), reads) });
     const key = await register(registry.app, 'lister');
     // Ordinary-looking skills with a large frontmatter and a bundle: what made listings expensive.
     const metadata = `{ ${Array.from({ length: 150 }, (_, i) => `note-${i}: "${'x'.repeat(150)}"`).join(', ')} }`;

@@ -6,7 +6,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { ROOT, json, startServer } from './server.js';
 
 const run = promisify(execFile);
@@ -75,7 +75,7 @@ describe('the service as a process', () => {
   });
 
   it('gives no admin key to an identity-provider agent, nor to an id under the reserved prefix', async () => {
-    const store = new SqliteStore(env.REG_DATABASE_URL);
+    const store = openSqliteStore(env.REG_DATABASE_URL);
     await store.claimOidcAgent('sso-user', new Date().toISOString());
     await store.close();
     const cli = (agentId: string, extra: Record<string, string> = {}) =>

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { KnowledgeUnit } from '../../src/domain/model.js';
+import { visibleTo } from '../../src/domain/access.js';
 import { sha256Digest, versionDigest } from '../../src/domain/bundles.js';
 import { latestVersion } from '../../src/domain/versions.js';
 import { newSkillPlan } from '../../src/service/skills.js';
@@ -193,24 +194,20 @@ export function storeContract(backend: Backend): void {
         unit('lister', { quality_score: 0.6, domain: 'd2', type: 'pitfall', title: 'Epsilon gamma' }),
       ];
       for (const u of made) await store.contributeUnit(u, u.quality_score, 200);
-      const page = await store.listUnits({ terms: [], types: [], limit: 100, offset: 0, domain: undefined });
+      const page = await store.listUnits({ types: [], limit: 100, offset: 0, domain: undefined });
       const mine = page.items.filter((u) => u.agent_id === 'lister').map((u) => u.title);
       assert.deepEqual(mine, ['Delta wave', 'Gamma burst detection', 'Epsilon gamma', 'Gamma ray']);
-      const d1 = await store.listUnits({ terms: [], types: [], domain: 'd1', limit: 1, offset: 1 });
+      const d1 = await store.listUnits({ types: [], domain: 'd1', limit: 1, offset: 1 });
       assert.equal(d1.total, 2);
       assert.deepEqual(d1.items.map((u) => u.title), ['Gamma ray']);
-      const typed = await store.listUnits({ terms: [], types: ['pattern', 'pitfall'], domain: 'd2', limit: 10, offset: 0 });
+      const typed = await store.listUnits({ types: ['pattern', 'pitfall'], domain: 'd2', limit: 10, offset: 0 });
       assert.equal(typed.total, 2);
-      const good = await store.listUnits({ terms: [], types: [], domain: 'd2', minQuality: 0.7, limit: 10, offset: 0 });
+      const good = await store.listUnits({ types: [], domain: 'd2', minQuality: 0.7, limit: 10, offset: 0 });
       assert.deepEqual(good.items.map((u) => u.title), ['Delta wave']);
-      const search = await store.listUnits({ terms: ['gamma'], types: [], limit: 10, offset: 0 });
-      assert.equal(search.total, 3);
-      const searchFiltered = await store.listUnits({ terms: ['gamma'], types: ['fact'], limit: 10, offset: 0 });
-      assert.deepEqual(searchFiltered.items.map((u) => u.title), ['Gamma ray']);
-      // Any word matches; the unit with both ranks first.
-      const two = await store.listUnits({ terms: ['gamma', 'burst'], types: [], limit: 10, offset: 0 });
-      assert.equal(two.total, 3);
-      assert.equal(two.items[0]?.title, 'Gamma burst detection');
+      const fact = await store.listUnits({ types: ['fact'], domain: 'd1', limit: 10, offset: 0 });
+      assert.deepEqual(fact.items.map((u) => u.title), ['Gamma ray']);
+      const past = await store.listUnits({ types: [], domain: 'd1', limit: 10, offset: 2 });
+      assert.deepEqual([past.total, past.items], [2, []], 'a page past the end is empty, with the exact total');
     });
 
     it('lists skills by visibility, tags (all, any case) and domain', async () => {
@@ -221,21 +218,52 @@ export function storeContract(backend: Backend): void {
       await store.publishSkill(pub);
       await store.publishSkill(priv);
       const view = (agentId: string | null, everything = false) => ({ agentId, everything });
-      const anon = await store.listSkills({ terms: ['tool'], tags: [], limit: 10, offset: 0, viewer: view(null) });
+      const anon = await store.listSkills({ agentId: 'skiller', tags: [], limit: 10, offset: 0, viewer: view(null) });
       assert.deepEqual(anon.items.map((s) => s.name), ['git-tool']);
       assert.equal(anon.total, 1);
-      const ownerView = await store.listSkills({ terms: ['tool'], tags: [], limit: 10, offset: 0, viewer: view('skiller') });
+      const ownerView = await store.listSkills({ agentId: 'skiller', tags: [], limit: 10, offset: 0, viewer: view('skiller') });
       assert.equal(ownerView.total, 2);
-      const adminView = await store.listSkills({ terms: ['tool'], tags: [], limit: 10, offset: 0, viewer: view('watcher', true) });
+      const adminView = await store.listSkills({ agentId: 'skiller', tags: [], limit: 10, offset: 0, viewer: view('watcher', true) });
       assert.equal(adminView.total, 2);
-      const tagged = await store.listSkills({ terms: [], tags: ['CLI', 'Git'], limit: 10, offset: 0, viewer: view('skiller') });
+      const tagged = await store.listSkills({ tags: ['CLI', 'Git'], limit: 10, offset: 0, viewer: view('skiller') });
       assert.deepEqual(tagged.items.map((s) => s.name), ['git-tool']);
-      const body = await store.listSkills({ terms: ['command'], tags: [], limit: 10, offset: 0, viewer: view(null) });
-      assert.deepEqual(body.items.map((s) => s.name), ['git-tool']);
+      const named = await store.listSkills({ name: 'secret-tool', tags: [], limit: 10, offset: 0, viewer: view('skiller') });
+      assert.deepEqual(named.items.map((s) => s.name), ['secret-tool']);
+      assert.deepEqual((await store.listSkills({ name: 'secret-tool', tags: [], limit: 10, offset: 0, viewer: view(null) })).total, 0);
       const published = priv.version.publishedAt;
       assert.deepEqual(await store.getSkill(priv.skillId), plannedSkill(priv, { createdAt: published, updatedAt: published, latestVersion: '1.0.0' }));
       const exported = await collect(store.exportSkills('skiller'));
       assert.deepEqual(exported.map((s) => s.name), ['git-tool', 'secret-tool']);
+    });
+
+    it('lists exactly the skills the visibility rule lets each viewer see', async () => {
+      for (const agent of ['vis-a', 'vis-b']) await store.createAgentWithKey(newKey(agent));
+      const made = [
+        skill('vis-a', { name: 'vis-a-public' }),
+        skill('vis-a', { name: 'vis-a-private', visibility: 'private' }),
+        skill('vis-b', { name: 'vis-b-public' }),
+        skill('vis-b', { name: 'vis-b-private', visibility: 'private' }),
+      ];
+      for (const plan of made) await store.publishSkill(plan);
+      const viewers = [
+        { agentId: null, everything: false },
+        { agentId: 'vis-a', everything: false },
+        { agentId: 'vis-b', everything: false },
+        { agentId: 'someone', everything: false },
+        { agentId: 'admin', everything: true },
+      ];
+      for (const viewer of viewers) {
+        const expected = made.filter((p) => visibleTo(viewer, { visibility: p.visibility, agent_id: p.agentId })).map((p) => p.name).sort();
+        const listed = [];
+        for (const agentId of ['vis-a', 'vis-b']) {
+          const page = await store.listSkills({ agentId, tags: [], limit: 10, offset: 0, viewer });
+          assert.equal(page.total, page.items.length);
+          listed.push(...page.items.map((s) => s.name));
+        }
+        assert.deepEqual(listed.sort(), expected, JSON.stringify(viewer));
+        const recent = (await store.recentSkills({ viewer, limit: 100 })).filter((s) => s.name.startsWith('vis-')).map((s) => s.name);
+        assert.deepEqual(recent.sort(), expected, `newest, ${JSON.stringify(viewer)}`);
+      }
     });
 
     it('keeps versions of one skill immutable, and moves the default version on yank', async () => {
@@ -254,7 +282,7 @@ export function storeContract(backend: Backend): void {
       await store.publishSkill({ ...second, kind: 'same' });
       assert.equal((await store.listSkillVersions(id))?.length, 2, 'the same content adds nothing');
       const view = { agentId: null, everything: false };
-      const listed = async () => (await store.listSkills({ terms: [], tags: [], limit: 10, offset: 0, viewer: view })).items.filter((s) => s.id === id);
+      const listed = async () => (await store.listSkills({ tags: [], limit: 10, offset: 0, viewer: view })).items.filter((s) => s.id === id);
       assert.deepEqual((await listed()).map((s) => s.version), ['1.1.0'], 'one entry per skill: its latest version');
 
       assert.equal(await store.setSkillYanked(id, '1.1.0', true, at(9_003), latestVersion), 'changed');
@@ -458,7 +486,7 @@ export function storeContract(backend: Backend): void {
         await assert.rejects(store.createAgentWithKey(newKey('nul\u0000agent')), UnstorableTextError);
         // Reads pass the text to the database, which refuses it; the store answers with the same error.
         await assert.rejects(store.findKeyByHash('\u0000'), UnstorableTextError);
-        await assert.rejects(store.listUnits({ terms: [], types: [], domain: 'a\u0000b', limit: 10, offset: 0 }), UnstorableTextError);
+        await assert.rejects(store.listUnits({ types: [], domain: 'a\u0000b', limit: 10, offset: 0 }), UnstorableTextError);
         const profile = await store.reputation('nul-writer', 10);
         assert.deepEqual([profile?.score, profile?.contributions, profile?.history], [0, 0, []]);
       },

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import type { KnowledgeUnit } from '../../src/domain/model.js';
 import { MIGRATION_LOCK_KEY } from '../../src/store/postgres/connection.js';
-import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { StoreUnavailableError, type Store } from '../../src/store/store.js';
 import { adminQuery, dropSchema, faultyLink, freshSchema, openPostgres, postgresUrl, type FaultyLink } from '../helpers/backends.js';
 
@@ -62,7 +62,7 @@ describe('PostgreSQL store', { skip }, () => {
         await store.getUnit(u.id),
         await store.findIdempotentResponse('upgrader', 'u'.repeat(64), at(0)),
         await store.reputation('upgrader', 5),
-        await store.listUnits({ terms: ['unit'], types: [], limit: 5, offset: 0 }),
+        await store.listUnits({ types: [], limit: 5, offset: 0 }),
         await store.getSkill('sk_none'),
       ];
       const before = await reads();
@@ -77,7 +77,7 @@ describe('PostgreSQL store', { skip }, () => {
 
   it('keeps the total in agreement with the items while other writers insert', async () => {
     const store = await openPostgres(url!);
-    const writer = await PostgresStore.open(url!, { schema: store.schema });
+    const writer = await openPostgresStore(url!, { schema: store.schema });
     await store.createAgentWithKey(key('snapshot'));
     let writing = true;
     let written = 0;
@@ -89,7 +89,7 @@ describe('PostgreSQL store', { skip }, () => {
     })();
     try {
       for (let i = 0; i < 150; i++) {
-        const page = await store.listUnits({ terms: [], types: [], limit: 100, offset: 0 });
+        const page = await store.listUnits({ types: [], limit: 100, offset: 0 });
         assert.equal(page.items.length, Math.min(page.total, 100), `list ${i}: ${page.items.length} items, total ${page.total}`);
       }
       assert.ok(written > 10, 'the writer was writing');
@@ -109,7 +109,7 @@ describe('PostgreSQL store', { skip }, () => {
     try {
       const { rows } = await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid, pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
       const { error, ms } = await failure(() =>
-        PostgresStore.open(url!, { schema, timeouts: { migrationLockMs: 1_000 }, log: { warn: (_d, m) => warnings.push(m) } }),
+        openPostgresStore(url!, { schema, timeouts: { migrationLockMs: 1_000 }, log: { warn: (_d, m) => warnings.push(m) } }),
       );
       assert.match(
         String((error as Error).message),
@@ -142,7 +142,7 @@ describe('PostgreSQL store', { skip }, () => {
     const calls: [string, () => Promise<unknown>][] = [
       ['ping', () => store.ping()],
       ['a read', () => store.findKeyByHash('0'.repeat(64))],
-      ['a list', () => store.listUnits({ terms: ['x'], types: [], limit: 5, offset: 0 })],
+      ['a list', () => store.listUnits({ types: [], limit: 5, offset: 0 })],
       ['a write', () => store.contributeUnit(unit('outage'), 0.5, 200)],
     ];
 
@@ -178,7 +178,7 @@ describe('PostgreSQL store', { skip }, () => {
 
     it('refuses to start, saying why, when nothing listens', async () => {
       await link.set('refuse');
-      const { error, ms } = await failure(() => PostgresStore.open(link.url, { timeouts }));
+      const { error, ms } = await failure(() => openPostgresStore(link.url, { timeouts }));
       assert.ok(error instanceof StoreUnavailableError, String(error));
       assert.match((error as Error).message, /^PostgreSQL is unavailable: .*ECONNREFUSED/);
       assert.ok(ms < 1_000, `took ${ms} ms`);

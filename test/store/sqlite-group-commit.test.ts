@@ -6,10 +6,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Database } from 'better-sqlite3';
+import BetterSqlite3, { type Database } from 'better-sqlite3';
 import type { KnowledgeUnit } from '../../src/domain/model.js';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { StoreUnavailableError } from '../../src/store/store.js';
+import { GroupCommit } from '../../src/store/sqlite/group-commit.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
+import { StoreUnavailableError, type Store } from '../../src/store/store.js';
 
 let n = 0;
 function unit(overrides: Partial<KnowledgeUnit> = {}): KnowledgeUnit {
@@ -34,13 +35,12 @@ function unit(overrides: Partial<KnowledgeUnit> = {}): KnowledgeUnit {
 
 describe('SQLite group commit', () => {
   const dir = mkdtempSync(join(tmpdir(), 'group-commit-'));
-  let store: SqliteStore;
+  let store: Store;
   let db: Database;
   const count = () => db.prepare('SELECT count(*) FROM knowledge_units').pluck().get() as number;
 
   before(async () => {
-    store = new SqliteStore(`sqlite:${join(dir, 'group.db')}`);
-    db = (store as unknown as { db: Database }).db;
+    store = openSqliteStore(`sqlite:${join(dir, 'group.db')}`, { onConnection: (connection) => (db = connection) });
     await store.createAgentWithKey({
       agentId: 'writer', keyHash: 'a'.repeat(64), keyPrefix: 'reg_grp1', scopes: ['write'], tier: 'free', createdAt: unit().created_at,
     });
@@ -84,21 +84,28 @@ describe('SQLite group commit', () => {
   });
 
   it('fails the whole group, and commits none of it, when an op takes the transaction down', async () => {
-    const before = count();
     // What SQLite may do on an I/O error or a full disk: roll back the whole transaction, not the savepoint.
-    const write = (store as unknown as { write: (work: () => unknown) => Promise<unknown> }).write.bind(store);
-    const outcomes = await Promise.allSettled([
-      store.contributeUnit(unit(), 0.5, 200),
-      write(() => {
-        db.exec('ROLLBACK');
-        throw Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' });
-      }),
-      store.contributeUnit(unit(), 0.5, 200),
-    ]);
-    assert.deepEqual(outcomes.map((o) => o.status), ['rejected', 'rejected', 'rejected']);
-    for (const o of outcomes) assert.ok((o as PromiseRejectedResult).reason instanceof StoreUnavailableError);
-    assert.equal(count(), before, 'nothing of the group is on disk');
-    await store.contributeUnit(unit(), 0.5, 200);
-    assert.equal(count(), before + 1, 'the next group commits');
+    const scratch = new BetterSqlite3(join(dir, 'scratch.db'));
+    scratch.exec('CREATE TABLE t (n INTEGER)');
+    const commits = new GroupCommit(scratch);
+    const rows = () => scratch.prepare('SELECT count(*) FROM t').pluck().get() as number;
+    const insert = () => commits.write(() => scratch.prepare('INSERT INTO t VALUES (1)').run());
+    try {
+      const outcomes = await Promise.allSettled([
+        insert(),
+        commits.write(() => {
+          scratch.exec('ROLLBACK');
+          throw Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' });
+        }),
+        insert(),
+      ]);
+      assert.deepEqual(outcomes.map((o) => o.status), ['rejected', 'rejected', 'rejected']);
+      for (const o of outcomes) assert.ok((o as PromiseRejectedResult).reason instanceof StoreUnavailableError);
+      assert.equal(rows(), 0, 'nothing of the group is on disk');
+      await insert();
+      assert.equal(rows(), 1, 'the next group commits');
+    } finally {
+      scratch.close();
+    }
   });
 });

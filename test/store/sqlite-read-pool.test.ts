@@ -1,26 +1,25 @@
-// The SQLite read pool: searches in worker threads, bounded, and closed cleanly.
+// The SQLite read pool: lists in worker threads, bounded, and closed cleanly.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ReadPool } from '../../src/store/sqlite/read-pool.js';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { DEFAULT_TUNING } from '../../src/store/sqlite/lists.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { StoreUnavailableError, type UnitQuery } from '../../src/store/store.js';
 
 describe('SQLite read pool', () => {
   const dir = mkdtempSync(join(tmpdir(), 'read-pool-'));
   const filename = join(dir, 'pool.db');
-  const query: UnitQuery = { terms: [], types: [], limit: 5, offset: 0 };
+  const query: UnitQuery = { types: [], limit: 5, offset: 0 };
   before(async () => {
-    const store = new SqliteStore(`sqlite:${filename}`); // creates the schema
+    const store = openSqliteStore(`sqlite:${filename}`); // creates the schema
     await store.close();
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('refuses reads beyond its waiting bound as unavailable, and answers the rest', async () => {
-    const pool = new ReadPool({ filename, tuning: DEFAULT_TUNING, cacheKib: 1024 }, { workers: 1, maxWaiting: 3 });
+    const pool = new ReadPool({ filename, cacheKib: 1024 }, { workers: 1, maxWaiting: 3 });
     try {
       const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => pool.listUnits(query)));
       const refused = outcomes.filter((o) => o.status === 'rejected');
@@ -33,11 +32,11 @@ describe('SQLite read pool', () => {
   });
 
   it('reports a failing query to its caller only, and keeps serving', async () => {
-    const pool = new ReadPool({ filename, tuning: DEFAULT_TUNING, cacheKib: 1024 }, { workers: 1, maxWaiting: 8 });
+    const pool = new ReadPool({ filename, cacheKib: 1024 }, { workers: 1, maxWaiting: 8 });
     try {
       const broken = pool.listUnits({ ...query, limit: -1, offset: Number.NaN });
       const fine = pool.listUnits(query);
-      await assert.rejects(broken, /search failed/);
+      await assert.rejects(broken, /list failed/);
       assert.deepEqual(await fine, { items: [], total: 0 });
     } finally {
       await pool.close();

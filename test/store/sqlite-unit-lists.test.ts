@@ -1,6 +1,6 @@
-// The SQLite unit lists take shortcuts (totals from bucket counts, ranking inside the full-text index,
-// the broad-query path); each must give exactly what the plain query gives. The switches are moved so
-// that a few hundred units reach every path, and the plain queries are run beside them on the same file.
+// The SQLite unit lists take a shortcut (totals from bucket counts, counting row by row only the bucket
+// that min_quality cuts through); it must give exactly what the plain query gives, on the main thread and
+// in read workers. The plain queries run beside them on the same file.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,15 +9,13 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import type { KnowledgeUnit, UnitType } from '../../src/domain/model.js';
 import { decideVerdict } from '../../src/domain/verdicts.js';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { UNIT_RANK, ftsMatch, type UnitListTuning } from '../../src/store/sqlite/lists.js';
-import type { UnitQuery } from '../../src/store/store.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
+import type { Store, UnitQuery } from '../../src/store/store.js';
 
 // Scores on both sides of bucket edges, including ones whose × 100 is not exact in binary (0.29, 0.57).
 const QUALITIES = [0, 0.1, 0.29, 0.2999, 0.3, 0.4999, 0.5, 0.5001, 0.57, 0.58, 0.7, 0.99, 1];
 const DOMAINS = ['web', 'data', 'ops'];
 const TYPES: UnitType[] = ['pattern', 'fact', 'pitfall'];
-const QUERIES = [['alpha'], ['alpha', 'beta'], ['gamma'], ['gamma', 'alpha'], ['delta'], ['beta', 'delta'], ['nothing']];
 const FLOORS = [undefined, 0, 0.29, 0.2999, 0.3, 0.5, 0.5001, 0.57, 0.58, 0.999, 1, 0.123];
 
 function rng(seed: number) {
@@ -30,23 +28,20 @@ function rng(seed: number) {
   };
 }
 
-// The last two read through worker threads (read-pool.ts), the others on the calling thread.
-const TUNINGS: [string, UnitListTuning, number][] = [
-  ['every search broad, one row of slack', { broadMinMatches: 0, tieSlack: 1 }, 0],
-  ['every search broad, wide slack', { broadMinMatches: 0, tieSlack: 64 }, 0],
-  ['never broad, one row of slack', { broadMinMatches: 1_000_000, tieSlack: 1 }, 0],
-  ['read workers, every search broad', { broadMinMatches: 0, tieSlack: 1 }, 2],
-  ['read workers, never broad', { broadMinMatches: 1_000_000, tieSlack: 1 }, 2],
+/** Where lists run: on the calling thread, or in worker threads (read-pool.ts). */
+const PLACES: [string, number][] = [
+  ['on the main thread', 0],
+  ['in read workers', 2],
 ];
 
 describe('SQLite unit lists: every shortcut gives what the plain query gives', () => {
   const dir = mkdtempSync(join(tmpdir(), 'unit-lists-'));
   const file = join(dir, 'lists.db');
-  const stores: SqliteStore[] = [];
+  const stores: Store[] = [];
   let plain: Database.Database;
 
   before(async () => {
-    const writer = new SqliteStore(`sqlite:${file}`);
+    const writer = openSqliteStore(`sqlite:${file}`);
     stores.push(writer);
     const at = (n: number) => new Date(Date.UTC(2026, 10, 22, 10, 0, 0, 0) + n * 1000).toISOString();
     for (const agent of ['writer', 'judge']) {
@@ -95,7 +90,7 @@ describe('SQLite unit lists: every shortcut gives what the plain query gives', (
       }
       if (i % 13 === 0) await writer.deleteUnit(unit.id, at(i));
     }
-    for (const [, tuning, readWorkers] of TUNINGS) stores.push(new SqliteStore(`sqlite:${file}`, { tuning, readWorkers }));
+    for (const [, readWorkers] of PLACES) stores.push(openSqliteStore(`sqlite:${file}`, { readWorkers }));
     plain = new Database(file, { readonly: true });
   });
 
@@ -105,18 +100,10 @@ describe('SQLite unit lists: every shortcut gives what the plain query gives', (
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** The plain query: count and order over every match, no shortcut. */
-  function expected(query: UnitQuery, broad: boolean): { ids: string[]; total: number } {
+  /** The plain query: count and order over every unit the filters admit, no shortcut. */
+  function expected(query: UnitQuery): { ids: string[]; total: number } {
     const conditions: string[] = [];
     const params: unknown[] = [];
-    let from = 'knowledge_units ku';
-    let order = 'ku.quality_score DESC, ku.created_at DESC, ku.id DESC';
-    if (query.terms.length > 0) {
-      from = 'knowledge_fts JOIN knowledge_units ku ON ku.seq = knowledge_fts.rowid';
-      conditions.push('knowledge_fts MATCH ?');
-      params.push(ftsMatch(query.terms));
-      if (!broad) order = `${UNIT_RANK}, ${order}`;
-    }
     if (query.types.length > 0) {
       conditions.push(`ku.type IN (${query.types.map(() => '?').join(', ')})`);
       params.push(...query.types);
@@ -130,20 +117,12 @@ describe('SQLite unit lists: every shortcut gives what the plain query gives', (
       params.push(query.minQuality);
     }
     const whereSql = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
-    const total = plain.prepare(`SELECT count(*) FROM ${from} ${whereSql}`).pluck().get(...params) as number;
+    const total = plain.prepare(`SELECT count(*) FROM knowledge_units ku ${whereSql}`).pluck().get(...params) as number;
     const ids = plain
-      .prepare(`SELECT ku.id FROM ${from} ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`)
+      .prepare(`SELECT ku.id FROM knowledge_units ku ${whereSql} ORDER BY ku.quality_score DESC, ku.created_at DESC, ku.id DESC LIMIT ? OFFSET ?`)
       .pluck()
       .all(...params, query.limit, query.offset) as string[];
     return { ids, total };
-  }
-
-  /** Whether the store takes the broad path for these terms under this tuning. */
-  function isBroad(terms: string[], tuning: UnitListTuning): boolean {
-    if (terms.length === 0) return false;
-    const matches = plain.prepare('SELECT count(*) FROM knowledge_fts WHERE knowledge_fts MATCH ?').pluck().get(ftsMatch(terms)) as number;
-    const units = plain.prepare('SELECT count(*) FROM knowledge_units').pluck().get() as number;
-    return matches > tuning.broadMinMatches && matches * 2 > units;
   }
 
   it('the bucket counts agree with the units after inserts, verdicts and deletions', () => {
@@ -160,15 +139,13 @@ describe('SQLite unit lists: every shortcut gives what the plain query gives', (
     assert.deepEqual(drift, []);
   });
 
-  for (const [name, tuning] of TUNINGS) {
+  for (const [name] of PLACES) {
     it(`${name}: same totals and pages as the plain query`, async () => {
-      const store = stores[TUNINGS.findIndex(([n]) => n === name) + 1]!;
+      const store = stores[PLACES.findIndex(([n]) => n === name) + 1]!;
       const random = rng(name.length);
       const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
-      let broadSeen = 0;
       for (let round = 0; round < 400; round++) {
         const query: UnitQuery = {
-          terms: random() < 0.25 ? [] : pick(QUERIES),
           types: random() < 0.3 ? TYPES.filter(() => random() < 0.5) : [],
           limit: 1 + Math.floor(random() * 25),
           offset: random() < 0.3 ? 0 : Math.floor(random() * 220),
@@ -176,17 +153,9 @@ describe('SQLite unit lists: every shortcut gives what the plain query gives', (
         if (random() < 0.4) query.domain = pick(DOMAINS);
         const floor = random() < 0.5 ? pick(FLOORS) : undefined;
         if (floor !== undefined) query.minQuality = floor;
-        const broad = isBroad(query.terms, tuning);
-        if (broad) broadSeen++;
-        const want = expected(query, broad);
         const got = await store.listUnits(query);
-        assert.deepEqual(
-          { total: got.total, ids: got.items.map((u) => u.id) },
-          want,
-          `query ${JSON.stringify(query)} (broad: ${broad})`,
-        );
+        assert.deepEqual({ total: got.total, ids: got.items.map((u) => u.id) }, expected(query), `query ${JSON.stringify(query)}`);
       }
-      if (tuning.broadMinMatches === 0) assert.ok(broadSeen > 20, `the broad path was taken ${broadSeen} times`);
     });
   }
 });

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { seed, type Seeded } from './seed.js';
 
@@ -68,7 +68,7 @@ describe('the web pages in Chromium', { skip }, () => {
 
   before(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    t = await testApp(new SqliteStore('sqlite::memory:'));
+    t = await testApp(openSqliteStore('sqlite::memory:'));
     s = await seed(t.app);
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;

@@ -1,9 +1,8 @@
 // POST /v1/auth/register, POST /v1/auth/revoke, GET /v1/auth/keys and GET /v1/auth/whoami.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { actsForAgent, assertMayChooseTier, assertMayGrantScopes, requireAgent } from '../../domain/access.js';
 import type { Context } from '../../service/context.js';
-import { issueKey, listKeys, prepareRevoke, whoami } from '../../service/keys.js';
+import { listKeys, register, revokeKey, whoami } from '../../service/keys.js';
 import { respondOnce } from '../idempotency.js';
 import { rateLimitKey } from '../rate-limit.js';
 import { ApiKeyCreated, KeyList, RegisterBody, RevokeBody, Revoked, WhoAmI, errors } from '../schemas.js';
@@ -35,18 +34,14 @@ export const authRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) =
       const { agent_id: agentId, scopes, tier } = request.body;
       // The raw key is in this answer: no cache or proxy may keep it.
       reply.header('cache-control', 'no-store');
-      assertMayGrantScopes(request.auth, agentId, scopes, ctx.config.openAdminRegistration);
-      assertMayChooseTier(request.auth, tier, ctx.config.selfServiceTiers);
-      return issueKey(ctx, { agentId, scopes, tier }, actsForAgent(request.auth, agentId), (change) =>
-        respondOnce(request, reply, ctx.store, change),
-      );
+      return register(ctx, request.auth, { agentId, scopes, tier }, (change) => respondOnce(request, reply, ctx.store, change));
     },
   );
 
   app.post(
     '/v1/auth/revoke',
     {
-      config: { access: 'agent' },
+      config: { access: revokeKey.access },
       schema: {
         summary: 'Revoke an API key of your own agent (admins: any key) by its prefix',
         operationId: 'revokeKey',
@@ -58,7 +53,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) =
       },
     },
     async (request, reply) => {
-      const change = await prepareRevoke(ctx, requireAgent(request.auth), request.body.key_prefix);
+      const change = await revokeKey(ctx, request.auth, request.body.key_prefix);
       return respondOnce(request, reply, ctx.store, change);
     },
   );
@@ -66,7 +61,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) =
   app.get(
     '/v1/auth/keys',
     {
-      config: { access: 'agent' },
+      config: { access: listKeys.access },
       schema: {
         summary: "List your agent's API keys (prefixes, scopes, tiers, dates; never the keys or their hashes)",
         operationId: 'listKeys',
@@ -76,13 +71,13 @@ export const authRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) =
         response: { 200: KeyList, ...errors(401, 429) },
       },
     },
-    async (request) => ({ data: await listKeys(ctx, requireAgent(request.auth)) }),
+    async (request) => ({ data: await listKeys(ctx, request.auth) }),
   );
 
   app.get(
     '/v1/auth/whoami',
     {
-      config: { access: 'agent' },
+      config: { access: whoami.access },
       schema: {
         summary: 'Who this credential is: agent, tier, scopes, and the key prefix (or that it is an identity-provider token)',
         operationId: 'whoami',
@@ -92,6 +87,6 @@ export const authRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) =
         response: { 200: WhoAmI, ...errors(401, 429) },
       },
     },
-    async (request) => ({ data: await whoami(ctx, requireAgent(request.auth)) }),
+    async (request) => ({ data: await whoami(ctx, request.auth) }),
   );
 };

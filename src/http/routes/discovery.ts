@@ -6,6 +6,7 @@ import { setImmediate } from 'node:timers/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { cutText } from '../../domain/summaries.js';
 import type { Context } from '../../service/context.js';
+import { discoveryIndex } from '../../service/skills.js';
 import type { DiscoveryEntry } from '../../store/store.js';
 import { DiscoveryIndex, errors } from '../schemas.js';
 
@@ -52,8 +53,8 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
         response: { 200: DiscoveryIndex, ...errors(429) },
       },
     },
-    async (_request, reply) => {
-      const stream = Readable.from(indexDocument(ctx.store.discoveryIndex()));
+    async (request, reply) => {
+      const stream = Readable.from(indexDocument(await discoveryIndex(ctx, request.auth)));
       stream.on('error', (error) => {
         reply.log.error({ err: error }, 'discovery index failed mid-stream');
         reply.raw.destroy(error);

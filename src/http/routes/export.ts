@@ -2,11 +2,8 @@
 import { Readable } from 'node:stream';
 import { setImmediate } from 'node:timers/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { assertMayExport, requireAgent } from '../../domain/access.js';
-import { notFound } from '../../domain/errors.js';
-import type { ReputationProfile } from '../../domain/model.js';
 import type { Context } from '../../service/context.js';
-import type { Store } from '../../store/store.js';
+import { exportAgent, type AgentExport } from '../../service/export.js';
 import { AgentParams, ExportDocument, errors } from '../schemas.js';
 
 const CHUNK_BYTES = 64 * 1024;
@@ -31,20 +28,18 @@ async function* jsonArray<T>(source: AsyncIterable<T>): AsyncGenerator<string> {
   if (chunk) yield chunk;
 }
 
-async function* exportDocument(store: Store, profile: ReputationProfile, exportedAt: string): AsyncGenerator<string> {
-  const id = profile.agent_id;
+async function* exportDocument(found: AgentExport): AsyncGenerator<string> {
   const j = JSON.stringify;
-  yield `{"data":{"agent_id":${j(id)},"exported_at":${j(exportedAt)},"keys":[`;
-  yield* jsonArray(store.exportKeys(id));
+  yield `{"data":{"agent_id":${j(found.agentId)},"exported_at":${j(found.exportedAt)},"keys":[`;
+  yield* jsonArray(found.keys);
   yield '],"knowledge_units":[';
-  yield* jsonArray(store.exportUnits(id));
+  yield* jsonArray(found.units);
   yield '],"skills":[';
-  yield* jsonArray(store.exportSkills(id));
+  yield* jsonArray(found.skills);
   yield '],"validations":[';
-  yield* jsonArray(store.exportVerdicts(id));
-  const { history: _newest, ...totals } = profile;
-  yield `],"reputation":${j(totals).slice(0, -1)},"history":[`;
-  yield* jsonArray(store.exportHistory(id));
+  yield* jsonArray(found.verdicts);
+  yield `],"reputation":${j(found.profile).slice(0, -1)},"history":[`;
+  yield* jsonArray(found.history);
   yield ']}}}';
 }
 
@@ -52,7 +47,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx)
   app.get(
     '/v1/export/:agent_id',
     {
-      config: { access: 'agent' },
+      config: { access: exportAgent.access },
       schema: {
         summary: 'Export everything tied to an agent (its own key, or an admin)',
         operationId: 'exportAgent',
@@ -65,10 +60,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx)
     },
     async (request, reply) => {
       const agentId = request.params.agent_id;
-      assertMayExport(requireAgent(request.auth), agentId);
-      const profile = await ctx.store.reputation(agentId, 0);
-      if (!profile) throw notFound('agent');
-      const stream = Readable.from(exportDocument(ctx.store, profile, ctx.clock().toISOString()));
+      const stream = Readable.from(exportDocument(await exportAgent(ctx, request.auth, agentId)));
       // A failure mid-stream cannot change the status any more: cut the connection so the client sees a
       // truncated document rather than a complete-looking one.
       stream.on('error', (error) => {

@@ -1,8 +1,8 @@
 // GET/POST /v1/knowledge, GET/DELETE /v1/knowledge/:id, POST /v1/knowledge/:id/validate.
+import { rewardText } from '../../domain/reputation.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { requireAgent, requireScope } from '../../domain/access.js';
 import type { Context } from '../../service/context.js';
-import { deleteUnit, getUnit, listUnits, prepareUnitContribution, prepareVerdict } from '../../service/knowledge.js';
+import { contributeUnit, deleteUnit, getUnit, listUnits, validateUnit } from '../../service/knowledge.js';
 import { respondOnce } from '../idempotency.js';
 import {
   IdParams,
@@ -32,7 +32,7 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
     },
     async (request) => {
       const { limit = 20, offset = 0 } = request.query;
-      const page = await listUnits(ctx, { ...request.query, limit, offset });
+      const page = await listUnits(ctx, request.auth, { ...request.query, limit, offset });
       return { data: page.items, total: page.total, offset, limit, ...(page.capped !== undefined ? { capped: page.capped } : {}) };
     },
   );
@@ -49,15 +49,15 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
         response: { 200: UnitOne, ...errors(400, 404, 429) },
       },
     },
-    async (request) => ({ data: await getUnit(ctx, request.params.id) }),
+    async (request) => ({ data: await getUnit(ctx, request.auth, request.params.id) }),
   );
 
   app.post(
     '/v1/knowledge',
     {
-      config: { access: 'write' },
+      config: { access: contributeUnit.access },
       schema: {
-        summary: 'Contribute a knowledge unit; earns 0.2 reputation',
+        summary: `Contribute a knowledge unit; earns ${rewardText('contribute_knowledge')}`,
         operationId: 'contributeKnowledgeUnit',
         description: 'Needs the write scope. Server-assigned fields (id, agent_id, quality_score, validations, timestamps) must not be sent.',
         tags: ['knowledge'],
@@ -67,7 +67,7 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
       },
     },
     async (request, reply) => {
-      const change = prepareUnitContribution(ctx, requireScope(request.auth, 'write'), request.body);
+      const change = await contributeUnit(ctx, request.auth, request.body);
       return respondOnce(request, reply, ctx.store, change);
     },
   );
@@ -75,9 +75,9 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
   app.post(
     '/v1/knowledge/:id/validate',
     {
-      config: { access: 'agent' },
+      config: { access: validateUnit.access },
       schema: {
-        summary: "Give a verdict on another agent's unit (one per agent; a later one replaces it); earns 0.05 once",
+        summary: `Give a verdict on another agent's unit (one per agent; a later one replaces it); earns ${rewardText('validate_knowledge')} once`,
         operationId: 'validateKnowledgeUnit',
         description: 'Any authenticated key may validate; never its own unit (403).',
         tags: ['knowledge'],
@@ -88,7 +88,7 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
       },
     },
     async (request, reply) => {
-      const change = await prepareVerdict(ctx, requireAgent(request.auth), request.params.id, request.body);
+      const change = await validateUnit(ctx, request.auth, request.params.id, request.body);
       return respondOnce(request, reply, ctx.store, change);
     },
   );
@@ -96,7 +96,7 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
   app.delete(
     '/v1/knowledge/:id',
     {
-      config: { access: 'agent' },
+      config: { access: deleteUnit.access },
       schema: {
         summary: 'Permanently delete a knowledge unit (its contributor with write scope, or an admin)',
         operationId: 'deleteKnowledgeUnit',
@@ -107,6 +107,6 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
         response: { 200: UnitDeleted, ...errors(400, 401, 403, 404, 429) },
       },
     },
-    async (request) => deleteUnit(ctx, requireAgent(request.auth), request.params.id),
+    async (request) => deleteUnit(ctx, request.auth, request.params.id),
   );
 };

@@ -1,8 +1,7 @@
 // GET /v1/reputation/:agent_id — public.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { isAdmin } from '../../domain/caller.js';
 import type { Context } from '../../service/context.js';
-import { notFound } from '../../domain/errors.js';
+import { reputationProfile } from '../../service/reputation.js';
 import { AgentParams, ReputationOne, errors } from '../schemas.js';
 
 /** The profile carries the newest history items; the export has them all. */
@@ -21,12 +20,6 @@ export const reputationRoutes: FastifyPluginAsyncTypebox<Context> = async (app, 
         response: { 200: ReputationOne, ...errors(400, 404, 429) },
       },
     },
-    async (request) => {
-      const agentId = request.params.agent_id;
-      // Items about private skills are shown to their contributor and admins only.
-      const profile = await ctx.store.reputation(agentId, PROFILE_HISTORY_LIMIT, request.auth.agentId === agentId || isAdmin(request.auth));
-      if (!profile) throw notFound('agent');
-      return { data: profile };
-    },
+    async (request) => ({ data: await reputationProfile(ctx, request.auth, request.params.agent_id, PROFILE_HISTORY_LIMIT) }),
   );
 };

@@ -4,12 +4,11 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
-import { requireAgent } from '../../domain/access.js';
-import { bundleArchive, normalizeBundlePath } from '../../domain/bundles.js';
-import { badRequest, notFound } from '../../domain/errors.js';
+import { normalizeBundlePath } from '../../domain/bundles.js';
+import { badRequest } from '../../domain/errors.js';
 import { isVersion } from '../../domain/versions.js';
 import type { Context } from '../../service/context.js';
-import { getSkill, getSkillFile, listSkillVersions, setYanked } from '../../service/skills.js';
+import { getSkill, getSkillArchive, getSkillFile, listSkillVersions, setYanked } from '../../service/skills.js';
 import type { SkillFileContent } from '../../store/store.js';
 import { IdParams, SkillFileParams, SkillOne, SkillVersionFileParams, SkillVersionList, SkillVersionParams, errors } from '../schemas.js';
 
@@ -91,8 +90,8 @@ export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app
     },
     async (request, reply) => {
       const path = filePath(request.params['*']);
-      const skill = await getSkill(ctx, request.auth, request.params.id);
-      return sendFile(reply, await getSkillFile(ctx, request.auth, request.params.id, null, path), skill.visibility, path.split('/').pop()!);
+      const { skill, file } = await getSkillFile(ctx, request.auth, request.params.id, null, path);
+      return sendFile(reply, file, skill.visibility, path.split('/').pop()!);
     },
   );
 
@@ -110,9 +109,7 @@ export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app
     },
     async (request, reply) => {
       const path = filePath(request.params['*']);
-      const at = version(request.params.version);
-      const skill = await getSkill(ctx, request.auth, request.params.id, at);
-      const file = await getSkillFile(ctx, request.auth, request.params.id, at, path);
+      const { skill, file } = await getSkillFile(ctx, request.auth, request.params.id, version(request.params.version), path);
       return sendFile(reply, file, skill.visibility, path.split('/').pop()!);
     },
   );
@@ -131,10 +128,7 @@ export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app
     },
     async (request, reply) => {
       const at = version(request.params.version);
-      const skill = await getSkill(ctx, request.auth, request.params.id, at);
-      const bundle = await ctx.store.getSkillBundle(skill.id, at);
-      if (!bundle) throw notFound(`version ${at} of this skill`);
-      const archive = Buffer.from(bundleArchive(bundle.skillMd, bundle.files));
+      const { skill, archive } = await getSkillArchive(ctx, request.auth, request.params.id, at);
       const chunks = function* () {
         for (let i = 0; i < archive.length; i += CHUNK) yield archive.subarray(i, i + CHUNK);
       };
@@ -153,7 +147,7 @@ export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app
     app.post(
       `/v1/skills/:id/versions/:version/${action}`,
       {
-        config: { access: 'agent' },
+        config: { access: setYanked.access },
         schema: {
           summary: yanked
             ? 'Yank a version: it stays readable by its number, flagged, and is never chosen as latest (publisher or admin)'
@@ -167,7 +161,7 @@ export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app
         },
       },
       async (request) => ({
-        data: await setYanked(ctx, requireAgent(request.auth), request.params.id, version(request.params.version), yanked),
+        data: await setYanked(ctx, request.auth, request.params.id, version(request.params.version), yanked),
       }),
     );
   }

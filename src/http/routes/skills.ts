@@ -1,6 +1,6 @@
 // GET/POST /v1/skills, GET/DELETE /v1/skills/:id.
+import { rewardText } from '../../domain/reputation.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { requireAgent, requireScope } from '../../domain/access.js';
 import type { Context } from '../../service/context.js';
 import { deleteSkill, getSkill, listSkills, publishSkill } from '../../service/skills.js';
 import { respondOnce } from '../idempotency.js';
@@ -48,12 +48,12 @@ export const skillRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) 
   app.post(
     '/v1/skills',
     {
-      config: { access: 'write' },
+      config: { access: publishSkill.access },
       schema: {
         summary: 'Publish a skill (a SKILL.md, optionally with a bundle of files); a name you already have gets a new version',
         operationId: 'contributeSkill',
         description:
-          'Needs the write scope. 201: a new skill (earns 0.1 reputation) or a new version of yours (earns nothing). 200: the ' +
+          `Needs the write scope. 201: a new skill (earns ${rewardText('contribute_skill')}) or a new version of yours (earns nothing). 200: the ` +
           'same content is already published; that version is answered and nothing is written. 409: the version the SKILL.md ' +
           'names is taken. The SKILL.md is parsed leniently: breaking a required rule is a 400 naming it; softer findings come ' +
           'back as warnings.',
@@ -64,13 +64,13 @@ export const skillRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) 
       },
     },
     async (request, reply) =>
-      publishSkill(ctx, requireScope(request.auth, 'write'), request.body, (change) => respondOnce(request, reply, ctx.store, change)),
+      publishSkill(ctx, request.auth, request.body, (change) => respondOnce(request, reply, ctx.store, change)),
   );
 
   app.delete(
     '/v1/skills/:id',
     {
-      config: { access: 'agent' },
+      config: { access: deleteSkill.access },
       schema: {
         summary: 'Permanently delete a skill: every version and file (its publisher with write scope, or an admin)',
         operationId: 'deleteSkill',
@@ -81,6 +81,6 @@ export const skillRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) 
         response: { 200: SkillDeleted, ...errors(400, 401, 403, 404, 429) },
       },
     },
-    async (request) => deleteSkill(ctx, requireAgent(request.auth), request.params.id),
+    async (request) => deleteSkill(ctx, request.auth, request.params.id),
   );
 };

@@ -1,6 +1,6 @@
 // Saved responses for Idempotency-Key retries (see http/idempotency.ts): written inside the transaction
 // of the change they answer, so a retry never applies a change twice, even from another instance.
-import { IdempotencyKeyTakenError, type IdempotentResponse, type SavedResponse } from '../store.js';
+import { IdempotencyKeyTakenError, type IdempotentResponse } from '../store.js';
 import * as rows from '../rows.js';
 import { run, type Queryable } from './connection.js';
 
@@ -19,18 +19,6 @@ export async function saveResponse(db: Queryable, response: IdempotentResponse |
     [response.scope, response.keyHash, response.requestHash, response.status, response.body, response.createdAt, response.expiredBefore],
   );
   if (saved.rowCount === 0) throw new IdempotencyKeyTakenError();
-}
-
-export async function findResponse(db: Queryable, scope: string, keyHash: string, notBefore: string): Promise<SavedResponse | null> {
-  const [row] = (
-    await run<rows.IdempotencyRow>(
-      db,
-      `SELECT ${rows.IDEMPOTENCY_COLUMNS} FROM idempotency_keys
-       WHERE scope = $1 AND key_hash = $2 AND created_at >= $3`,
-      [scope, keyHash, notBefore],
-    )
-  ).rows;
-  return row ? rows.toSavedResponse(row) : null;
 }
 
 export async function purgeResponses(db: Queryable, before: string): Promise<number> {

@@ -1,6 +1,6 @@
 // Skills on PostgreSQL, mirrored by ../sqlite/skills.ts: publications (a new skill, a new version, or the
-// same content again), the default version kept on the skill row (its search vector follows), yank and
-// delete; the reads are in skill-reads.ts. Writes run inside the caller's transaction; a skill row is
+// same content again), the default version kept on the skill row (with its tags), yank and
+// delete; the reads are every backend's (../reads/skills.ts). Writes run inside the caller's transaction; a skill row is
 // locked (FOR UPDATE) while a version is added or yanked, so concurrent publications queue.
 import type { PoolClient } from 'pg';
 import * as skillRows from '../skill-rows.js';
@@ -40,8 +40,8 @@ export async function publish(client: PoolClient, plan: SkillPlan, quota: Storag
     try {
       const inserted = await run<{ seq: string }>(
         client,
-        `INSERT INTO skills (id, agent_id, name, description, domain, tags, license, visibility, quality_score, skill_md_content, body,
-           created_at, updated_at, bytes) VALUES ($1, $2, $3, '', NULL, '[]'::jsonb, NULL, $4, 0, '', '', $5, $5, 0) RETURNING seq`,
+        `INSERT INTO skills (id, agent_id, name, description, domain, tags, license, visibility, quality_score, created_at, updated_at, bytes)
+         VALUES ($1, $2, $3, '', NULL, '[]'::jsonb, NULL, $4, 0, $5, $5, 0) RETURNING seq`,
         [plan.skillId, plan.agentId, plan.name, plan.visibility, at],
       );
       skill = { seq: inserted.rows[0]!.seq, agent_id: plan.agentId, visibility: plan.visibility };
@@ -98,8 +98,8 @@ async function setVisibility(client: PoolClient, skill: SkillRef, plan: SkillPla
 }
 
 /**
- * Points the skill at the version `pickLatest` chooses, copying that version's searchable fields (its
- * body included: the search vector is generated from the row) and re-indexing its tags. With every
+ * Points the skill at the version `pickLatest` chooses, copying that version's searchable fields and
+ * re-indexing its tags. With every
  * version yanked the row shows the newest version and leaves lists and search (latest_version_seq NULL).
  */
 async function refreshDefault(client: PoolClient, skillSeq: string, pickLatest: SkillPlan['pickLatest'], at: string): Promise<void> {
@@ -116,7 +116,7 @@ async function refreshDefault(client: PoolClient, skillSeq: string, pickLatest: 
     client,
     `UPDATE skills s SET version = v.version, latest_version_seq = $3, digest = v.digest, display_name = v.display_name,
        description = v.description, domain = v.domain, tags = v.tags, license = v.license, quality_score = v.quality_score,
-       conformant = v.conformant, skill_md_content = v.skill_md_content, body = v.body, file_count = v.file_count,
+       conformant = v.conformant, file_count = v.file_count,
        published_at = v.created_at, updated_at = $4
      FROM skill_versions v WHERE v.seq = $2 AND s.seq = $1`,
     [skillSeq, chosen.seq, live === null ? null : chosen.seq, at],

@@ -3,6 +3,7 @@
 // and a bulk import of thousands run the same statement.
 import type { PoolClient } from 'pg';
 import type { ReputationAction } from '../../domain/model.js';
+import { rewardMove, takeBack as takeBackRule } from '../../domain/reputation.js';
 import * as rows from '../rows.js';
 import { agentIdSkeletons } from '../../domain/agent-ids.js';
 import {
@@ -12,6 +13,7 @@ import {
   type AgentOrigin,
   type NewKey,
   type NewVerdict,
+  type SearchKind,
   type StorageQuota,
   type UnitImport,
   type VerdictOutcome,
@@ -139,13 +141,13 @@ export async function reward(client: PoolClient, items: readonly Rewarded[], act
     total.bytes += item.usage?.bytes ?? 0;
   }
   const ids = [...totals.keys()].sort();
-  const contribution = action !== 'validate_knowledge';
+  const moves = ids.map((id) => rewardMove(action, millis, totals.get(id)!.count));
   const of = (id: string) => totals.get(id)!;
   const updated = await run(client, MOVE_TOTALS, [
     ids,
-    ids.map((id) => millis * of(id).count),
-    ids.map((id) => (contribution ? of(id).count : 0)),
-    ids.map((id) => (contribution ? 0 : of(id).count)),
+    moves.map((m) => m.scoreMillis),
+    moves.map((m) => m.contributions),
+    moves.map((m) => m.validations),
     ids.map((id) => of(id).lastAt),
     ids.map((id) => of(id).units),
     ids.map((id) => of(id).skills),
@@ -176,7 +178,7 @@ export async function reserveStorage(client: PoolClient, agentId: string, quota:
   checkQuota(quota, used.unit_count + growth.units, used.skill_count + growth.skills, Number(used.stored_bytes) + growth.bytes, growth);
 }
 
-/** Deletes a unit (verdicts go by ON DELETE CASCADE; the search vector lives in the row) and takes its reward back. */
+/** Deletes a unit (verdicts go by ON DELETE CASCADE) and takes its reward back. */
 export async function deleteUnit(client: PoolClient, id: string, at: string): Promise<boolean> {
   const [unit] = (
     await run<{ agent_id: string; bytes: string }>(client, 'DELETE FROM knowledge_units WHERE id = $1 RETURNING agent_id, bytes', [id])
@@ -186,7 +188,10 @@ export async function deleteUnit(client: PoolClient, id: string, at: string): Pr
   return true;
 }
 
-/** The contribution reward for `targetId`, taken back: a history item of the negated sum, one contribution less. */
+/**
+ * The contribution reward for `targetId`, taken back as the reputation rule says (a negated history item),
+ * with the storage the contribution held given back.
+ */
 export async function takeBack(
   client: PoolClient,
   agentId: string,
@@ -203,19 +208,20 @@ export async function takeBack(
       [agentId, action, targetId],
     )
   ).rows as [{ given: string }];
-  const millis = Number(given);
-  if (millis > 0) {
+  const taken = takeBackRule(action, Number(given));
+  if (taken) {
     await run(
       client,
       'INSERT INTO reputation_events (agent_id, action, delta_millis, target_id, created_at, private) VALUES ($1, $2, $3, $4, $5, $6)',
-      [agentId, action, -millis, targetId, at, isPrivate],
+      [agentId, action, taken.deltaMillis, targetId, at, isPrivate],
     );
   }
+  const move = taken?.move ?? { scoreMillis: 0, contributions: 0, validations: 0 };
   await run(
     client,
-    `UPDATE agents SET score_millis = score_millis - $2, contributions = contributions - $3, unit_count = unit_count + $4,
-       skill_count = skill_count + $5, stored_bytes = stored_bytes + $6, updated_at = $7 WHERE agent_id = $1`,
-    [agentId, millis, millis > 0 ? 1 : 0, usage.units, usage.skills, usage.bytes, at],
+    `UPDATE agents SET score_millis = score_millis + $2, contributions = contributions + $3, validations = validations + $4,
+       unit_count = unit_count + $5, skill_count = skill_count + $6, stored_bytes = stored_bytes + $7, updated_at = $8 WHERE agent_id = $1`,
+    [agentId, move.scoreMillis, move.contributions, move.validations, usage.units, usage.skills, usage.bytes, at],
   );
 }
 
@@ -265,4 +271,24 @@ export async function recordVerdict(client: PoolClient, v: NewVerdict): Promise<
     [decision.valid, decision.invalid, decision.validWeight, decision.invalidWeight, decision.qualityScore, v.at, unit.seq],
   );
   return { recorded: true, first: previous === undefined };
+}
+
+// ---- the search index's feed ------------------------------------------------------------------------
+
+export async function purgeSearchChanges(db: Queryable, beforeSeq: number): Promise<number> {
+  return (await run(db, 'DELETE FROM search_changes WHERE seq < $1', [beforeSeq])).rowCount ?? 0;
+}
+
+/** Keeps vectors of items that still exist (a vector for a deleted item is dropped). */
+export async function saveVectors(db: Queryable, kind: SearchKind, model: string, vectors: readonly { seq: number; vector: Float32Array }[]): Promise<void> {
+  if (vectors.length === 0) return;
+  const table = kind === 'skill' ? 'skills' : 'knowledge_units';
+  await run(
+    db,
+    `INSERT INTO search_vectors (kind, item_seq, model, vector)
+     SELECT $1, t.seq, $2, t.vector FROM unnest($3::bigint[], $4::bytea[]) AS t(seq, vector)
+     WHERE EXISTS (SELECT 1 FROM ${table} i WHERE i.seq = t.seq)
+     ON CONFLICT (kind, item_seq, model) DO UPDATE SET vector = excluded.vector`,
+    [kind, model, vectors.map((v) => v.seq), vectors.map((v) => Buffer.from(v.vector.buffer, v.vector.byteOffset, v.vector.byteLength))],
+  );
 }

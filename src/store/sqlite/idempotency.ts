@@ -1,7 +1,7 @@
 // Saved responses for Idempotency-Key retries (see http/idempotency.ts), written inside the transaction
 // of the change they answer, so a retry never applies a change twice.
 import * as rows from '../rows.js';
-import { IdempotencyKeyTakenError, type IdempotentResponse, type SavedResponse } from '../store.js';
+import { IdempotencyKeyTakenError, type IdempotentResponse } from '../store.js';
 import type { Prepare } from './connection.js';
 
 /** Keeps the response, replacing only an expired one; fails the whole write if a live one exists. */
@@ -14,13 +14,6 @@ export function saveResponse(prepare: Prepare, response: IdempotentResponse | un
      WHERE idempotency_keys.created_at < ?`,
   ).run(response.scope, response.keyHash, response.requestHash, response.status, response.body, response.createdAt, response.expiredBefore);
   if (saved.changes === 0) throw new IdempotencyKeyTakenError();
-}
-
-export function findResponse(prepare: Prepare, scope: string, keyHash: string, notBefore: string): SavedResponse | null {
-  const row = prepare(
-    `SELECT ${rows.IDEMPOTENCY_COLUMNS} FROM idempotency_keys WHERE scope = ? AND key_hash = ? AND created_at >= ?`,
-  ).get(scope, keyHash, notBefore) as rows.IdempotencyRow | undefined;
-  return row ? rows.toSavedResponse(row) : null;
 }
 
 export function purgeResponses(prepare: Prepare, before: string): number {

@@ -1,18 +1,16 @@
-// Lists and searches on SQLite run in worker threads, each with a read-only connection of its own (WAL
-// lets them read while the main thread writes). better-sqlite3 is synchronous: on the main thread a
-// search of tens of milliseconds holds up every other request, and a burst of them stalls the event
-// loop. In workers they use every core, and a get or a write is never queued behind a search.
+// Lists on SQLite run in worker threads, each with a read-only connection of its own (WAL lets them read
+// while the main thread writes). better-sqlite3 is synchronous: on the main thread a list whose filters
+// make it walk many rows holds up every other request. In workers lists use every core, and a get or a
+// write is never queued behind one.
 import { Worker } from 'node:worker_threads';
 import type { SkillSummary, UnitSummary } from '../../domain/summaries.js';
 import { StoreUnavailableError, type Page, type SkillQuery, type UnitQuery } from '../store.js';
-import type { UnitListTuning } from './lists.js';
 
 export type ReadRequest = { kind: 'units'; query: UnitQuery } | { kind: 'skills'; query: SkillQuery };
 export type ReadReply = { id: number; page: Page<unknown> } | { id: number; error: string };
 
 export interface ReaderSetup {
   filename: string;
-  tuning: UnitListTuning;
   /** Page cache of each reader, KiB. */
   cacheKib: number;
 }
@@ -73,7 +71,7 @@ export class ReadPool {
   private run(request: ReadRequest): Promise<Page<unknown>> {
     if (this.closed) return Promise.reject(new StoreUnavailableError('the store is closed'));
     if (this.waiting.length >= this.options.maxWaiting) {
-      return Promise.reject(new StoreUnavailableError(`${this.waiting.length} searches are already waiting`));
+      return Promise.reject(new StoreUnavailableError(`${this.waiting.length} lists are already waiting`));
     }
     return new Promise((resolve, reject) => {
       this.waiting.push({ request, resolve, reject });
@@ -104,7 +102,7 @@ export class ReadPool {
       reader.job = null;
       if (job && job.id === reply.id) {
         if ('page' in reply) job.resolve(reply.page);
-        else job.reject(new Error(`search failed: ${reply.error}`));
+        else job.reject(new Error(`list failed: ${reply.error}`));
       }
       this.dispatch();
     });
@@ -114,7 +112,7 @@ export class ReadPool {
       reader.job = null;
     });
     worker.on('exit', () => {
-      reader.job?.reject(new Error('a search worker stopped'));
+      reader.job?.reject(new Error('a list worker stopped'));
       reader.job = null;
       if (this.closed) return;
       const index = this.readers.indexOf(reader);

@@ -1,6 +1,6 @@
 // Skills on SQLite, mirrored by ../postgres/skills.ts: publications (a new skill, a new version, or the
-// same content again), the default version kept on the skill row (with its tags and full-text entry),
-// yank and delete; the reads are in skill-reads.ts. Every write runs inside the caller's transaction.
+// same content again), the default version kept on the skill row (with its tags), yank and delete; the
+// reads are every backend's (../reads/skills.ts). Every write runs inside the caller's transaction.
 import * as skillRows from '../skill-rows.js';
 import { PublishRaceError, type SkillPlan, type StorageQuota } from '../store.js';
 import type { Prepare } from './connection.js';
@@ -37,8 +37,8 @@ export function publish(prepare: Prepare, plan: SkillPlan, quota: StorageQuota |
     moveUsage(prepare, plan.agentId, 0, 1, bytes, quota);
     try {
       const { lastInsertRowid } = prepare(
-        `INSERT INTO skills (id, agent_id, name, description, domain, tags, license, visibility, quality_score, skill_md_content,
-           created_at, updated_at, bytes) VALUES (?, ?, ?, '', NULL, '[]', NULL, ?, 0, '', ?, ?, 0)`,
+        `INSERT INTO skills (id, agent_id, name, description, domain, tags, license, visibility, quality_score, created_at, updated_at, bytes)
+         VALUES (?, ?, ?, '', NULL, '[]', NULL, ?, 0, ?, ?, 0)`,
       ).run(plan.skillId, plan.agentId, plan.name, plan.visibility, at, at);
       skill = { seq: Number(lastInsertRowid), agent_id: plan.agentId, visibility: plan.visibility };
     } catch (error) {
@@ -76,7 +76,7 @@ function setVisibility(prepare: Prepare, skill: SkillRef, plan: SkillPlan): void
 
 /**
  * Points the skill at the version `pickLatest` chooses, copying that version's searchable fields onto
- * the skill row and re-indexing its tags and full-text entry. With every version yanked the row shows
+ * the skill row and re-indexing its tags. With every version yanked the row shows
  * the newest version and leaves lists and search (latest_version_seq NULL).
  */
 export function refreshDefault(prepare: Prepare, skillSeq: number, pickLatest: SkillPlan['pickLatest'], at: string): void {
@@ -90,33 +90,21 @@ export function refreshDefault(prepare: Prepare, skillSeq: number, pickLatest: S
   const chosen = versions.find((v) => v.version === shown);
   if (!chosen) return;
   const v = prepare(
-    `SELECT version, digest, display_name, description, domain, tags, license, quality_score, conformant, skill_md_content, body,
-       file_count, created_at FROM skill_versions WHERE seq = ?`,
+    `SELECT version, digest, display_name, description, domain, tags, license, quality_score, conformant, file_count, created_at
+     FROM skill_versions WHERE seq = ?`,
   ).get(chosen.seq) as {
     version: string; digest: string; display_name: string; description: string; domain: string | null; tags: string;
-    license: string | null; quality_score: number; conformant: number; skill_md_content: string; body: string; file_count: number;
-    created_at: string;
+    license: string | null; quality_score: number; conformant: number; file_count: number; created_at: string;
   };
   prepare(
     `UPDATE skills SET version = ?, latest_version_seq = ?, digest = ?, display_name = ?, description = ?, domain = ?, tags = ?,
-       license = ?, quality_score = ?, conformant = ?, skill_md_content = ?, file_count = ?, published_at = ?, updated_at = ?
+       license = ?, quality_score = ?, conformant = ?, file_count = ?, published_at = ?, updated_at = ?
      WHERE seq = ?`,
   ).run(v.version, live === null ? null : chosen.seq, v.digest, v.display_name, v.description, v.domain, v.tags, v.license,
-    v.quality_score, v.conformant, v.skill_md_content, v.file_count, v.created_at, at, skillSeq);
-  const tags = JSON.parse(v.tags) as string[];
+    v.quality_score, v.conformant, v.file_count, v.created_at, at, skillSeq);
   prepare('DELETE FROM skill_tags WHERE skill_seq = ?').run(skillSeq);
   const tagRow = prepare('INSERT OR IGNORE INTO skill_tags (tag, skill_seq) VALUES (?, ?)');
-  for (const tag of skillRows.tagKeys(tags)) tagRow.run(tag, skillSeq);
-  prepare('DELETE FROM skills_fts WHERE rowid = ?').run(skillSeq);
-  if (live !== null) {
-    prepare('INSERT INTO skills_fts (rowid, name, description, tags, body) VALUES (?, ?, ?, ?, ?)').run(
-      skillSeq,
-      `${prepare('SELECT name FROM skills WHERE seq = ?').pluck().get(skillSeq) as string} ${v.display_name}`,
-      v.description,
-      tags.join(' '),
-      v.body,
-    );
-  }
+  for (const tag of skillRows.tagKeys(JSON.parse(v.tags) as string[])) tagRow.run(tag, skillSeq);
 }
 
 // ---- yank and delete -------------------------------------------------------------------------------
@@ -146,7 +134,6 @@ export function deleteSkill(prepare: Prepare, id: string, at: string): boolean {
     | (SkillRef & { bytes: number })
     | undefined;
   if (!skill) return false;
-  prepare('DELETE FROM skills_fts WHERE rowid = ?').run(skill.seq);
   prepare('DELETE FROM skills WHERE seq = ?').run(skill.seq);
   moveUsage(prepare, skill.agent_id, 0, -1, -skill.bytes);
   takeBack(prepare, skill.agent_id, 'contribute_skill', id, at, skill.visibility === 'private');

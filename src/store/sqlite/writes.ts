@@ -2,6 +2,7 @@
 // group-commit savepoint), so a change and the rows that go with it (search index, reputation, a saved
 // idempotent response) commit together or not at all. Bulk imports reuse the same writers.
 import type { ReputationAction } from '../../domain/model.js';
+import { rewardMove, takeBack as takeBackRule, type StandingMove } from '../../domain/reputation.js';
 import * as rows from '../rows.js';
 import { agentIdSkeletons } from '../../domain/agent-ids.js';
 import {
@@ -11,6 +12,7 @@ import {
   type AgentOrigin,
   type NewKey,
   type NewVerdict,
+  type SearchKind,
   type StorageQuota,
   type UnitImport,
   type VerdictOutcome,
@@ -67,10 +69,7 @@ export function revokeKey(prepare: Prepare, keyId: number, at: string): boolean 
 const INSERT_EVENT =
   'INSERT INTO reputation_events (agent_id, action, delta_millis, target_id, created_at, private) VALUES (?, ?, ?, ?, ?, ?)';
 
-/**
- * A history item and the agent's running totals. `count` is how much the item moves the agent's count
- * of contributions or validations: 1 for a reward, -1 for a reward taken back.
- */
+/** A history item for a reward, and the agent's running totals moved as the reputation rule says. */
 export function reward(
   prepare: Prepare,
   agentId: string,
@@ -78,18 +77,17 @@ export function reward(
   millis: number,
   targetId: string,
   at: string,
-  options: { private?: boolean; count?: number } = {},
+  options: { private?: boolean } = {},
 ): void {
   prepare(INSERT_EVENT).run(agentId, action, millis, targetId, at, options.private ? 1 : 0);
-  moveTotals(prepare, agentId, action, millis, options.count ?? 1, at);
+  moveStanding(prepare, agentId, rewardMove(action, millis), at);
 }
 
-function moveTotals(prepare: Prepare, agentId: string, action: ReputationAction, millis: number, count: number, at: string): void {
-  const contribution = action !== 'validate_knowledge';
+function moveStanding(prepare: Prepare, agentId: string, move: StandingMove, at: string): void {
   const changed = prepare(
     `UPDATE agents SET score_millis = score_millis + ?, contributions = contributions + ?,
        validations = validations + ?, updated_at = ? WHERE agent_id = ?`,
-  ).run(millis * Math.abs(count), contribution ? count : 0, contribution ? 0 : count, at, agentId).changes;
+  ).run(move.scoreMillis, move.contributions, move.validations, at, agentId).changes;
   if (changed !== 1) throw new Error(`agent ${agentId} does not exist; create it before its contributions`);
 }
 
@@ -119,15 +117,7 @@ export function moveUsage(prepare: Prepare, agentId: string, units: number, skil
 
 export function insertUnit(prepare: Prepare, { unit, baseQuality }: UnitImport, quota?: StorageQuota): void {
   moveUsage(prepare, unit.agent_id, 1, 0, rows.unitBytes(unit), quota);
-  const { lastInsertRowid: seq } = prepare(INSERT_UNIT).run(...rows.unitValues(unit, baseQuality));
-  prepare('INSERT INTO knowledge_fts (rowid, title, description, examples, domain, tags) VALUES (?, ?, ?, ?, ?, ?)').run(
-    seq,
-    unit.title,
-    unit.content.description,
-    unit.content.examples.join('\n'),
-    unit.domain,
-    unit.tags.join(' '),
-  );
+  prepare(INSERT_UNIT).run(...rows.unitValues(unit, baseQuality));
 }
 
 export function deleteUnit(prepare: Prepare, id: string, at: string): boolean {
@@ -135,25 +125,21 @@ export function deleteUnit(prepare: Prepare, id: string, at: string): boolean {
     | { seq: number; agent_id: string; bytes: number }
     | undefined;
   if (unit === undefined) return false;
-  prepare('DELETE FROM knowledge_fts WHERE rowid = ?').run(unit.seq);
   prepare('DELETE FROM knowledge_units WHERE seq = ?').run(unit.seq); // verdicts go by ON DELETE CASCADE
   moveUsage(prepare, unit.agent_id, -1, 0, -unit.bytes);
   takeBack(prepare, unit.agent_id, 'contribute_knowledge', id, at, false);
   return true;
 }
 
-/** The contribution reward for `targetId`, taken back: a history item of the negated sum, one contribution less. */
+/** The contribution reward for `targetId`, taken back as the reputation rule says (a negated history item). */
 export function takeBack(prepare: Prepare, agentId: string, action: ReputationAction, targetId: string, at: string, isPrivate: boolean): void {
   const given = prepare('SELECT coalesce(sum(delta_millis), 0) FROM reputation_events WHERE agent_id = ? AND action = ? AND target_id = ?')
     .pluck()
     .get(agentId, action, targetId) as number;
-  if (given <= 0) return;
-  prepare(INSERT_EVENT).run(agentId, action, -given, targetId, at, isPrivate ? 1 : 0);
-  prepare('UPDATE agents SET score_millis = score_millis - ?, contributions = contributions - 1, updated_at = ? WHERE agent_id = ?').run(
-    given,
-    at,
-    agentId,
-  );
+  const taken = takeBackRule(action, given);
+  if (!taken) return;
+  prepare(INSERT_EVENT).run(agentId, action, taken.deltaMillis, targetId, at, isPrivate ? 1 : 0);
+  moveStanding(prepare, agentId, taken.move, at);
 }
 
 /** Reads what the verdict rule needs, lets it decide, and writes its decision. */
@@ -191,6 +177,22 @@ export function recordVerdict(prepare: Prepare, v: NewVerdict): VerdictOutcome {
   return { recorded: true, first: previous === undefined };
 }
 
+// ---- the search index's feed ------------------------------------------------------------------------
+
+export function purgeSearchChanges(prepare: Prepare, beforeSeq: number): number {
+  return prepare('DELETE FROM search_changes WHERE seq < ?').run(beforeSeq).changes;
+}
+
+/** Keeps vectors of items that still exist (a vector for a deleted item is dropped). */
+export function saveVectors(prepare: Prepare, kind: SearchKind, model: string, vectors: readonly { seq: number; vector: Float32Array }[]): void {
+  const table = kind === 'skill' ? 'skills' : 'knowledge_units';
+  const save = prepare(
+    `INSERT INTO search_vectors (kind, item_seq, model, vector) SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM ${table} WHERE seq = ?)
+     ON CONFLICT (kind, item_seq, model) DO UPDATE SET vector = excluded.vector`,
+  );
+  for (const { seq, vector } of vectors) save.run(kind, seq, model, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength), seq);
+}
+
 // ---- bulk ----------------------------------------------------------------------------------------
 
 /**
@@ -215,5 +217,5 @@ export function importContributions<T>(
       total.lastAt = at;
     } else totals.set(agentId, { count: 1, lastAt: at });
   }
-  for (const [agentId, { count, lastAt }] of totals) moveTotals(prepare, agentId, action, rewardMillis, count, lastAt);
+  for (const [agentId, { count, lastAt }] of totals) moveStanding(prepare, agentId, rewardMove(action, rewardMillis, count), lastAt);
 }

@@ -5,9 +5,7 @@
 // The logical schema is the SQLite one (../../sqlite/migrations/). Differences, and why:
 // - Ids and timestamps are `COLLATE "C"` so ORDER BY compares bytes, exactly as SQLite does.
 // - Timestamps stay ISO 8601 text: what goes in comes back unchanged, and text order is time order.
-// - Search lives in generated, weighted tsvector columns with GIN indexes instead of FTS5 tables, so the
-//   index can never drift from the row (a deleted unit leaves nothing behind).
-// - Array fields (examples, tags) are jsonb, which to_tsvector reads directly (string values only).
+// - Array fields (examples, tags) are jsonb.
 // - Every table that an export walks has (agent_id, seq), the keyset the export pages by.
 import type pg from 'pg';
 import * as m1 from './001-initial-schema.js';
@@ -17,6 +15,7 @@ import * as m4 from './004-standing-quotas-lookalikes.js';
 import * as m5 from './005-skill-versions.js';
 import * as m6 from './006-search-feed.js';
 import * as m7 from './007-host-frontmatter.js';
+import * as m8 from './008-search-in-the-index-only.js';
 
 export interface Migration {
   version: number;
@@ -34,4 +33,5 @@ export const migrations: Migration[] = [
   { version: 5, ...m5 },
   { version: 6, ...m6 },
   { version: 7, ...m7 },
+  { version: 8, ...m8 },
 ];

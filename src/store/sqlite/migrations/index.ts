@@ -9,6 +9,7 @@ import * as m5 from './005-standing-quotas-lookalikes.js';
 import * as m6 from './006-skill-versions.js';
 import * as m7 from './007-search-feed.js';
 import * as m8 from './008-host-frontmatter.js';
+import * as m9 from './009-search-in-the-index-only.js';
 
 export interface Migration {
   version: number;
@@ -26,4 +27,5 @@ export const migrations: Migration[] = [
   { version: 6, ...m6 },
   { version: 7, ...m7 },
   { version: 8, ...m8 },
+  { version: 9, ...m9 },
 ];

@@ -1,0 +1,124 @@
+// The PostgreSQL store, for several instances sharing one database. Its reads are the ones every backend
+// shares (../reads/); what is PostgreSQL's own is here: the pool, migrations at open, and the writes,
+// each in one transaction on one pooled connection with its idempotent answer saved in it.
+import type { PoolClient } from 'pg';
+import * as rows from '../rows.js';
+import { composeStore } from '../compose.js';
+import { AgentExistsError, type IdempotentResponse, type Store } from '../store.js';
+import { appliedMigrations, createPool, inTransaction, migrate, run, type PoolOptions } from './connection.js';
+import { postgresDb } from './db.js';
+import { refuseUnstorable } from './errors.js';
+import { purgeResponses, saveResponse } from './idempotency.js';
+import * as skills from './skills.js';
+import * as writes from './writes.js';
+
+/** A PostgreSQL store, and the migration versions its database has recorded. */
+export type PostgresStore = Store & { appliedMigrations(): Promise<number[]> };
+
+/** Opens the pool after bringing the schema up to date, so the store answers nothing on an old schema. */
+export async function openPostgresStore(url: string, options: PoolOptions = {}): Promise<PostgresStore> {
+  await migrate(url, options);
+  const pool = createPool(url, options);
+  let closed = false;
+
+  /** A write in one transaction, with the idempotent response saved in it. */
+  const write = <T>(work: (client: PoolClient) => Promise<T>, response?: IdempotentResponse): Promise<T> =>
+    inTransaction(pool, async (client) => {
+      const result = await work(client);
+      await saveResponse(client, response);
+      return result;
+    });
+  /** The same, where only a write that happened is answered for again (a refusal is never replayed). */
+  const writeIf = <T>(work: (client: PoolClient) => Promise<T>, happened: (result: T) => boolean, response?: IdempotentResponse): Promise<T> =>
+    inTransaction(pool, async (client) => {
+      const result = await work(client);
+      if (happened(result)) await saveResponse(client, response);
+      return result;
+    });
+  const unstorableSkill = (plan: Parameters<Store['publishSkill']>[0]) => refuseUnstorable({ ...plan.version, files: plan.version.files.map((f) => f.path) });
+
+  const store = composeStore(postgresDb(pool), {
+    backend: 'postgres',
+    async ping() {
+      await run(pool, 'SELECT 1');
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+
+    async claimOidcAgent(agentId, at) {
+      refuseUnstorable(agentId, 'agent_id');
+      // The claim and the read that follows are separate statements on purpose: the SELECT takes a fresh
+      // snapshot, so it sees a row that a concurrent instance committed after the INSERT's was taken.
+      try {
+        await write((client) => writes.insertAgent(client, agentId, 'oidc', at));
+      } catch (error) {
+        if (!(error instanceof AgentExistsError)) throw error;
+      }
+      return (await run<{ origin: 'api_key' | 'oidc' }>(pool, 'SELECT origin FROM agents WHERE agent_id = $1', [agentId])).rows[0]!.origin;
+    },
+    async createAgentWithKey(key, response) {
+      refuseUnstorable(key);
+      await write(async (client) => {
+        await writes.insertAgent(client, key.agentId, 'api_key', key.createdAt);
+        await writes.insertKey(client, key);
+      }, response);
+    },
+    async addKey(key, response) {
+      refuseUnstorable(key);
+      await write((client) => writes.insertKey(client, key), response);
+    },
+    revokeKey: (keyId, at, response) => writeIf((client) => writes.revokeKey(client, keyId, at), (revoked) => revoked, response),
+    purgeIdempotentResponses: (before) => purgeResponses(pool, before),
+
+    async publishSkill(plan, response, quota) {
+      unstorableSkill(plan);
+      await write((client) => skills.publish(client, plan, quota), response);
+    },
+    setSkillYanked: (id, version, yanked, at, pickLatest) => write((client) => skills.setYanked(client, id, version, yanked, at, pickLatest)),
+    deleteSkill: (id, at) => write((client) => skills.deleteSkill(client, id, at)),
+    /** Many new skills in one transaction, each through the ordinary publication. */
+    async importSkills(items) {
+      if (items.length === 0) return;
+      for (const { plan } of items) unstorableSkill(plan);
+      await write(async (client) => {
+        for (const { plan } of items) await skills.publish(client, plan, undefined);
+      });
+    },
+
+    async contributeUnit(unit, baseQuality, rewardMillis, response, quota) {
+      refuseUnstorable(unit);
+      await write(async (client) => {
+        const usage = { units: 1, skills: 0, bytes: rows.unitBytes(unit) };
+        if (quota) await writes.reserveStorage(client, unit.agent_id, quota, usage);
+        await writes.insertUnits(client, [{ unit, baseQuality }]);
+        await writes.reward(client, [{ agentId: unit.agent_id, targetId: unit.id, at: unit.created_at, usage }], 'contribute_knowledge', rewardMillis);
+      }, response);
+    },
+    deleteUnit: (id, at) => write((client) => writes.deleteUnit(client, id, at)),
+    recordVerdict(verdict, response) {
+      refuseUnstorable({ unit_id: verdict.unitId, agent_id: verdict.agentId, feedback: verdict.feedback });
+      return writeIf((client) => writes.recordVerdict(client, verdict), (outcome) => outcome.recorded, response);
+    },
+    async importUnits(items, rewardMillis) {
+      if (items.length === 0) return;
+      for (const { unit } of items) refuseUnstorable(unit);
+      await write(async (client) => {
+        await writes.insertUnits(client, items);
+        const rewarded = items.map(({ unit }) => ({
+          agentId: unit.agent_id,
+          targetId: unit.id,
+          at: unit.created_at,
+          usage: { units: 1, skills: 0, bytes: rows.unitBytes(unit) },
+        }));
+        await writes.reward(client, rewarded, 'contribute_knowledge', rewardMillis);
+      });
+    },
+
+    purgeSearchChanges: (beforeSeq) => writes.purgeSearchChanges(pool, beforeSeq),
+    saveVectors: (kind, model, vectors) => writes.saveVectors(pool, kind, model, vectors),
+  });
+  return { ...store, appliedMigrations: () => appliedMigrations(pool) };
+}

@@ -1,0 +1,169 @@
+// Skills, read once for every backend: a skill by publisher and name (what a publication plans from), a
+// version with its files, what agent hosts are served, the version list, one file or a version's bundle,
+// the discovery index, lists and the newest skills. A skill row holds its default version's searchable
+// fields; a version row holds one version whole; files hang off versions.
+import type { Skill, SkillVersionSummary } from '../../domain/model.js';
+import type { SkillSummary } from '../../domain/summaries.js';
+import type { RecentSkillQuery } from '../recent-queries.js';
+import * as skillRows from '../skill-rows.js';
+import { oneOf, raw, sql, where, type Db, type Sql } from '../sql.js';
+import type { DiscoveryEntry, Page, SkillExport, SkillIdentity, SkillQuery, SkillStore, Viewer } from '../store.js';
+import { keyset } from './exports.js';
+
+const ORDER = raw('s.quality_score DESC, s.created_at DESC, s.id DESC');
+const SUMMARY = raw(skillRows.SKILL_SUMMARY_COLUMNS);
+
+/** Which skills a viewer may see: public ones, its own, or every one for an admin. */
+function visibleTo(viewer: Viewer): Sql[] {
+  if (viewer.everything) return [];
+  return [viewer.agentId === null ? sql`s.visibility = 'public'` : sql`(s.visibility = 'public' OR s.agent_id = ${viewer.agentId})`];
+}
+
+export type SkillReads = Omit<SkillStore, 'publishSkill' | 'setSkillYanked' | 'deleteSkill' | 'importSkills'>;
+
+export function skillReads(db: Db): SkillReads & { exportedVersion(id: string, version: string): Promise<SkillExport['versions'][number]> } {
+  const summary = (row: skillRows.SkillSummaryRow) => skillRows.toSkillSummary(row, db.decode);
+
+  /** The version row a read means: the one named, else the skill's default (the newest when all are yanked). */
+  const versionRow = (id: string, version: string | undefined) =>
+    db.get<skillRows.SkillVersionRow>(
+      sql`SELECT ${raw(skillRows.SKILL_VERSION_COLUMNS)} FROM skills s JOIN skill_versions v ON v.skill_seq = s.seq
+        WHERE s.id = ${id} AND v.version = ${version === undefined ? raw('s.version') : version}`,
+    );
+
+  async function getSkill(id: string, version?: string): Promise<Skill | null> {
+    const row = await versionRow(id, version);
+    if (!row) return null;
+    const files = await db.all<skillRows.SkillFileRow>(
+      sql`SELECT ${raw(skillRows.SKILL_FILE_COLUMNS)} FROM skill_files WHERE version_seq = ${row.version_seq} ORDER BY path`,
+    );
+    return skillRows.toSkill(row, files, db.decode);
+  }
+
+  async function getSkillBundle(id: string, version: string) {
+    const row = await versionRow(id, version);
+    if (!row) return null;
+    const files = await db.all<{ path: string; content: Uint8Array }>(
+      sql`SELECT path, content FROM skill_files WHERE version_seq = ${row.version_seq} ORDER BY path`,
+    );
+    return { version: row.version, skillMd: row.skill_md_content, files };
+  }
+
+  return {
+    getSkill,
+    getSkillBundle,
+
+    async exportedVersion(id, version) {
+      return skillRows.exportedVersion((await getSkill(id, version))!, (await getSkillBundle(id, version))!);
+    },
+
+    async findSkillByName(agentId, name): Promise<SkillIdentity | null> {
+      const skill = await db.get<{ seq: number | string; id: string; visibility: string }>(
+        sql`SELECT seq, id, visibility FROM skills WHERE agent_id = ${agentId} AND name = ${name} AND legacy_duplicate = ${false}`,
+      );
+      if (!skill) return null;
+      const versions = await db.all<{ version: string; digest: string; yanked: unknown }>(
+        sql`SELECT version, digest, yanked FROM skill_versions WHERE skill_seq = ${skill.seq}`,
+      );
+      return {
+        skillId: skill.id,
+        visibility: skill.visibility as SkillIdentity['visibility'],
+        versions: versions.map((v) => ({ version: v.version, digest: v.digest, yanked: db.decode.bool(v.yanked) })),
+      };
+    },
+
+    async hostSkills(ids) {
+      if (ids.length === 0) return [];
+      const found = await db.all<skillRows.HostSkillRow>(
+        sql`SELECT ${raw(skillRows.HOST_SKILL_COLUMNS)} FROM skills s JOIN skill_versions v ON v.skill_seq = s.seq AND v.version = s.version
+          WHERE ${oneOf(raw('s.id'), ids, 'text')}`,
+      );
+      if (found.length === 0) return [];
+      const files = await db.all<skillRows.SkillFileRow & { version_seq: number | string }>(
+        sql`SELECT version_seq, ${raw(skillRows.SKILL_FILE_COLUMNS)} FROM skill_files
+          WHERE ${oneOf(raw('version_seq'), found.map((row) => row.version_seq), 'bigint')} ORDER BY version_seq, path`,
+      );
+      return skillRows.toHostSkills(found, files);
+    },
+
+    async listSkillVersions(id): Promise<SkillVersionSummary[] | null> {
+      const skill = await db.get<{ seq: number | string }>(sql`SELECT seq FROM skills WHERE id = ${id}`);
+      if (!skill) return null;
+      const versions = await db.all<skillRows.VersionSummaryRow>(
+        sql`SELECT ${raw(skillRows.VERSION_SUMMARY_COLUMNS)} FROM skill_versions v WHERE v.skill_seq = ${skill.seq}`,
+      );
+      return versions.map((v) => skillRows.toVersionSummary(v, db.decode));
+    },
+
+    async getSkillFile(id, version, path) {
+      const row = await versionRow(id, version ?? undefined);
+      if (!row) return null;
+      if (path === 'SKILL.md') {
+        const content = Buffer.from(row.skill_md_content, 'utf8');
+        return { version: row.version, content, size: content.length, digest: '', mediaType: 'text/markdown; charset=utf-8' };
+      }
+      const file = await db.get<{ content: Uint8Array; size: number | string; digest: string; media_type: string }>(
+        sql`SELECT content, size, digest, media_type FROM skill_files WHERE version_seq = ${row.version_seq} AND path = ${path}`,
+      );
+      return file ? { version: row.version, content: file.content, size: Number(file.size), digest: file.digest, mediaType: file.media_type } : null;
+    },
+
+    discoveryIndex: (): AsyncIterable<DiscoveryEntry> =>
+      keyset(
+        db,
+        (after, size) => sql`SELECT seq, id, name, description, version, digest, file_count FROM skills
+          WHERE visibility = 'public' AND latest_version_seq IS NOT NULL AND seq > ${after} ORDER BY seq LIMIT ${size}`,
+        (s: { seq: number | string; id: string; name: string; description: string; version: string; digest: string; file_count: number }) => ({
+          id: s.id,
+          name: s.name,
+          description: s.description,
+          version: s.version,
+          digest: s.digest,
+          fileCount: Number(s.file_count),
+        }),
+      ),
+
+    /** One entry per skill at its default version; a skill whose versions are all yanked is not listed. */
+    listSkills: (query: SkillQuery): Promise<Page<SkillSummary>> =>
+      db.snapshot(async (db) => {
+        const conditions = [sql`s.latest_version_seq IS NOT NULL`, ...visibleTo(query.viewer)];
+        if (query.conformant !== undefined) conditions.push(sql`s.conformant = ${query.conformant}`);
+        if (query.agentId !== undefined) conditions.push(sql`s.agent_id = ${query.agentId}`);
+        if (query.name !== undefined) conditions.push(sql`s.name = ${query.name}`);
+        if (query.domain !== undefined) conditions.push(sql`s.domain = ${query.domain}`);
+        if (query.minQuality !== undefined) conditions.push(sql`s.quality_score >= ${query.minQuality}`);
+        if (query.tags.length > 0) {
+          // A skill matches when it has every requested tag (tags are kept lower-cased).
+          const tags = [...new Set(query.tags.map((t) => t.toLowerCase()))];
+          conditions.push(sql`s.seq IN (SELECT skill_seq FROM skill_tags WHERE ${oneOf(raw('tag'), tags, 'text')}
+            GROUP BY skill_seq HAVING count(*) = ${tags.length})`);
+        }
+        const from = sql`FROM skills s ${where(conditions)}`;
+        const total = Number((await db.get<{ total: number | string }>(sql`SELECT count(*) AS total ${from}`, { adHoc: true }))!.total);
+        if (total <= query.offset) return { items: [], total };
+        const found = await db.all<skillRows.SkillSummaryRow>(
+          sql`SELECT ${SUMMARY} ${from} ORDER BY ${ORDER} LIMIT ${query.limit} OFFSET ${query.offset}`,
+          { adHoc: true },
+        );
+        return { items: found.map(summary), total };
+      }),
+
+    /** Newest first by first publication (the row's seq), so the key gives the order and the cost follows the page. */
+    async recentSkills(query: RecentSkillQuery): Promise<SkillSummary[]> {
+      const conditions = [sql`s.latest_version_seq IS NOT NULL`, ...visibleTo(query.viewer)];
+      if (query.agentId !== undefined) conditions.push(sql`s.agent_id = ${query.agentId}`);
+      const found = await db.all<skillRows.SkillSummaryRow>(sql`SELECT ${SUMMARY} FROM skills s ${where(conditions)} ORDER BY s.seq DESC LIMIT ${query.limit}`);
+      return found.map(summary);
+    },
+
+    /** Summaries in the order of `seqs` (sequences no longer there are left out). */
+    async skillSummariesBySeq(seqs) {
+      if (seqs.length === 0) return [];
+      const found = await db.all<skillRows.SkillSummaryRow & { seq: number | string }>(
+        sql`SELECT s.seq, ${SUMMARY} FROM skills s WHERE ${oneOf(raw('s.seq'), seqs, 'bigint')}`,
+      );
+      const bySeq = new Map(found.map((row) => [Number(row.seq), summary(row)]));
+      return seqs.flatMap((seq) => bySeq.get(seq) ?? []);
+    },
+  };
+}

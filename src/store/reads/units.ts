@@ -1,0 +1,110 @@
+// Knowledge units, read once for every backend: one unit whole, lists of summaries with exact totals in
+// the list order, the newest units, and summaries by sequence for a search's page. A summary reads each
+// unit's text only a character past what it shows (enough to know it was cut), so a page of units that
+// are large in full stays small in memory.
+import { SUMMARY_DESCRIPTION_CHARS, SUMMARY_EXAMPLE_CHARS, SUMMARY_EXAMPLES, summarizeUnit, type UnitSummary } from '../../domain/summaries.js';
+import type { RecentUnitQuery } from '../recent-queries.js';
+import * as rows from '../rows.js';
+import { byDialect, oneOf, raw, sql, where, type Db, type Sql } from '../sql.js';
+import type { Page, UnitQuery, UnitStore } from '../store.js';
+
+const CUT_DESCRIPTION = SUMMARY_DESCRIPTION_CHARS + 1;
+const CUT_EXAMPLE = SUMMARY_EXAMPLE_CHARS + 1;
+const CUT_EXAMPLES = SUMMARY_EXAMPLES + 1;
+
+/** The unit columns of a summary: the description and the first examples cut a character past the summary's bounds. */
+export const UNIT_SUMMARY = byDialect({
+  sqlite: raw(
+    rows.UNIT_COLUMNS.replace(
+      'ku.description, ku.examples',
+      `substr(ku.description, 1, ${CUT_DESCRIPTION}) AS description,
+      (SELECT json_group_array(substr(value, 1, ${CUT_EXAMPLE})) FROM
+        (SELECT value FROM json_each(ku.examples) ORDER BY key LIMIT ${CUT_EXAMPLES})) AS examples`,
+    ),
+  ),
+  postgres: raw(
+    rows.UNIT_COLUMNS.replace(
+      'ku.description, ku.examples',
+      `left(ku.description, ${CUT_DESCRIPTION}) AS description,
+      coalesce((SELECT jsonb_agg(left(e.v, ${CUT_EXAMPLE}) ORDER BY e.n)
+        FROM jsonb_array_elements_text(ku.examples) WITH ORDINALITY AS e(v, n) WHERE e.n <= ${CUT_EXAMPLES}), '[]'::jsonb) AS examples`,
+    ),
+  ),
+});
+
+const ORDER = raw('ku.quality_score DESC, ku.created_at DESC, ku.id DESC');
+
+/** The filters of a unit list, on `alias` (`ku` for knowledge_units, `c` for unit_counts). */
+function filters(query: UnitQuery, alias: string, withQuality: boolean): Sql[] {
+  const conditions: Sql[] = [];
+  if (query.types.length > 0) conditions.push(oneOf(raw(`${alias}.type`), query.types, 'text'));
+  if (query.domain !== undefined) conditions.push(sql`${raw(alias)}.domain = ${query.domain}`);
+  if (withQuality && query.minQuality !== undefined) conditions.push(sql`${raw(alias)}.quality_score >= ${query.minQuality}`);
+  return conditions;
+}
+
+/**
+ * The exact number of units a list's filters admit. SQLite keeps unit_counts (units per domain, type and
+ * quality bucket floor(q × 100), kept exact by triggers), since its count(*) walks every row: whole buckets
+ * are summed, and only the bucket min_quality cuts through is counted row by row over a short index range.
+ * PostgreSQL counts the rows.
+ */
+async function unitTotal(db: Db, query: UnitQuery): Promise<number> {
+  const count = async (q: Sql) => Number((await db.get<{ n: number | string }>(q, { adHoc: true }))!.n);
+  if (db.dialect === 'postgres') return count(sql`SELECT count(*) AS n FROM knowledge_units ku ${where(filters(query, 'ku', true))}`);
+  const buckets = filters(query, 'c', false);
+  if (query.minQuality === undefined) return count(sql`SELECT coalesce(sum(c.n), 0) AS n FROM unit_counts c ${where(buckets)}`);
+  const floor = query.minQuality;
+  const whole = await count(sql`SELECT coalesce(sum(c.n), 0) AS n FROM unit_counts c ${where([sql`c.bucket > CAST(${floor} * 100 AS INTEGER)`, ...buckets])}`);
+  // The upper bound only narrows the index range; the CAST condition decides membership exactly.
+  const edge = await count(
+    sql`SELECT count(*) AS n FROM knowledge_units ku ${where([
+      sql`ku.quality_score >= ${floor} AND ku.quality_score < (CAST(${floor} * 100 AS INTEGER) + 2) / 100.0`,
+      sql`CAST(ku.quality_score * 100 AS INTEGER) = CAST(${floor} * 100 AS INTEGER)`,
+      ...filters(query, 'ku', false),
+    ])}`,
+  );
+  return whole + edge;
+}
+
+export type UnitReads = Pick<UnitStore, 'getUnit' | 'listUnits' | 'recentUnits' | 'unitSummariesBySeq'>;
+
+export function unitReads(db: Db): UnitReads {
+  const summary = (row: rows.UnitRow): UnitSummary => summarizeUnit(rows.toUnit(row, db.decode));
+  return {
+    async getUnit(id) {
+      const row = await db.get<rows.UnitRow>(sql`SELECT ${raw(rows.UNIT_COLUMNS)} FROM knowledge_units ku WHERE ku.id = ${id}`);
+      return row ? rows.toUnit(row, db.decode) : null;
+    },
+
+    /** The total and the page, on one snapshot; the page straight off the index that ends in the list order. */
+    listUnits: (query: UnitQuery): Promise<Page<UnitSummary>> =>
+      db.snapshot(async (db) => {
+        const total = await unitTotal(db, query);
+        if (total <= query.offset) return { items: [], total };
+        const found = await db.all<rows.UnitRow>(
+          sql`SELECT ${UNIT_SUMMARY} FROM knowledge_units ku ${where(filters(query, 'ku', true))} ORDER BY ${ORDER}
+            LIMIT ${query.limit} OFFSET ${query.offset}`,
+          { adHoc: true },
+        );
+        return { items: found.map(summary), total };
+      }),
+
+    /** Newest first by first publication (the row's seq): the key gives the order, the cost follows the page. */
+    async recentUnits(query: RecentUnitQuery) {
+      const byAgent = query.agentId === undefined ? [] : [sql`ku.agent_id = ${query.agentId}`];
+      const found = await db.all<rows.UnitRow>(sql`SELECT ${UNIT_SUMMARY} FROM knowledge_units ku ${where(byAgent)} ORDER BY ku.seq DESC LIMIT ${query.limit}`);
+      return found.map(summary);
+    },
+
+    /** Summaries in the order of `seqs` (sequences no longer there are left out). */
+    async unitSummariesBySeq(seqs) {
+      if (seqs.length === 0) return [];
+      const found = await db.all<rows.UnitRow & { seq: number | string }>(
+        sql`SELECT ku.seq, ${UNIT_SUMMARY} FROM knowledge_units ku WHERE ${oneOf(raw('ku.seq'), seqs, 'bigint')}`,
+      );
+      const bySeq = new Map(found.map((row) => [Number(row.seq), summary(row)]));
+      return seqs.flatMap((seq) => bySeq.get(seq) ?? []);
+    },
+  };
+}
