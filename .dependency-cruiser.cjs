@@ -1,5 +1,5 @@
-// The direction of imports (GUIDE.md): HTTP in → services → domain rules and the store. Checked in
-// `npm run lint`, so a cycle or an import against the layering fails the build.
+// The direction of imports (docs/architecture.md): the doors (REST, MCP, pages, the command line) → services →
+// domain rules and the store. Checked in `npm run lint`, so a cycle or an import against the layering fails.
 module.exports = {
   forbidden: [
     { name: 'no-cycles', severity: 'error', comment: 'modules that import each other, directly or through others', from: {}, to: { circular: true } },
@@ -23,6 +23,34 @@ module.exports = {
       comment: 'services import none of the doors that call them',
       from: { path: '^src/service/' },
       to: { path: ['^src/(http|mcp|cli|web)/', '^node_modules/fastify/'] },
+    },
+    {
+      name: 'mcp-is-a-door',
+      severity: 'error',
+      comment: 'the MCP server calls services (in process) or the REST API (stdio); it shares only the route schemas with REST',
+      from: { path: '^src/mcp/', pathNot: '^src/mcp/http\\.ts$' },
+      to: { path: ['^src/(store|web|cli)/', '^src/http/(?!schemas)', '^node_modules/fastify/'] },
+    },
+    {
+      name: 'pages-are-a-door',
+      severity: 'error',
+      comment: 'pages call services; they never reach the store or another door',
+      from: { path: '^src/web/' },
+      to: { path: ['^src/(store|mcp|cli)/', '^src/http/(?!schemas)'] },
+    },
+    {
+      name: 'the-command-line-is-a-client',
+      severity: 'error',
+      comment: 'the command line talks to a registry over HTTP; only the operator commands run on the server host open the store',
+      from: { path: '^src/cli/', pathNot: '^src/cli/(admin-create|backup|restore)\\.ts$' },
+      to: { path: ['^src/(store|web|service)/', '^src/http/(?!schemas)', '^src/(app|main)\\.ts$'] },
+    },
+    {
+      name: 'rest-routes-call-services',
+      severity: 'error',
+      comment: 'routes validate, call a service and answer; they build no SQL',
+      from: { path: '^src/http/' },
+      to: { path: ['^src/store/(?!store\\.ts$)', '^src/(mcp|cli|web)/(?!http\\.ts$)'] },
     },
   ],
   options: {

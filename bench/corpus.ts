@@ -383,12 +383,6 @@ function skillDraft(c: Corpus, i: number): SkillDraft {
   };
 }
 
-/** The SKILL.md text of skill i, as a client would POST it. */
-export function skillMarkdown(c: Corpus, i: number): { markdown: string; visibility: Visibility } {
-  const { markdown, visibility } = skillDraft(c, i);
-  return { markdown, visibility };
-}
-
 /** Every this-many skills, the generated fields are checked against the service's own SKILL.md parser. */
 const PARSER_CHECK_EVERY = 97;
 

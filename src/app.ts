@@ -9,6 +9,7 @@ import addFormats from 'ajv-formats';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import { randomIds, type IdSource } from './domain/ids.js';
+import { redactCredentials } from './domain/keys.js';
 import { badRequest } from './domain/errors.js';
 import { findUnstorableText } from './domain/text.js';
 import { apiKeyVerifier, authPlugin, type BearerVerifier } from './http/auth.js';
@@ -64,10 +65,35 @@ function requestId(request: IncomingMessage): string {
 
 const hops = (count: number) => (_address: string, hop: number) => hop < count;
 
+/**
+ * JSON log lines that never carry a credential: a request is logged by its method, its URL (any key or
+ * token in it blanked: a client may put one in a query string) and its addresses, never its headers;
+ * every message and error is scrubbed the same way before it is written.
+ */
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   return {
     level,
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'], censor: '[redacted]' },
+    serializers: {
+      req: (request: { method: string; url: string; host?: string; ip?: string; socket?: { remotePort?: number } }) => ({
+        method: request.method,
+        url: redactCredentials(request.url),
+        host: request.host,
+        remoteAddress: request.ip,
+        remotePort: request.socket?.remotePort,
+      }),
+      err: (error: Error & { code?: unknown }) => ({
+        type: error.name,
+        message: redactCredentials(String(error.message)),
+        stack: redactCredentials(String(error.stack)),
+        ...(error.code !== undefined ? { code: error.code } : {}),
+      }),
+    },
+    hooks: {
+      logMethod(args, method) {
+        method.apply(this, args.map((arg) => (typeof arg === 'string' ? redactCredentials(arg) : arg)) as typeof args);
+      },
+    },
   };
 }
 

@@ -33,3 +33,15 @@ export function sameHash(a: string, b: string): boolean {
   const right = Buffer.from(b, 'hex');
   return left.length === right.length && timingSafeEqual(left, right);
 }
+
+const KEY_IN_TEXT = /reg_[0-9A-Za-z]{8,}/g;
+/** A JWT: three base64url parts, the first two starting as JSON objects do (`eyJ`). */
+const JWT_IN_TEXT = /eyJ[\w-]{4,}\.eyJ[\w-]{4,}\.[\w-]*/g;
+
+/**
+ * Text with every credential in it blanked: API keys (their prefix kept, so an operator can still tell
+ * which key it was) and JWTs. For logs: a client may paste a key where none belongs (a query string).
+ */
+export function redactCredentials(text: string): string {
+  return text.replace(KEY_IN_TEXT, (key) => `${key.slice(0, KEY_PREFIX_LENGTH)}[redacted]`).replace(JWT_IN_TEXT, '[redacted token]');
+}

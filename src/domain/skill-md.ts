@@ -20,13 +20,9 @@ export {
   CONFORMANCE_KINDS,
   CONTENT_KINDS,
   isConformanceKind,
-  type ConformanceKind,
-  type ContentKind,
   type SkillDocument,
   type SkillParseResult,
-  type SkillRefusalRule,
   type SkillWarning,
-  type SkillWarningKind,
 } from './skill-md/types.js';
 
 const CONTENT = 'skill_md_content';

@@ -1,7 +1,7 @@
 // List items are summaries sized for an agent's context (CONTRACT.md): a skill without its SKILL.md,
 // a unit whose long text is cut to documented lengths and marked as cut. GET …/:id returns everything.
 import type { Static } from 'typebox';
-import type { KnowledgeUnit, KnowledgeUnitSummary, Skill, SkillSummary as SkillSummarySchema } from './model.js';
+import type { KnowledgeUnit, KnowledgeUnitSummary, SkillSummary as SkillSummarySchema } from './model.js';
 
 /** A unit's description in a list item: at most this many characters. */
 export const SUMMARY_DESCRIPTION_CHARS = 500;
@@ -31,9 +31,4 @@ export function summarizeUnit(unit: KnowledgeUnit): UnitSummary {
     examples.length > SUMMARY_EXAMPLES ||
     shown.some((example, i) => example.length !== examples[i]!.length);
   return { ...unit, content: { description: cutText(description, SUMMARY_DESCRIPTION_CHARS), examples: shown }, truncated };
-}
-
-export function summarizeSkill(skill: Skill | SkillSummary): SkillSummary {
-  const { skill_md_content: _content, ...summary } = skill as Skill;
-  return summary;
 }

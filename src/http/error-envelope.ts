@@ -6,46 +6,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preHa
 import { ApiError, CODE_FOR_STATUS, badRequest, methodNotAllowed, notFound } from '../domain/errors.js';
 import { refusalOf } from '../service/errors.js';
 import type { RouteCatalogue } from './route-catalogue.js';
-
-interface AjvIssue {
-  instancePath: string;
-  keyword: string;
-  message?: string;
-  params: Record<string, unknown>;
-}
-
-const SERVER_ASSIGNED = new Set(['id', 'agent_id', 'quality_score', 'validations', 'created_at', 'updated_at']);
-
-/** `/content/description` → `content.description`. */
-function fieldPath(instancePath: string): string {
-  return instancePath
-    .split('/')
-    .slice(1)
-    .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'))
-    .join('.');
-}
-
-/** A message that names the offending field, e.g. `content.description must NOT have more than 20000 characters`. */
-export function validationMessage(issue: AjvIssue, context: string | undefined): string {
-  const base = fieldPath(issue.instancePath);
-  const join = (name: string) => (base ? `${base}.${name}` : name);
-  const where = context === 'querystring' ? 'query parameter ' : context === 'params' ? 'path parameter ' : '';
-  switch (issue.keyword) {
-    case 'required':
-      return `${where}${join(String(issue.params.missingProperty))} is required`;
-    case 'additionalProperties': {
-      const name = String(issue.params.additionalProperty);
-      if (context === 'body' && !base && SERVER_ASSIGNED.has(name)) {
-        return `${name} is assigned by the server and must not be sent`;
-      }
-      return `${where}${join(name)} is not a known field`;
-    }
-    case 'enum':
-      return `${where}${base || context} must be one of ${(issue.params.allowedValues as unknown[]).join(', ')}`;
-    default:
-      return `${where}${base || (context === 'body' ? 'body' : context)} ${issue.message ?? 'is invalid'}`;
-  }
-}
+import { validationMessage, type AjvIssue } from './schemas/validation.js';
 
 function send(reply: FastifyReply, error: ApiError): FastifyReply {
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);

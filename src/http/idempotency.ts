@@ -10,6 +10,7 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { canonicalJson } from '../domain/canonical-json.js';
 import { badRequest, conflict } from '../domain/errors.js';
 import type { Change } from '../service/context.js';
 import { IdempotencyKeyTakenError, type IdempotentResponse, type SavedResponse, type Store } from '../store/store.js';
@@ -41,15 +42,6 @@ declare module 'fastify' {
 
 const sha256 = (...parts: string[]) => createHash('sha256').update(parts.join('\u0000')).digest();
 
-/** JSON with object keys sorted, so the same body always hashes the same. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
 
 function seal(key: Buffer, text: string): string {
   const iv = randomBytes(12);
@@ -151,7 +143,7 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(
       request.idempotency = {
         scope,
         keyHash: sha256('idempotency-key', header).toString('hex'),
-        requestHash: sha256(request.method, request.routeOptions.url ?? '', canonical(request.params), canonical(request.body)).toString('hex'),
+        requestHash: sha256(request.method, request.routeOptions.url ?? '', canonicalJson(request.params), canonicalJson(request.body)).toString('hex'),
         sealKey: Buffer.from(hkdfSync('sha256', secret, 'registry-idempotency-seal', header, 32)),
       };
       const notBefore = new Date(clock().getTime() - IDEMPOTENCY_TTL_MS).toISOString();

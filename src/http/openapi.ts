@@ -4,6 +4,7 @@
 // any route's shape. Schemas that appear whole in several places are named (components.schemas) and
 // referenced, so generated clients get types such as `Skill`; the document passes Redocly's recommended
 // rules and Spectral's oas rules (redocly.yaml, .spectral.yaml; test/http/openapi-lint.test.ts).
+import { canonicalJson } from '../domain/canonical-json.js';
 import type { SwaggerOptions } from '@fastify/swagger';
 import { PACKAGE_VERSION } from '../version.js';
 import { NAMED_SCHEMAS } from './schemas.js';
@@ -59,25 +60,16 @@ const HEADERS = {
   },
 };
 
-/** JSON with object keys sorted, so that equal schemas compare equal whatever their key order. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
 
 const NAMED = Object.entries(NAMED_SCHEMAS).map(([name, schema]) => [name, JSON.parse(JSON.stringify(schema)) as Json] as const);
 const NAME_OF = new Map<string, string>();
-for (const [name, schema] of NAMED) if (!NAME_OF.has(canonical(schema))) NAME_OF.set(canonical(schema), name);
+for (const [name, schema] of NAMED) if (!NAME_OF.has(canonicalJson(schema))) NAME_OF.set(canonicalJson(schema), name);
 
 /** `schema` with every named schema in it (itself included, unless it is `self`) replaced by a $ref. */
 function referNamed(schema: unknown, used: Set<string>, self?: string): unknown {
   if (Array.isArray(schema)) return schema.map((item) => referNamed(item, used));
   if (schema === null || typeof schema !== 'object') return schema;
-  const name = NAME_OF.get(canonical(schema));
+  const name = NAME_OF.get(canonicalJson(schema));
   if (name !== undefined && name !== self) {
     used.add(name);
     return ref(name);

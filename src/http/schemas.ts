@@ -24,7 +24,7 @@ import { UnitBody, UnitCreated, UnitDeleted, UnitOne, UnitPage, VerdictBody, Ver
 
 export * from './schemas/agents.js';
 // common.ts's building blocks (Timestamp, closed, Limit, Q, pageOf, ...) stay inside schemas/.
-export { ErrorBody, errors, IdParams } from './schemas/common.js';
+export { errors, IdParams } from './schemas/common.js';
 export * from './schemas/operations.js';
 export * from './schemas/skills.js';
 export * from './schemas/units.js';

@@ -6,7 +6,8 @@ import type { HostSkill } from '../domain/host-skills.js';
 import type { KnowledgeUnit, ReputationProfile, Skill, SkillFile as StoredFile } from '../domain/model.js';
 import type { SkillSummary, UnitSummary } from '../domain/summaries.js';
 import type { SkillBody, SkillListQuery, UnitBody, UnitListQuery, VerdictBody } from '../http/schemas.js';
-import { SKILL_MD, sha256Digest } from './skill-uris.js';
+import { sha256Digest } from '../domain/bundles.js';
+import { isTextType, SKILL_MD } from './skill-uris.js';
 
 export interface ListPage<T> {
   data: T[];
@@ -71,5 +72,5 @@ export function hostFiles(skill: HostSkill): SkillFile[] {
 /** A file's bytes as MCP carries them: text for text types, base64 otherwise. */
 export function fileContent(file: SkillFile, bytes: Uint8Array): SkillFileContent {
   const buffer = Buffer.from(bytes);
-  return file.mimeType.startsWith('text/') || /json|yaml|xml|toml/.test(file.mimeType) ? { text: buffer.toString('utf8') } : { blob: buffer.toString('base64') };
+  return isTextType(file.mimeType) ? { text: buffer.toString('utf8') } : { blob: buffer.toString('base64') };
 }

@@ -7,7 +7,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { Type, type Static, type TObject } from 'typebox';
 import { ApiError } from '../domain/errors.js';
-import { validationMessage } from '../http/error-envelope.js';
+import { validationMessage } from '../http/schemas/validation.js';
 import { AgentParams, IdParams, SkillBody, SkillListQuery, UnitBody, UnitListQuery, VerdictBody } from '../http/schemas.js';
 import { contributeUnit, getUnit, listUnits, validateUnit } from '../service/knowledge.js';
 import type { Access } from '../service/operation.js';

@@ -8,9 +8,6 @@ import type { Viewer } from '../store/store.js';
 import type { SearchFilter } from '../search/registry-index.js';
 import type { Context } from './context.js';
 
-import { MAX_SEARCH_RESULTS } from '../search/registry-search.js';
-
-export { MAX_SEARCH_RESULTS };
 
 /** A page of search results; `capped` when more than MAX_SEARCH_RESULTS matched (then `total` is that bound). */
 export interface SearchPage<T> {

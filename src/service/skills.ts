@@ -73,11 +73,11 @@ export const listSkillVersions = operation('public', async (ctx, caller, id: str
 /** A file of the skill at `version` (null: its default version), with the skill it belongs to. */
 export const getSkillFile = operation(
   'public',
-  async (ctx, caller, id: string, version: string | null, path: string): Promise<{ skill: Skill; file: SkillFileContent }> => {
+  async (ctx, caller, id: string, version: string | null, path: string): Promise<{ skill: Skill; file: SkillFileContent & { path: string } }> => {
     const skill = await visibleSkill(ctx, caller, id, version ?? undefined);
     const file = await ctx.store.getSkillFile(id, version, path);
     if (!file) throw notFound(`file ${path}`);
-    return { skill, file };
+    return { skill, file: { ...file, path } };
   },
 );
 

@@ -14,6 +14,7 @@ import type {
   UnitType,
   Verdict,
 } from '../domain/model.js';
+import type { VerdictState } from '../domain/verdicts.js';
 import type { SavedResponse } from './store.js';
 
 export interface Decode {
@@ -213,4 +214,25 @@ export function unitValues(unit: KnowledgeUnit, baseQuality: number): unknown[] 
     JSON.stringify(unit.content.examples), unit.metadata.source, unit.metadata.confidence, JSON.stringify(unit.tags),
     baseQuality, unit.quality_score, unit.created_at, unit.updated_at, unitBytes(unit),
   ];
+}
+
+/** A unit's verdict counts as the store reads them, with the same agent's earlier verdict if any. */
+export interface VerdictUnitRow {
+  base_quality: number;
+  valid_count: number;
+  invalid_count: number;
+  valid_weight: number;
+  invalid_weight: number;
+}
+
+/** What the verdict rule decides from (domain/verdicts.ts), from the rows a store read in its transaction. */
+export function toVerdictState(unit: VerdictUnitRow, previous: { valid: unknown; weight: number } | undefined, decode: Decode): VerdictState {
+  return {
+    baseQuality: unit.base_quality,
+    valid: unit.valid_count,
+    invalid: unit.invalid_count,
+    validWeight: unit.valid_weight,
+    invalidWeight: unit.invalid_weight,
+    previous: previous === undefined ? null : { valid: decode.bool(previous.valid), weight: previous.weight },
+  };
 }

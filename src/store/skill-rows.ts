@@ -125,7 +125,8 @@ export interface VersionSummaryRow {
   created_at: string;
 }
 
-export function toSkillSummary(row: SkillSummaryRow, decode: Decode): SkillSummary {
+/** The fields a skill row and a version row share, as the domain names them. */
+function skillFields(row: SkillSummaryRow | SkillVersionRow, decode: Decode) {
   return {
     id: row.id,
     name: row.name,
@@ -138,37 +139,28 @@ export function toSkillSummary(row: SkillSummaryRow, decode: Decode): SkillSumma
     agent_id: row.agent_id,
     quality_score: row.quality_score,
     version: row.version,
-    latest_version: row.latest_version_seq === null ? null : row.version,
-    yanked: row.latest_version_seq === null,
     digest: row.digest,
-    file_count: row.file_count,
+    file_count: Number(row.file_count),
     created_at: row.created_at,
     updated_at: row.updated_at,
     published_at: row.published_at,
+  };
+}
+
+export function toSkillSummary(row: SkillSummaryRow, decode: Decode): SkillSummary {
+  return {
+    ...skillFields(row, decode),
+    latest_version: row.latest_version_seq === null ? null : row.version,
+    yanked: row.latest_version_seq === null,
     conformance: { conformant: decode.bool(row.conformant) },
   };
 }
 
 export function toSkill(row: SkillVersionRow, files: SkillFileRow[], decode: Decode): Skill {
   return {
-    id: row.id,
-    name: row.name,
-    display_name: row.display_name,
-    description: row.description,
-    domain: row.domain,
-    tags: decode.strings(row.tags),
-    license: row.license,
-    visibility: row.visibility as Visibility,
-    agent_id: row.agent_id,
-    quality_score: row.quality_score,
-    version: row.version,
+    ...skillFields(row, decode),
     latest_version: row.latest_version,
     yanked: decode.bool(row.yanked),
-    digest: row.digest,
-    file_count: row.file_count,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    published_at: row.published_at,
     conformance: { conformant: decode.bool(row.conformant), warnings: decode.json(row.warnings) as SkillWarning[] },
     files: files.map(toSkillFile),
     skill_md_content: row.skill_md_content,

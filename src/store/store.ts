@@ -4,11 +4,9 @@
 import type {
   ApiKeyRecord,
   KeyMetadata,
-  KeyTier,
   KnowledgeUnit,
   ReputationEvent,
   ReputationProfile,
-  Scope,
   Skill,
   SkillVersionSummary,
   Verdict,
@@ -34,19 +32,12 @@ export {
   type SkillIdentity,
   type SkillImport,
   type SkillPlan,
-  type StoredFile,
 } from './skill-types.js';
 
 export type AgentOrigin = 'api_key' | 'oidc';
 
-export interface NewKey {
-  agentId: string;
-  keyHash: string;
-  keyPrefix: string;
-  scopes: Scope[];
-  tier: KeyTier;
-  createdAt: string;
-}
+/** A key to store: a record without its row id, not revoked. */
+export type NewKey = Omit<ApiKeyRecord, 'id' | 'revokedAt'>;
 
 export interface NewVerdict {
   unitId: string;

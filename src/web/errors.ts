@@ -3,7 +3,7 @@
 // written for people, never a stack or a store message. The JSON envelope stays with the API.
 import type { FastifyError, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { ApiError } from '../domain/errors.js';
-import { StoreUnavailableError } from '../store/store.js';
+import { refusalOf } from '../service/errors.js';
 import { sendPage } from './headers.js';
 import type { Pages } from './render.js';
 
@@ -18,23 +18,26 @@ const NOT_FOUND_MESSAGE =
   'There is nothing at this address: it may be mistyped, or what it showed was deleted or is not public.';
 
 function view(error: FastifyError & { validation?: unknown[]; validationContext?: string }, request: FastifyRequest): ErrorView {
-  const headers = error instanceof ApiError ? error.headers : {};
   // A malformed id or agent is an unknown one: the same page as any other address with nothing there.
-  if (error.validation && error.validationContext === 'params') return { status: 404, heading: 'Not found', message: NOT_FOUND_MESSAGE, headers };
-  const status = error instanceof StoreUnavailableError ? 503 : error.statusCode ?? 500;
+  if (error.validation && error.validationContext === 'params') return { status: 404, heading: 'Not found', message: NOT_FOUND_MESSAGE, headers: {} };
+  // The framework's own errors carry their status; every other failure is heard as every door hears it
+  // (service/errors.ts, which also logs what it keeps from the caller).
+  const refused = error instanceof ApiError || error.statusCode === undefined ? refusalOf(error, request.log) : null;
+  const headers = refused?.headers ?? {};
+  const status = refused?.statusCode ?? error.statusCode ?? 500;
+  const message = refused?.message ?? error.message;
   switch (status) {
     case 400:
-      return { status, heading: 'This address has a parameter the page cannot read', message: error.message, headers };
+      return { status, heading: 'This address has a parameter the page cannot read', message, headers };
     case 404:
       return { status, heading: 'Not found', message: NOT_FOUND_MESSAGE, headers };
     case 429:
-      return { status, heading: 'Too many requests', message: `${error.message}. The pages share the API's per-caller limits.`, headers };
+      return { status, heading: 'Too many requests', message: `${message}. The pages share the API's per-caller limits.`, headers };
     case 503:
-      request.log.warn({ reason: error.message }, 'page unavailable');
       return { status, heading: 'Unavailable for a moment', message: 'The registry cannot answer right now; retry shortly.', headers: { 'retry-after': '5', ...headers } };
     default:
-      if (status >= 400 && status < 500) return { status, heading: 'This request cannot be answered', message: error.message, headers };
-      request.log.error({ err: error }, 'page failed');
+      if (status >= 400 && status < 500) return { status, heading: 'This request cannot be answered', message, headers };
+      if (!refused) request.log.error({ err: error }, 'page failed');
       return { status: 500, heading: 'Something went wrong', message: 'The page could not be made; the request id in the logs has the details.', headers };
   }
 }

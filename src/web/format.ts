@@ -70,4 +70,3 @@ export const format = {
   },
 };
 
-export type Format = typeof format;

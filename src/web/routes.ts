@@ -8,7 +8,7 @@ import type { FastifyError } from 'fastify';
 import { Type } from 'typebox';
 import { notFound } from '../domain/errors.js';
 import { splitFrontmatter } from '../domain/skill-md/frontmatter.js';
-import { skillUri } from '../mcp/skill-uris.js';
+import { skillUri } from '../domain/skill-address.js';
 import { agentOverview, registryOverview } from '../service/browse.js';
 import type { Context } from '../service/context.js';
 import { getUnit, listUnits } from '../service/knowledge.js';

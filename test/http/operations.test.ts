@@ -32,7 +32,7 @@ for (const backend of backends()) describe(`operations [${backend.name}]`, () =>
     }
   });
 
-  it('logs JSON lines with request ids and never the key', async () => {
+  it('logs JSON lines with request ids and never a key or token, wherever a client puts one', async () => {
     const lines: string[] = [];
     const stream = new Writable({
       write(chunk, _encoding, done) {
@@ -44,12 +44,22 @@ for (const backend of backends()) describe(`operations [${backend.name}]`, () =>
     const t = await testApp(await backend.open(), { logger: logger as never });
     try {
       const key = await register(t.app, 'logged');
+      const jwt = `eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJsb2dnZWQifQ.${'s'.repeat(40)}`;
       await call(t.app, 'GET', '/v1/export/logged', { key, headers: { 'x-request-id': 'req-42' } });
       await call(t.app, 'GET', '/v1/knowledge', { key: `${key}x` });
-      const entries = lines.map((l) => JSON.parse(l) as { reqId?: string });
+      // Where a client should never put a key, and some do: the query string, an unknown path, a token.
+      await call(t.app, 'GET', `/v1/knowledge?api_key=${key}&q=cache`);
+      await call(t.app, 'GET', `/v1/nowhere/${key}?token=${jwt}`);
+      await call(t.app, 'GET', '/v1/knowledge', { headers: { authorization: `Bearer ${jwt}` } });
+      const entries = lines.map((l) => JSON.parse(l) as { reqId?: string; req?: { url?: string } });
       assert.ok(entries.some((e) => e.reqId === 'req-42'));
-      assert.ok(lines.length > 0);
-      for (const line of lines) assert.ok(!line.includes(key.slice(4)), `raw key in log: ${line}`);
+      const urls = entries.flatMap((e) => (e.req?.url ? [e.req.url] : []));
+      assert.ok(urls.includes(`/v1/knowledge?api_key=${key.slice(0, 8)}[redacted]&q=cache`), urls.join('\n'));
+      for (const line of lines) {
+        assert.ok(!line.includes(key.slice(8)), `raw key in log: ${line}`);
+        assert.ok(!line.includes('s'.repeat(40)), `token in log: ${line}`);
+        assert.ok(!/authorization/i.test(line), `headers in log: ${line}`);
+      }
     } finally {
       await t.close();
     }

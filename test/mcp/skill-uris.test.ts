@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decodeCursor, encodeCursor, parseSkillUri, sha256Digest, skillUri } from '../../src/mcp/skill-uris.js';
+import { sha256Digest } from '../../src/domain/bundles.js';
+import { decodeCursor, encodeCursor, parseSkillUri, skillUri } from '../../src/mcp/skill-uris.js';
 
 describe('skill:// URIs', () => {
   it('put the publisher first and the name last, the publisher percent-encoded', () => {

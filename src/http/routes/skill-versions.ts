@@ -9,6 +9,7 @@ import { badRequest } from '../../domain/errors.js';
 import { isVersion } from '../../domain/versions.js';
 import type { Context } from '../../service/context.js';
 import { getSkill, getSkillArchive, getSkillFile, listSkillVersions, setYanked } from '../../service/skills.js';
+import type { Skill } from '../../domain/model.js';
 import type { SkillFileContent } from '../../store/store.js';
 import { IdParams, SkillFileParams, SkillOne, SkillVersionFileParams, SkillVersionList, SkillVersionParams, errors } from '../schemas.js';
 
@@ -29,7 +30,10 @@ function filePath(raw: string): string {
 /** RFC 9530's digest header of bytes whose sha256 is `digest` (sha256:<hex>). */
 const reprDigest = (digest: string) => `sha-256=:${Buffer.from(digest.replace(/^sha256:/, ''), 'hex').toString('base64')}:`;
 
-function sendFile(reply: FastifyReply, file: SkillFileContent, visibility: string, name: string): FastifyReply {
+/** A file of a skill, as data: a safe type, nosniff, a sandboxing CSP, its digest; private skills' files stay out of shared caches. */
+function sendFile(reply: FastifyReply, { skill, file }: { skill: Skill; file: SkillFileContent & { path: string } }): FastifyReply {
+  const name = file.path.split('/').pop()!;
+  const visibility = skill.visibility;
   const text = file.mediaType.includes('charset=utf-8');
   reply
     .type(file.mediaType)
@@ -88,11 +92,7 @@ export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app
         response: binary('the file, as bytes', 'application/octet-stream'),
       },
     },
-    async (request, reply) => {
-      const path = filePath(request.params['*']);
-      const { skill, file } = await getSkillFile(ctx, request.auth, request.params.id, null, path);
-      return sendFile(reply, file, skill.visibility, path.split('/').pop()!);
-    },
+    async (request, reply) => sendFile(reply, await getSkillFile(ctx, request.auth, request.params.id, null, filePath(request.params['*']))),
   );
 
   app.get(
@@ -107,11 +107,8 @@ export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app
         response: binary('the file, as bytes', 'application/octet-stream'),
       },
     },
-    async (request, reply) => {
-      const path = filePath(request.params['*']);
-      const { skill, file } = await getSkillFile(ctx, request.auth, request.params.id, version(request.params.version), path);
-      return sendFile(reply, file, skill.visibility, path.split('/').pop()!);
-    },
+    async (request, reply) =>
+      sendFile(reply, await getSkillFile(ctx, request.auth, request.params.id, version(request.params.version), filePath(request.params['*']))),
   );
 
   app.get(

@@ -6,18 +6,8 @@ import type { ReputationAction } from '../../domain/model.js';
 import { rewardMove, takeBack as takeBackRule } from '../../domain/reputation.js';
 import * as rows from '../rows.js';
 import { agentIdSkeletons } from '../../domain/agent-ids.js';
-import {
-  AgentConfusableError,
-  AgentExistsError,
-  PrefixTakenError,
-  type AgentOrigin,
-  type NewKey,
-  type NewVerdict,
-  type SearchKind,
-  type StorageQuota,
-  type UnitImport,
-  type VerdictOutcome,
-} from '../store.js';
+import { AgentConfusableError, AgentExistsError, PrefixTakenError } from '../store.js';
+import type { AgentOrigin, NewKey, NewVerdict, SearchKind, StorageQuota, UnitImport, VerdictOutcome } from '../store.js';
 import { checkQuota } from '../quota.js';
 import { run, type Queryable } from './connection.js';
 import { uniqueViolation } from './errors.js';
@@ -243,17 +233,7 @@ export async function recordVerdict(client: PoolClient, v: NewVerdict): Promise<
       v.agentId,
     ])
   ).rows;
-  const decision = v.decide(
-    {
-      baseQuality: unit.base_quality,
-      valid: unit.valid_count,
-      invalid: unit.invalid_count,
-      validWeight: unit.valid_weight,
-      invalidWeight: unit.invalid_weight,
-      previous: previous ? { valid: previous.valid, weight: previous.weight } : null,
-    },
-    { valid: v.valid, weight: v.weight },
-  );
+  const decision = v.decide(rows.toVerdictState(unit, previous, rows.postgresDecode), { valid: v.valid, weight: v.weight });
   await run(
     client,
     `INSERT INTO verdicts (unit_seq, unit_id, agent_id, valid, feedback, created_at, updated_at, weight) VALUES ($1, $2, $3, $4, $5, $6, $6, $7)

@@ -5,18 +5,8 @@ import type { ReputationAction } from '../../domain/model.js';
 import { rewardMove, takeBack as takeBackRule, type StandingMove } from '../../domain/reputation.js';
 import * as rows from '../rows.js';
 import { agentIdSkeletons } from '../../domain/agent-ids.js';
-import {
-  AgentConfusableError,
-  AgentExistsError,
-  PrefixTakenError,
-  type AgentOrigin,
-  type NewKey,
-  type NewVerdict,
-  type SearchKind,
-  type StorageQuota,
-  type UnitImport,
-  type VerdictOutcome,
-} from '../store.js';
+import { AgentConfusableError, AgentExistsError, PrefixTakenError } from '../store.js';
+import type { AgentOrigin, NewKey, NewVerdict, SearchKind, StorageQuota, UnitImport, VerdictOutcome } from '../store.js';
 import { checkQuota } from '../quota.js';
 import type { Prepare } from './connection.js';
 import { isUniqueViolation } from './errors.js';
@@ -153,17 +143,7 @@ export function recordVerdict(prepare: Prepare, v: NewVerdict): VerdictOutcome {
   const previous = prepare('SELECT valid, weight FROM verdicts WHERE unit_seq = ? AND agent_id = ?').get(unit.seq, v.agentId) as
     | { valid: number; weight: number }
     | undefined;
-  const decision = v.decide(
-    {
-      baseQuality: unit.base_quality,
-      valid: unit.valid_count,
-      invalid: unit.invalid_count,
-      validWeight: unit.valid_weight,
-      invalidWeight: unit.invalid_weight,
-      previous: previous === undefined ? null : { valid: previous.valid === 1, weight: previous.weight },
-    },
-    { valid: v.valid, weight: v.weight },
-  );
+  const decision = v.decide(rows.toVerdictState(unit, previous, rows.sqliteDecode), { valid: v.valid, weight: v.weight });
   prepare(
     `INSERT INTO verdicts (unit_seq, unit_id, agent_id, valid, feedback, created_at, updated_at, weight) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (unit_seq, agent_id) DO UPDATE SET valid = excluded.valid, feedback = excluded.feedback,

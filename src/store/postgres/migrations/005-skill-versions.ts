@@ -1,9 +1,8 @@
 // Migration 5: skills as packages: versions, bundle files, conformance (as SQLite's migration 6).
 // Never edit a migration that has shipped: add the next number.
+import { firstVersionOf } from '../../migration-backfills.js';
 import type pg from 'pg';
-import { sha256Digest } from '../../../domain/bundles.js';
-import { parseSkillMd } from '../../../domain/skill-md.js';
-import { FIRST_VERSION, readVersion } from '../../../domain/versions.js';
+import { FIRST_VERSION } from '../../../domain/versions.js';
 
 export const name = 'skill versions, bundle files, conformance';
 
@@ -67,23 +66,18 @@ export async function backfill(client: pg.Client): Promise<void> {
     tags: string[]; license: string | null; created_at: string; bytes: string; body: string;
   }>('SELECT seq, name, skill_md_content, quality_score, description, domain, tags, license, created_at, bytes, body FROM skills');
   for (const row of rows) {
-    const parsed = parseSkillMd(row.skill_md_content);
-    const doc = parsed.ok ? parsed.skill : null;
-    const version = readVersion(doc?.version ?? null).version ?? FIRST_VERSION;
-    const digest = sha256Digest(Buffer.from(row.skill_md_content, 'utf8'));
-    const conformant = parsed.ok ? parsed.conformant : false;
-    const warnings = parsed.ok ? parsed.warnings : [];
+    const { version, digest, displayName, conformant, warnings } = firstVersionOf(row.skill_md_content, row.name);
     const inserted = await client.query<{ seq: string }>(
       `INSERT INTO skill_versions (skill_seq, version, digest, display_name, description, domain, tags, license, quality_score,
          conformant, warnings, skill_md_content, body, bytes, file_count, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11::jsonb, $12, $13, $14, 0, $15) RETURNING seq`,
-      [row.seq, version, digest, doc?.displayName ?? row.name, row.description, row.domain, JSON.stringify(row.tags), row.license,
+      [row.seq, version, digest, displayName, row.description, row.domain, JSON.stringify(row.tags), row.license,
         row.quality_score, conformant, JSON.stringify(warnings), row.skill_md_content, row.body, row.bytes, row.created_at],
     );
     await client.query(
       `UPDATE skills SET display_name = $1, version = $2, latest_version_seq = $3, conformant = $4, digest = $5, published_at = created_at
        WHERE seq = $6`,
-      [doc?.displayName ?? row.name, version, inserted.rows[0]!.seq, conformant, digest, row.seq],
+      [displayName, version, inserted.rows[0]!.seq, conformant, digest, row.seq],
     );
   }
 }

@@ -3,16 +3,11 @@
 // NULL when the skill is not served to hosts.
 // Never edit a migration that has shipped: add the next number.
 import type pg from 'pg';
-import { sha256Digest } from '../../../domain/bundles.js';
-import { hostFrontmatter } from '../../../domain/skill-md.js';
+import { HOST_FIELDS_SQL, hostFieldsOf } from '../../migration-backfills.js';
 
 export const name = 'skill versions keep SKILL.md digest, size and host frontmatter';
 
-export const sql = `
-ALTER TABLE skill_versions ADD COLUMN skill_md_digest text NOT NULL DEFAULT '';
-ALTER TABLE skill_versions ADD COLUMN skill_md_bytes integer NOT NULL DEFAULT 0;
-ALTER TABLE skill_versions ADD COLUMN frontmatter text;
-`;
+export const sql = HOST_FIELDS_SQL;
 
 const BATCH = 500;
 
@@ -25,11 +20,8 @@ export async function backfill(client: pg.Client): Promise<void> {
       [after, BATCH],
     );
     for (const row of rows) {
-      const content = row.skill_md_content;
       await client.query('UPDATE skill_versions SET skill_md_digest = $1, skill_md_bytes = $2, frontmatter = $3 WHERE seq = $4', [
-        sha256Digest(content),
-        Buffer.byteLength(content, 'utf8'),
-        hostFrontmatter(content, row.name, row.conformant),
+        ...hostFieldsOf(row.skill_md_content, row.name, row.conformant),
         row.seq,
       ]);
     }

@@ -1,6 +1,7 @@
 // Migration 5: what issue 13's defences keep: look-alike agent ids, verdict weights, storage usage,
 // and which history items are private.
 // Never edit a migration that has shipped: add the next number.
+import { AGENT_USAGE_BACKFILL } from '../../migration-backfills.js';
 import type { Database } from 'better-sqlite3';
 import { agentIdSkeletons } from '../../../domain/agent-ids.js';
 
@@ -29,11 +30,7 @@ UPDATE skills SET bytes = length(CAST(skill_md_content AS BLOB));
 ALTER TABLE agents ADD COLUMN unit_count INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE agents ADD COLUMN skill_count INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE agents ADD COLUMN stored_bytes INTEGER NOT NULL DEFAULT 0;
-UPDATE agents SET
-  unit_count = (SELECT count(*) FROM knowledge_units ku WHERE ku.agent_id = agents.agent_id),
-  skill_count = (SELECT count(*) FROM skills s WHERE s.agent_id = agents.agent_id),
-  stored_bytes = (SELECT coalesce(sum(bytes), 0) FROM knowledge_units ku WHERE ku.agent_id = agents.agent_id)
-    + (SELECT coalesce(sum(bytes), 0) FROM skills s WHERE s.agent_id = agents.agent_id);
+${AGENT_USAGE_BACKFILL}
 
 -- History items about private skills are left out of the public profile.
 ALTER TABLE reputation_events ADD COLUMN private INTEGER NOT NULL DEFAULT 0;

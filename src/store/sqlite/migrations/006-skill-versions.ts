@@ -1,9 +1,8 @@
 // Migration 6: skills as packages: versions, bundle files, conformance (issues 11 and 14).
 // Never edit a migration that has shipped: add the next number.
+import { firstVersionOf } from '../../migration-backfills.js';
 import type { Database } from 'better-sqlite3';
-import { parseSkillMd } from '../../../domain/skill-md.js';
-import { sha256Digest } from '../../../domain/bundles.js';
-import { FIRST_VERSION, readVersion } from '../../../domain/versions.js';
+import { FIRST_VERSION } from '../../../domain/versions.js';
 
 export const name = 'skill versions, bundle files, conformance';
 
@@ -75,16 +74,11 @@ export function backfill(db: Database): void {
     seq: number; name: string; skill_md_content: string; quality_score: number; description: string; domain: string | null;
     tags: string; license: string | null; created_at: string; bytes: number;
   }[]) {
-    const parsed = parseSkillMd(row.skill_md_content);
-    const doc = parsed.ok ? parsed.skill : null;
-    const version = readVersion(doc?.version ?? null).version ?? FIRST_VERSION;
-    const digest = sha256Digest(Buffer.from(row.skill_md_content, 'utf8'));
-    const conformant = parsed.ok ? parsed.conformant : false;
-    const warnings = parsed.ok ? parsed.warnings : [];
+    const { version, digest, displayName, conformant, warnings, body } = firstVersionOf(row.skill_md_content, row.name);
     const { lastInsertRowid } = insert.run(
-      row.seq, version, digest, doc?.displayName ?? row.name, row.description, row.domain, row.tags, row.license, row.quality_score,
-      conformant ? 1 : 0, JSON.stringify(warnings), row.skill_md_content, doc?.body ?? '', row.bytes, row.created_at,
+      row.seq, version, digest, displayName, row.description, row.domain, row.tags, row.license, row.quality_score,
+      conformant ? 1 : 0, JSON.stringify(warnings), row.skill_md_content, body, row.bytes, row.created_at,
     );
-    update.run(doc?.displayName ?? row.name, version, lastInsertRowid, conformant ? 1 : 0, digest, row.seq);
+    update.run(displayName, version, lastInsertRowid, conformant ? 1 : 0, digest, row.seq);
   }
 }

@@ -3,16 +3,11 @@
 // (NULL when the skill is not served to hosts: it does not follow the Agent Skills format).
 // Never edit a migration that has shipped: add the next number.
 import type { Database } from 'better-sqlite3';
-import { sha256Digest } from '../../../domain/bundles.js';
-import { hostFrontmatter } from '../../../domain/skill-md.js';
+import { HOST_FIELDS_SQL, hostFieldsOf } from '../../migration-backfills.js';
 
 export const name = 'skill versions keep SKILL.md digest, size and host frontmatter';
 
-export const sql = `
-ALTER TABLE skill_versions ADD COLUMN skill_md_digest TEXT NOT NULL DEFAULT '';
-ALTER TABLE skill_versions ADD COLUMN skill_md_bytes INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE skill_versions ADD COLUMN frontmatter TEXT;
-`;
+export const sql = HOST_FIELDS_SQL;
 
 const BATCH = 500;
 
@@ -23,10 +18,7 @@ export function backfill(db: Database): void {
   const update = db.prepare('UPDATE skill_versions SET skill_md_digest = ?, skill_md_bytes = ?, frontmatter = ? WHERE seq = ?');
   for (let after = 0; ; ) {
     const rows = versions.all(after, BATCH) as { seq: number; name: string; skill_md_content: string; conformant: number }[];
-    for (const row of rows) {
-      const content = row.skill_md_content;
-      update.run(sha256Digest(content), Buffer.byteLength(content, 'utf8'), hostFrontmatter(content, row.name, row.conformant === 1), row.seq);
-    }
+    for (const row of rows) update.run(...hostFieldsOf(row.skill_md_content, row.name, row.conformant === 1), row.seq);
     if (rows.length < BATCH) return;
     after = rows[rows.length - 1]!.seq;
   }
