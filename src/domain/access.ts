@@ -98,7 +98,7 @@ export function assertMayGrantScopes(caller: Caller, agentId: string, scopes: re
   }
 }
 
-/** Tiers outside REG_SELF_SERVICE_TIERS are granted by admins only (SPEC.md's tiers are otherwise self-chosen). */
+/** Tiers outside REG_SELF_SERVICE_TIERS are granted by admins only (otherwise agents choose their tier). */
 export function assertMayChooseTier(caller: Caller, tier: KeyTier, selfService: readonly KeyTier[]): void {
   if (!selfService.includes(tier) && !isAdmin(caller)) {
     throw forbidden(`the ${tier} tier is granted by an admin; tiers open to everyone here: ${selfService.join(', ')}`);

@@ -4,7 +4,7 @@ import { hasVisibleCharacter } from './text.js';
 
 export type UnitCheck = { ok: true; unit: KnowledgeUnitInput } | { ok: false; field: string; message: string };
 
-/** The title's bound applies after trimming (CONTRACT.md); the schema admits surrounding white space. */
+/** The title's bound (200 characters) applies after trimming; the schema admits surrounding white space. */
 export const TITLE_MAX_LENGTH = 200;
 
 const blank = (field: string) => ({

@@ -1,4 +1,4 @@
-// List items are summaries sized for an agent's context (CONTRACT.md): a skill without its SKILL.md,
+// List items are summaries sized for an agent's context: a skill without its SKILL.md,
 // a unit whose long text is cut to documented lengths and marked as cut. GET …/:id returns everything.
 import type { Static } from 'typebox';
 import type { KnowledgeUnit, KnowledgeUnitSummary, SkillSummary as SkillSummarySchema } from './model.js';

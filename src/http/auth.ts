@@ -1,5 +1,5 @@
 // Authentication: turns `Authorization: Bearer …` into the request's AuthContext. It never refuses a
-// request itself: a credential that does not authenticate leaves the request anonymous (SPEC.md), and
+// request itself: a credential that does not authenticate leaves the request anonymous, and
 // the routes' guards answer 401 or 403.
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
@@ -9,7 +9,7 @@ import { hashApiKey, looksLikeApiKey, sameHash } from '../domain/keys.js';
 import type { Scope } from '../domain/model.js';
 import type { Store } from '../store/store.js';
 
-/** SPEC.md's name for the caller the authentication layer attaches to every request. */
+/** The specification's name for the caller the authentication layer attaches to every request. */
 export type AuthContext = Caller;
 
 /** Turns one kind of bearer token into an identity, or null when the token does not authenticate. */
@@ -58,7 +58,7 @@ async function authenticate(request: FastifyRequest, options: AuthOptions): Prom
   const match = BEARER.exec(request.headers.authorization ?? '');
   const token = match?.[1];
   if (!token || token.length > MAX_TOKEN_LENGTH) return null;
-  // SPEC.md: tokens that do not start with reg_ are JWTs, verified before (and instead of) the key layer.
+  // Tokens that do not start with reg_ are JWTs, verified before (and instead of) the key layer (docs/oidc.md).
   if (!token.startsWith('reg_')) return options.jwt ? options.jwt(token) : null;
   return options.apiKeys(token);
 }

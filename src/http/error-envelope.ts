@@ -41,7 +41,7 @@ function toApiError(error: FastifyError & { validation?: AjvIssue[] }, request: 
 /**
  * Errors below the router (Node's HTTP parser: oversized headers, a request that never finished
  * arriving, malformed HTTP) get the envelope too, then the connection is closed. 431 and 408 keep their
- * HTTP meaning; CONTRACT.md's table has no row for them, so their codes say what happened.
+ * HTTP meaning; the error table (docs/api.md) has no row for them, so their codes say what happened.
  */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;

@@ -1,4 +1,4 @@
-// Bearer JWTs from an identity provider (SPEC.md, "Optional bearer-token (JWT/OIDC) authentication").
+// Bearer JWTs from an identity provider (docs/oidc.md): optional, on when issuer, audience and key set are configured.
 // Signatures are checked by jose against the provider's remote key set; this module decides which
 // algorithms are acceptable, how claims become a Caller, and who owns an agent id.
 import type { FastifyBaseLogger } from 'fastify';
@@ -135,7 +135,7 @@ function scopesOf(claim: unknown): Scope[] | { problem: string } {
   return SCOPES.filter((scope) => values.includes(scope));
 }
 
-/** SPEC.md's claim mapping, strict: anything outside the known values refuses the whole token. */
+/** The claim mapping (docs/oidc.md), strict: anything outside the known values refuses the whole token. */
 export function identityFromClaims(payload: JWTPayload, agentPrefix = ''): Identity | { problem: string } {
   const agentId = agentIdOf(payload, agentPrefix);
   if (typeof agentId !== 'string') return agentId;

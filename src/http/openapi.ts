@@ -39,7 +39,7 @@ const IDEMPOTENCY_HEADER = {
   schema: { type: 'string', minLength: 1, maxLength: 255 },
 };
 
-/** What each error status means here (CONTRACT.md's table), as the response's description. */
+/** What each error status means here (the error table of docs/api.md), as the response's description. */
 const ERROR_DESCRIPTIONS: Record<string, string> = {
   '400': 'VALIDATION_ERROR: a parameter or the body breaks the schema (the message names the field)',
   '401': 'UNAUTHORIZED: no credential where one is required, or the credential was refused',

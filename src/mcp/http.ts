@@ -45,7 +45,7 @@ export const mcpRoutes: FastifyPluginAsync<Context> = async (app, ctx) => {
       schema: { hide: true },
     },
     async (request, reply) => {
-      // REST lets a refused credential through as anonymous (SPEC.md); an MCP client cannot see the
+      // REST lets a refused credential through as anonymous; an MCP client cannot see the
       // WWW-Authenticate header of each answer, so here a key that does not authenticate is a 401 at once.
       if (request.headers.authorization !== undefined && !request.auth.authenticated) {
         throw unauthorized('the API key was not accepted (unknown, revoked or malformed); remove it to use the read tools anonymously');

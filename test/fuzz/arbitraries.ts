@@ -104,7 +104,7 @@ export const weirdString: fc.Arbitrary<string> = fc.oneof(
   },
 );
 
-/** Strings just around the length limits of CONTRACT.md (0, 1, 8, 64, 100, 128, 200, 500, 1024, 5000, 20000, 100000). */
+/** Strings just around the documented length limits (0, 1, 8, 64, 100, 128, 200, 500, 1024, 5000, 20000, 100000). */
 export const boundaryString: fc.Arbitrary<string> = fc
   .tuple(
     fc.constantFrom(0, 1, 7, 8, 9, 50, 51, 64, 65, 100, 101, 128, 129, 200, 201, 256, 257, 500, 501, 1024, 1025, 5000, 5001, 20000, 20001, 100000, 100001),

@@ -1,5 +1,5 @@
 // What the fuzz properties share: run counts and seeds, the backends they run on, the checks every
-// fuzzed response must pass (no 500, CONTRACT.md's error envelope), a fingerprint of every stored row,
+// fuzzed response must pass (no 500, the documented error envelope), a fingerprint of every stored row,
 // and a seeded world of agents, units and skills to aim requests at.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -73,7 +73,7 @@ export function fuzzBackends(): FuzzBackend[] {
   ];
 }
 
-// ---- what CONTRACT.md says an error looks like ---------------------------------------------------
+// ---- what the API documents an error looks like ---------------------------------------------------
 
 const CONTRACT_CODES: Readonly<Record<number, string>> = {
   400: 'VALIDATION_ERROR',
@@ -136,13 +136,13 @@ export function send(app: FastifyInstance, s: Sent): Promise<Res> {
   return app.inject({ method: s.method, url: s.url, headers: s.headers, ...(s.payload !== undefined ? { payload: s.payload } : {}) });
 }
 
-/** Never a 500; every error is exactly `{ error: { code, message } }` with the code CONTRACT.md gives its status. */
+/** Never a 500; every error is exactly `{ error: { code, message } }` with the code the error table gives its status. */
 export function checkResponse(s: Sent, res: Res): void {
   const status = res.statusCode;
   if (status >= 500 && status !== 503) throw new Error(`server error ${status}${describeExchange(s, res)}`);
   if (status < 400) return;
   const expected = CONTRACT_CODES[status];
-  if (expected === undefined) throw new Error(`status ${status} is not in CONTRACT.md's error table${describeExchange(s, res)}`);
+  if (expected === undefined) throw new Error(`status ${status} is not in the error table${describeExchange(s, res)}`);
   if (s.method === 'HEAD') return; // no body to check
   const type = String(res.headers['content-type'] ?? '');
   if (!type.startsWith('application/json')) throw new Error(`error with content-type ${JSON.stringify(type)}${describeExchange(s, res)}`);
@@ -166,7 +166,7 @@ export function checkResponse(s: Sent, res: Res): void {
     envelope.error.message.length > 0;
   if (!ok) throw new Error(`error body is not the envelope { error: { code, message } }${describeExchange(s, res)}`);
   if (envelope.error!.code !== expected) {
-    throw new Error(`status ${status} carries code ${String(envelope.error!.code)}, CONTRACT.md says ${expected}${describeExchange(s, res)}`);
+    throw new Error(`status ${status} carries code ${String(envelope.error!.code)}, the error table says ${expected}${describeExchange(s, res)}`);
   }
   if (status === 401 && res.headers['www-authenticate'] === undefined) {
     throw new Error(`401 without WWW-Authenticate${describeExchange(s, res)}`);

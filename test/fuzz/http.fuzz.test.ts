@@ -8,7 +8,7 @@
 //   5. random sequences of valid operations, checked against a model.
 //
 // Properties 1-4 check that the service never answers 500, that every error body is exactly the error
-// envelope of CONTRACT.md with the code its status calls for, and that a refused request changes no stored
+// error envelope with the code its status calls for, and that a refused request changes no stored
 // data (every table, read through the store's own connection, plus what the API shows). Every property
 // runs on SQLite in memory, and on PostgreSQL (a fresh schema each) when REG_TEST_DATABASE_URL is set.
 // Runs per property: REG_FUZZ_RUNS (default 150) on SQLite; on PostgreSQL REG_FUZZ_PG_RUNS, else
@@ -157,7 +157,7 @@ for (const b of fuzzBackends()) {
               const sentBody = typeof built.payload === 'string' ? (JSON.parse(built.payload) as Record<string, unknown>) : {};
               if (route === 'register') {
                 const id = String(sentBody.agent_id);
-                // CONTRACT.md: an existing agent gets further keys only through its own key or an admin's.
+                // An existing agent gets further keys only through its own key or an admin's.
                 if (agentsBefore.has(id) && key === null) throw new Error(`anonymous registration took over existing agent ${id}${describeExchange(s, res)}`);
                 w.agents.add(id);
               }

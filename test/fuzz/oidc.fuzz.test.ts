@@ -6,7 +6,7 @@
 // plus the Authorization headers of the API-key property. Each goes to one route (tokens.ts's oracle says
 // whether it must be refused, must be accepted, or may go either way). Checked:
 //
-//   - never a 500; every error is CONTRACT.md's envelope;
+//   - never a 500; every error is the documented envelope;
 //   - a token that does not verify leaves the request anonymous (reads answer, writes 401) with
 //     `WWW-Authenticate: Bearer error="invalid_token"`, anonymous rate limits, and changes no stored data;
 //   - a token that verifies acts as its agent with its scopes and tier, and a refused request of that

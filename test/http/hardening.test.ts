@@ -338,7 +338,7 @@ describe('hardening: bounded answers (13.2)', () => {
     assert.ok((await call(t.app, 'GET', `/v1/skills/${page.data[0].id}`)).json().data.skill_md_content.length > 25_000);
   });
 
-  it('refuses a SKILL.md with 12,000 frontmatter keys by its rule, while other requests are answered (issue 11)', async () => {
+  it('refuses a SKILL.md with 12,000 frontmatter keys by its rule, while other requests are answered', async () => {
     const keys = Array.from({ length: 12_000 }, (_, i) => `${i.toString(36)}: 1`).join('\n');
     const skill_md_content = `---\nname: many-keys\ndescription: Too many keys.\n${keys}\n---\nBody.\n`;
     const posting = call(t.app, 'POST', '/v1/skills', { key, body: { skill_md_content, visibility: 'public' } });

@@ -92,7 +92,7 @@ for (const backend of backends()) {
 
     it('replays a registration, with its key, without keeping the key readable', async () => {
       const body = { agent_id: 'idem-new', scopes: ['read'], tier: 'free' };
-      // The answer carries a secret, so the key must be high-entropy (issue 13): a UUID.
+      // The answer carries a secret, so the key must be high-entropy: a UUID.
       const idem = '3f1c9a52-7d4e-4b8a-9c2f-5e6d7a8b9c0d';
       const first = await post('/v1/auth/register', undefined, body, idem);
       const retry = await post('/v1/auth/register', undefined, body, idem);

@@ -733,7 +733,7 @@ describe('OIDC configuration', () => {
     assert.equal(loadConfig({ ...base, ...full, REG_OIDC_AGENT_PREFIX: '' }).oidc?.agentPrefix, undefined);
   });
 
-  // SPEC.md: with one or two of the three set, JWT authentication is disabled and API keys still apply.
+  // With one or two of the three set, JWT authentication is disabled and API keys still apply.
   it('starts with OIDC off when only some of the three are set, warning and naming the missing ones', () => {
     const off = 'so identity-provider (JWT) authentication is OFF and only API keys apply (set all three to turn it on)';
     const cases: [Record<string, string>, string][] = [

@@ -1,4 +1,4 @@
-// Search as CONTRACT.md words it, through the search index: natural-language queries (stop words
+// Search as the API documents it, through the search index: natural-language queries (stop words
 // dropped, any remaining word matches), an exact name first, nothing for a query about nothing, writes
 // and deletes seen by the next request (on any instance), a bounded total that says it is capped,
 // paging that cuts one ranking, and the list filters applied to what the index finds.

@@ -1,5 +1,5 @@
-// Skills as packages (issue 14): versions, bundles with digests, yank and delete, the discovery index,
-// and the conformance filter (issue 11), over HTTP on every backend.
+// Skills as packages: versions, bundles with digests, yank and delete, the discovery index,
+// and the conformance filter, over HTTP on every backend.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
@@ -178,7 +178,7 @@ for (const backend of backends()) {
       }
     });
 
-    it('filters on conformance and keeps each skill\'s findings with it (issue 11)', async () => {
+    it('filters on conformance and keeps each skill\'s findings with it', async () => {
       const owner = await register(t.app, 'conformer');
       const loose = await publish(owner, { skill_md_content: '---\nname: Loose Name\ndescription: Use when: things happen.\n---\nBody.\n' });
       assert.equal(loose.statusCode, 201, loose.body);

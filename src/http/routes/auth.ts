@@ -8,7 +8,7 @@ import { rateLimitKey } from '../rate-limit.js';
 import { ApiKeyCreated, KeyList, RegisterBody, RevokeBody, Revoked, WhoAmI, errors } from '../schemas.js';
 
 /**
- * SPEC.md exempts registration from rate limits; an operator facing abuse of the open door may set
+ * Registration is exempt from rate limits; an operator facing abuse of the open door may set
  * REG_REGISTER_LIMIT, a budget per client address per hour, counted apart from every other limit.
  */
 function registerLimit(perHour: number | null) {

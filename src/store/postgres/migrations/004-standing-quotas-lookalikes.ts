@@ -1,4 +1,4 @@
-// Migration 4: what issue 13's defences keep: look-alike agent ids, verdict weights, storage usage,
+// Migration 4: what the second round of defences keeps: look-alike agent ids, verdict weights, storage usage,
 // and which history items are private (as SQLite's migration 5).
 // Never edit a migration that has shipped: add the next number.
 import { AGENT_USAGE_BACKFILL } from '../../migration-backfills.js';

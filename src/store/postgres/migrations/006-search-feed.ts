@@ -1,4 +1,4 @@
-// Migration 6: the feed the search index follows (issue 12), as SQLite's migration 7. Triggers log every
+// Migration 6: the feed the search index follows, as SQLite's migration 7. Triggers log every
 // change to a searchable item, whatever wrote it, so every instance's index follows the database.
 // Never edit a migration that has shipped: add the next number.
 export const name = 'search feed: change log and item vectors';

@@ -1,4 +1,4 @@
-// Migration 6: skills as packages: versions, bundle files, conformance (issues 11 and 14).
+// Migration 6: skills as packages: versions, bundle files, conformance.
 // Never edit a migration that has shipped: add the next number.
 import { firstVersionOf } from '../../migration-backfills.js';
 import type { Database } from 'better-sqlite3';

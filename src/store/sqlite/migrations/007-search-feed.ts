@@ -1,4 +1,4 @@
-// Migration 7: the feed the search index follows (issue 12). Triggers log every change to a searchable
+// Migration 7: the feed the search index follows. Triggers log every change to a searchable
 // item, whatever wrote it, so every instance's index can follow the store; item vectors are kept per
 // embedding model and dropped with their item (or when its text changes).
 // Never edit a migration that has shipped: add the next number.
