@@ -8,7 +8,7 @@ import { skillQuality, unitBaseQuality, unitQuality } from '../src/domain/qualit
 import { sha256Digest, versionDigest } from '../src/domain/bundles.js';
 import { REWARD_MILLIS } from '../src/domain/reputation.js';
 import { hostFrontmatter, parseSkillMd } from '../src/domain/skill-md.js';
-import { FIRST_VERSION, latestVersion } from '../src/domain/versions.js';
+import { FIRST_VERSION, versionSortKey } from '../src/domain/versions.js';
 import type { SkillPlan } from '../src/store/store.js';
 
 /** Bump when generation changes, so that a kept corpus database is not mistaken for the new one. */
@@ -411,9 +411,11 @@ export function skillItem(c: Corpus, i: number, units: number): SkillItem {
       name: draft.name,
       visibility: draft.visibility,
       rewardMillis: REWARD_MILLIS.contribute_skill,
-      pickLatest: latestVersion,
+      maxVersions: null,
       version: {
         version: FIRST_VERSION,
+        sortKey: versionSortKey(FIRST_VERSION),
+        release: true,
         digest: versionDigest(draft.markdown, []),
         displayName: draft.name,
         description: draft.description,

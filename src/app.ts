@@ -10,7 +10,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Config } from './config.js';
 import { randomIds, type IdSource } from './domain/ids.js';
 import { redactCredentials } from './domain/keys.js';
-import { badRequest } from './domain/errors.js';
+import { badRequest, forbidden } from './domain/errors.js';
 import { findUnstorableText } from './domain/text.js';
 import { apiKeyVerifier, authPlugin, type BearerVerifier } from './http/auth.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorEnvelope } from './http/error-envelope.js';
@@ -64,6 +64,19 @@ function requestId(request: IncomingMessage): string {
 }
 
 const hops = (count: number) => (_address: string, hop: number) => hop < count;
+
+/** Probes (orchestrators ask by address) are answered whatever the Host; they reveal nothing. */
+const PROBES = new Set(['/healthz', '/readyz']);
+
+/**
+ * A page on another site can make a browser send requests here under its own name (DNS rebinding); the
+ * Host header then names that site. Only the names the registry answers to are served (REG_ALLOWED_HOSTS).
+ */
+function assertAllowedHost(allowed: string[] | null, host: string, url: string): void {
+  if (allowed === null || PROBES.has(url.split('?')[0]!)) return;
+  const name = host.replace(/^\[([^\]]*)\](:\d+)?$/, '$1').replace(/^([^:]*)(:\d+)?$/, '$1').toLowerCase();
+  if (!allowed.includes(name)) throw forbidden(`this registry does not answer to the host name ${JSON.stringify(name.slice(0, 100))}; see REG_ALLOWED_HOSTS`);
+}
 
 /**
  * JSON log lines that never carry a credential: a request is logged by its method, its URL (any key or
@@ -162,6 +175,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installJsonParser(app);
   app.addHook('onRequest', async (request) => {
     if (request.raw.httpVersion === '1.1' && !request.headers.host) throw badRequest('the Host header is required (HTTP/1.1)');
+    assertAllowedHost(config.allowedHosts, request.host, request.url);
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

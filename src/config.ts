@@ -58,6 +58,13 @@ export interface Config {
    * agent's items may bring in (REG_SEARCH_AGENT_TERMS); beyond, new words are not indexed.
    */
   searchVocabulary: { total: number; perAgent: number };
+  /** Versions one skill may hold (REG_SKILL_MAX_VERSIONS); a publication beyond is refused. */
+  maxSkillVersions: number;
+  /**
+   * Host names the service answers to (REG_ALLOWED_HOSTS; null: any). A page served from another name that
+   * resolves to this service (DNS rebinding) is refused. Loopback names by default when bound to loopback.
+   */
+  allowedHosts: string[] | null;
 }
 
 export class ConfigError extends Error {}
@@ -178,6 +185,24 @@ function searchVocabulary(env: NodeJS.ProcessEnv): Config['searchVocabulary'] {
   return { total, perAgent: integer(env, 'REG_SEARCH_AGENT_TERMS', Math.max(1_000, Math.floor(total / 4)), 100, 1_000_000_000) };
 }
 
+const LOOPBACK_ADDRESSES = new Set(['127.0.0.1', '::1', 'localhost']);
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1'];
+
+/** REG_ALLOWED_HOSTS: `*`, or host names (no ports); by default the loopback names when bound to loopback, else any. */
+function allowedHosts(env: NodeJS.ProcessEnv, host: string, warnings: string[]): string[] | null {
+  const raw = env.REG_ALLOWED_HOSTS?.trim();
+  if (raw === '*') return null;
+  if (raw) {
+    const names = raw.split(',').map((name) => name.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1')).filter(Boolean);
+    const bad = names.find((name) => !/^[a-z0-9.:_-]{1,253}$/.test(name));
+    if (bad !== undefined || names.length === 0) throw new ConfigError(`REG_ALLOWED_HOSTS must be * or host names separated by commas (no ports), got "${raw}"`);
+    return names;
+  }
+  if (LOOPBACK_ADDRESSES.has(host)) return LOOPBACK_NAMES;
+  warnings.push(`REG_ALLOWED_HOSTS is not set and REG_HOST is ${host}: any Host header is answered; name the hosts clients use to refuse DNS-rebinding pages`);
+  return null;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.REG_DATABASE_URL?.trim() || 'sqlite:./data/registry.db';
   if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) {
@@ -188,9 +213,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.REG_LOG_LEVEL?.trim() || 'info';
   if (!LOG_LEVELS.has(logLevel)) throw new ConfigError(`REG_LOG_LEVEL must be one of ${[...LOG_LEVELS].join(', ')}`);
 
+  const host = env.REG_HOST?.trim() || '127.0.0.1';
   return {
     port: integer(env, 'REG_PORT', 3000, 0, 65535),
-    host: env.REG_HOST?.trim() || '127.0.0.1',
+    host,
     databaseUrl,
     databasePoolMax: integer(env, 'REG_DATABASE_POOL_MAX', 10, 1, 1000),
     sqliteReadWorkers: integer(env, 'REG_SQLITE_READ_WORKERS', 2, 0, 64),
@@ -213,5 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     warnings,
     embeddings: embeddings(env),
     searchVocabulary: searchVocabulary(env),
+    maxSkillVersions: integer(env, 'REG_SKILL_MAX_VERSIONS', 1_000, 1, 1_000_000),
+    allowedHosts: allowedHosts(env, host, warnings),
   };
 }

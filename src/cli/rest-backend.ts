@@ -8,14 +8,44 @@ import type { SkillSummary, UnitSummary } from '../domain/summaries.js';
 import { bundleFiles, type ListPage, type RegistryBackend } from '../mcp/backend.js';
 import { isTextType, skillUri } from '../mcp/skill-uris.js';
 import { ApiError } from '../domain/errors.js';
-import type { Query, RegistryClient } from './client.js';
+import { AnswerTooLargeError, UnreachableError, type Query, type RegistryClient } from './client.js';
 
 /** Each skills/list entry costs one GET: small pages keep an anonymous caller within its rate limit. */
 const SKILL_PAGE = 10;
 
 const path = (...segments: string[]) => `/${segments.map(encodeURIComponent).join('/')}`;
 
+/**
+ * A registry that cannot be reached (or answers what no registry would) is a refusal like any other: the
+ * tools report it to the model as a tool error with the reason, never as a protocol failure.
+ */
+function asRefusal(error: unknown): unknown {
+  if (error instanceof UnreachableError) return new ApiError(503, 'UNAVAILABLE', `the registry cannot be reached: ${error.message}`);
+  if (error instanceof AnswerTooLargeError) return new ApiError(502, 'INTERNAL_ERROR', `the registry's answer was refused: ${error.message}`);
+  return error;
+}
+
+/** Every operation of a backend, with its failures as refusals (asRefusal). */
+function refusing(backend: RegistryBackend): RegistryBackend {
+  const wrapped: Record<string, unknown> = { ...backend };
+  for (const [name, value] of Object.entries(backend)) {
+    if (typeof value !== 'function') continue;
+    wrapped[name] = async (...args: unknown[]) => {
+      try {
+        return await (value as (...a: unknown[]) => Promise<unknown>)(...args);
+      } catch (error) {
+        throw asRefusal(error);
+      }
+    };
+  }
+  return wrapped as unknown as RegistryBackend;
+}
+
 export function restBackend(client: RegistryClient): RegistryBackend {
+  return refusing(backendOver(client));
+}
+
+function backendOver(client: RegistryClient): RegistryBackend {
   // skill:// URIs this process listed, so reading one back costs one GET by id.
   const listed = new Map<string, string>();
   const remember = (skills: SkillSummary[]) => {

@@ -42,3 +42,15 @@ const VISIBLE = /[\p{L}\p{N}\p{P}\p{S}]/u;
 export function hasVisibleCharacter(text: string): boolean {
   return VISIBLE.test(text);
 }
+
+/** Whether a parsed JSON value nests deeper than `limit` arrays and objects (walked without recursion). */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    if (depth >= limit) return true;
+    for (const inner of Array.isArray(current) ? current : Object.values(current)) stack.push([inner, depth + 1]);
+  }
+  return false;
+}

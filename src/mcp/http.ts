@@ -5,11 +5,14 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { badRequest, forbidden, unauthorized } from '../domain/errors.js';
+import { nestsDeeperThan } from '../domain/text.js';
 import type { Context } from '../service/context.js';
 import { createMcpServer } from './server.js';
 import { serviceBackend } from './service-backend.js';
 
 export const MCP_PATH = '/mcp';
+/** Arrays and objects in one JSON-RPC message, nested at most this deep (the deepest tool input needs 4). */
+const MAX_MESSAGE_DEPTH = 32;
 
 /** The request as the web-standard transport reads it: the headers it checks, the body already parsed. */
 function webRequest(request: FastifyRequest): Request {
@@ -54,6 +57,8 @@ export const mcpRoutes: FastifyPluginAsync<Context> = async (app, ctx) => {
       // One message per request (MCP has had no batches since 2025-06-18): a batch would let one request,
       // counted once by the rate limit, run hundreds of tool calls.
       if (Array.isArray(request.body)) throw badRequest('JSON-RPC batches are not accepted here: send one message per request');
+      // The SDK validates a message recursively: a deeply nested one would exhaust its stack. No tool takes such arguments.
+      if (nestsDeeperThan(request.body, MAX_MESSAGE_DEPTH)) throw badRequest(`the message nests more than ${MAX_MESSAGE_DEPTH} levels deep`);
       const server = createMcpServer(serviceBackend(ctx, request.auth, request.log));
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);

@@ -5,16 +5,16 @@
 import { assertMayManageSkill, canSeeSkill, skillViewer } from '../domain/access.js';
 import type { Agent, Caller } from '../domain/caller.js';
 import { bundleArchive, checkBundle, sha256Digest, versionDigest, type BundleFileInput } from '../domain/bundles.js';
-import { badRequest, conflict, notFound } from '../domain/errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../domain/errors.js';
 import type { Skill, SkillVersionSummary, SkillWarning, Visibility } from '../domain/model.js';
 import { skillQuality } from '../domain/quality.js';
 import { REWARD_MILLIS } from '../domain/reputation.js';
 import { commaList, textFilter } from '../domain/search.js';
 import { hostFrontmatter, parseSkillMd } from '../domain/skill-md.js';
 import type { SkillSummary } from '../domain/summaries.js';
-import { byVersionDescending, decideVersion, FIRST_VERSION, latestVersion, readVersion } from '../domain/versions.js';
+import { decideVersion, FIRST_VERSION, isRelease, latestAfter, readVersion, versionSortKey } from '../domain/versions.js';
 import { plannedSkill } from '../store/skill-rows.js';
-import { PublishRaceError, type NewSkillVersion, type Page, type SkillFileContent, type SkillPlan } from '../store/store.js';
+import { PublishRaceError, VersionLimitError, type NewSkillVersion, type Page, type SkillFileContent, type SkillPlan } from '../store/store.js';
 import { quotaOf, withinQuota, type Change, type Context } from './context.js';
 import { admit, operation } from './operation.js';
 import { searchIndex, skillFilter } from './search.js';
@@ -64,11 +64,14 @@ async function visibleSkill(ctx: Context, caller: Caller, id: string, version?: 
 
 export const getSkill = operation('public', (ctx, caller, id: string, version?: string) => visibleSkill(ctx, caller, id, version));
 
-export const listSkillVersions = operation('public', async (ctx, caller, id: string): Promise<SkillVersionSummary[]> => {
-  await visibleSkill(ctx, caller, id);
-  const versions = (await ctx.store.listSkillVersions(id)) ?? [];
-  return versions.sort((a, b) => byVersionDescending(a.version, b.version));
-});
+/** A page of a skill's versions, newest first by semver precedence (yanked ones flagged). */
+export const listSkillVersions = operation(
+  'public',
+  async (ctx, caller, id: string, page: { limit: number; offset: number }): Promise<Page<SkillVersionSummary>> => {
+    await visibleSkill(ctx, caller, id);
+    return (await ctx.store.listSkillVersions(id, page)) ?? { items: [], total: 0 };
+  },
+);
 
 /** A file of the skill at `version` (null: its default version), with the skill it belongs to. */
 export const getSkillFile = operation(
@@ -117,11 +120,22 @@ async function publish<R>(ctx: Context, agent: Agent, input: SkillInput, apply: 
   const draft = draftSkill(input);
   for (let attempt = 0; attempt < PUBLISH_ATTEMPTS; attempt++) {
     const identity = await ctx.store.findSkillByName(agent.agentId, draft.name);
-    const decision = identity ? decideVersion(identity.versions, { digest: draft.digest, requested: draft.requested }) : null;
+    if (identity && identity.visibility !== input.visibility) {
+      // Visibility belongs to the skill: a version never changes it, so earlier private versions are never exposed by one.
+      throw conflict(
+        `visibility: ${draft.name} is ${identity.visibility}, and a new version keeps the skill's visibility; publish it as ` +
+          `${identity.visibility}, or change the skill's visibility first (POST /v1/skills/${identity.skillId}/visibility)`,
+      );
+    }
+    const facts = identity ? await ctx.store.skillVersionFacts(identity.skillId, draft.digest, draft.requested) : null;
+    const decision = facts ? decideVersion(facts, draft.requested) : null;
     if (decision?.kind === 'taken') {
       throw conflict(
         `version ${decision.version} of ${draft.name} is already published with other content; versions are immutable, so give the SKILL.md a new metadata.version`,
       );
+    }
+    if (decision?.kind === 'exhausted') {
+      throw conflict(`${draft.name} is at version ${decision.version}, which has no next patch version; give the SKILL.md a metadata.version`);
     }
     const at = ctx.clock();
     const plan = planOf(draft, {
@@ -131,8 +145,9 @@ async function publish<R>(ctx: Context, agent: Agent, input: SkillInput, apply: 
       visibility: input.visibility,
       version: decision?.version ?? draft.requested ?? FIRST_VERSION,
       at: at.toISOString(),
+      maxVersions: ctx.config.maxSkillVersions,
     });
-    const change = await publicationChange(ctx, agent, plan, identity?.versions ?? [], draft.warnings, draft.notes, at);
+    const change = await publicationChange(ctx, agent, plan, draft.warnings, draft.notes, at);
     try {
       return await apply(change);
     } catch (error) {
@@ -149,7 +164,7 @@ interface Draft {
   requested: string | null;
   warnings: SkillWarning[];
   notes: string[];
-  version: Omit<NewSkillVersion, 'version' | 'publishedAt'>;
+  version: Omit<NewSkillVersion, 'version' | 'sortKey' | 'release' | 'publishedAt'>;
 }
 
 /** A SKILL.md and its files read, checked and digested (400 naming the rule for what cannot be loaded). */
@@ -160,6 +175,7 @@ function draftSkill(input: SkillInput): Draft {
   if (!bundle.ok) throw badRequest(bundle.message);
   const { skill: doc, conformant } = parsed;
   const requested = readVersion(doc.version);
+  if (requested.problem) throw badRequest(`skill_md_content: metadata.${requested.problem}`);
   const warnings = [...parsed.warnings, ...bundle.warnings];
   const digest = versionDigest(input.skill_md_content, bundle.files);
   return {
@@ -190,7 +206,7 @@ function draftSkill(input: SkillInput): Draft {
 
 function planOf(
   draft: Draft,
-  how: { kind: SkillPlan['kind']; skillId: string; agentId: string; visibility: Visibility; version: string; at: string },
+  how: { kind: SkillPlan['kind']; skillId: string; agentId: string; visibility: Visibility; version: string; at: string; maxVersions: number | null },
 ): SkillPlan {
   return {
     kind: how.kind,
@@ -199,8 +215,8 @@ function planOf(
     name: draft.name,
     visibility: how.visibility,
     rewardMillis: REWARD_MILLIS.contribute_skill,
-    pickLatest: latestVersion,
-    version: { ...draft.version, version: how.version, publishedAt: how.at },
+    maxVersions: how.maxVersions,
+    version: { ...draft.version, version: how.version, sortKey: versionSortKey(how.version), release: isRelease(how.version), publishedAt: how.at },
   };
 }
 
@@ -210,14 +226,13 @@ function planOf(
  */
 export function newSkillPlan(input: SkillInput & { skillId: string; agentId: string; at: string }): SkillPlan {
   const draft = draftSkill(input);
-  return planOf(draft, { ...input, kind: 'create', version: draft.requested ?? FIRST_VERSION });
+  return planOf(draft, { ...input, kind: 'create', version: draft.requested ?? FIRST_VERSION, maxVersions: null });
 }
 
 async function publicationChange(
   ctx: Context,
   agent: Agent,
   plan: SkillPlan,
-  versions: { version: string; yanked: boolean }[],
   warnings: SkillWarning[],
   notes: string[],
   at: Date,
@@ -231,13 +246,20 @@ async function publicationChange(
   }
   const current = plan.kind === 'version' ? await ctx.store.getSkill(plan.skillId) : null;
   const now = at.toISOString();
-  const latest = latestVersion([...versions, { version: plan.version.version, yanked: false }]);
+  const latest = latestAfter(current?.latest_version ?? null, plan.version.version);
   const data = plannedSkill(plan, { createdAt: current?.created_at ?? now, updatedAt: now, latestVersion: latest });
   return {
     status: 201,
     body: { data, warnings: messages },
     at,
-    write: (response) => withinQuota(agent, () => ctx.store.publishSkill(plan, response, quotaOf(ctx, agent))),
+    write: async (response) => {
+      try {
+        await withinQuota(agent, () => ctx.store.publishSkill(plan, response, quotaOf(ctx, agent)));
+      } catch (error) {
+        if (!(error instanceof VersionLimitError)) throw error;
+        throw forbidden(`a skill holds at most ${error.limit} versions (REG_SKILL_MAX_VERSIONS); yank or delete is no way back: publish it as a new skill`);
+      }
+    },
   };
 }
 
@@ -253,9 +275,26 @@ async function ownedSkill(ctx: Context, caller: Agent, id: string): Promise<Skil
 /** Yanks (or restores) a version: still readable by its number, never chosen as the default. */
 export const setYanked = operation('agent', async (ctx, caller, id: string, version: string, yanked: boolean): Promise<Skill> => {
   await ownedSkill(ctx, caller, id);
-  const outcome = await ctx.store.setSkillYanked(id, version, yanked, ctx.clock().toISOString(), latestVersion);
+  const outcome = await ctx.store.setSkillYanked(id, version, yanked, ctx.clock().toISOString());
   if (outcome === 'not_found') throw notFound(`version ${version} of this skill`);
   return (await ctx.store.getSkill(id, version))!;
+});
+
+/**
+ * Who sees a skill, changed explicitly by its publisher (or an admin): visibility belongs to the skill, so
+ * every version follows, and the answer says which versions a change to public exposes.
+ */
+export const setVisibility = operation('agent', async (ctx, caller, id: string, visibility: Visibility): Promise<Published> => {
+  const skill = await ownedSkill(ctx, caller, id);
+  const outcome = await ctx.store.setSkillVisibility(id, visibility, ctx.clock().toISOString());
+  if (outcome === 'not_found') throw notFound('skill');
+  const warnings: string[] = [];
+  if (outcome === 'changed' && visibility === 'public') {
+    const versions = (await ctx.store.listSkillVersions(id, { limit: 100, offset: 0 }))!;
+    const shown = versions.items.map((v) => v.version).join(', ');
+    warnings.push(`every version of ${skill.name} is now public: ${shown}${versions.total > versions.items.length ? ` and ${versions.total - versions.items.length} more` : ''}`);
+  }
+  return { data: (await ctx.store.getSkill(id))!, warnings };
 });
 
 export const deleteSkill = operation('agent', async (ctx, caller, id: string): Promise<{ data: { id: string; deleted: boolean } }> => {

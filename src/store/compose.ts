@@ -23,6 +23,7 @@ export type StoreWrites = Pick<
   | 'purgeIdempotentResponses'
   | 'publishSkill'
   | 'setSkillYanked'
+  | 'setSkillVisibility'
   | 'deleteSkill'
   | 'importSkills'
   | 'contributeUnit'

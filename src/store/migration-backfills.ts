@@ -3,7 +3,7 @@
 import { sha256Digest } from '../domain/bundles.js';
 import type { SkillWarning } from '../domain/model.js';
 import { hostFrontmatter, parseSkillMd } from '../domain/skill-md.js';
-import { FIRST_VERSION, readVersion } from '../domain/versions.js';
+import { FIRST_VERSION, isRelease, readVersion, versionSortKey } from '../domain/versions.js';
 
 /** A skill published before versions existed, read again by today's parser as its first version. */
 export function firstVersionOf(skillMd: string, name: string): {
@@ -44,3 +44,12 @@ ALTER TABLE skill_versions ADD COLUMN skill_md_digest text NOT NULL DEFAULT '';
 ALTER TABLE skill_versions ADD COLUMN skill_md_bytes integer NOT NULL DEFAULT 0;
 ALTER TABLE skill_versions ADD COLUMN frontmatter text;
 `;
+
+/** A stored version's place in semver precedence; a version stored before the bounds that semver cannot read sorts first. */
+export function versionOrderOf(version: string): { sortKey: string; release: boolean } {
+  try {
+    return { sortKey: versionSortKey(version), release: isRelease(version) };
+  } catch {
+    return { sortKey: '', release: false };
+  }
+}

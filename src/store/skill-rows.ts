@@ -196,7 +196,7 @@ export function tagKeys(tags: readonly string[]): string[] {
 export const VERSION_INSERT_COLUMNS = [
   'skill_seq', 'version', 'digest', 'display_name', 'description', 'domain', 'tags', 'license', 'quality_score',
   'conformant', 'warnings', 'skill_md_content', 'body', 'bytes', 'file_count', 'created_at', 'skill_md_digest', 'skill_md_bytes',
-  'frontmatter',
+  'frontmatter', 'sort_key', 'is_release',
 ] as const;
 
 /** A version's insert values after its skill's seq, in VERSION_INSERT_COLUMNS order (arrays as JSON text). */
@@ -204,7 +204,7 @@ export function versionValues(skillSeq: number | string, v: NewSkillVersion, boo
   return [
     skillSeq, v.version, v.digest, v.displayName, v.description, v.domain, JSON.stringify(v.tags), v.license, v.qualityScore,
     bool(v.conformant), JSON.stringify(v.warnings), v.skillMd, v.body, versionBytes(v), v.files.length, v.publishedAt,
-    v.skillMdDigest, v.skillMdBytes, v.frontmatter,
+    v.skillMdDigest, v.skillMdBytes, v.frontmatter, v.sortKey, bool(v.release),
   ];
 }
 

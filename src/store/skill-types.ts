@@ -7,6 +7,9 @@ export type { HostSkill } from '../domain/host-skills.js';
 /** A version of a skill as it is stored: its SKILL.md, what was read from it, and its files. */
 export interface NewSkillVersion {
   version: string;
+  /** Its place in semver precedence (domain/versions.ts versionSortKey), and whether it is a release. */
+  sortKey: string;
+  release: boolean;
   digest: string;
   displayName: string;
   description: string;
@@ -51,15 +54,21 @@ export interface SkillPlan {
   version: NewSkillVersion;
   /** The reward for a new skill (new versions earn nothing). */
   rewardMillis: number;
-  /** The domain's rule for the version reads give by default, applied to the versions after the write. */
-  pickLatest: (versions: { version: string; yanked: boolean }[]) => string | null;
+  /** Versions a skill may hold (null: no bound); the store counts them inside the write (VersionLimitError). */
+  maxVersions: number | null;
 }
 
-/** A skill's identity and its versions, as a publication plans from them. */
+/** A skill's identity, as a publication plans from it. */
 export interface SkillIdentity {
   skillId: string;
   visibility: Visibility;
-  versions: { version: string; digest: string; yanked: boolean }[];
+}
+
+/** Raised when a new version would take a skill over its bound of versions; nothing is written. */
+export class VersionLimitError extends Error {
+  constructor(readonly limit: number) {
+    super(`a skill holds at most ${limit} versions`);
+  }
 }
 
 /** Raised when a concurrent publication of the same name changed what the plan was made from. */

@@ -10,9 +10,11 @@ import type {
   Skill,
   SkillVersionSummary,
   Verdict,
+  Visibility,
 } from '../domain/model.js';
 import type { SkillSummary, UnitSummary } from '../domain/summaries.js';
 import type { VerdictDecision, VerdictState } from '../domain/verdicts.js';
+import type { VersionFacts } from '../domain/versions.js';
 import type { Page, SkillQuery, UnitQuery } from './list-queries.js';
 import type { RecentSkillQuery, RecentUnitQuery } from './recent-queries.js';
 import type { SearchFeed } from './search-feed.js';
@@ -23,6 +25,7 @@ export type { RecentSkillQuery, RecentUnitQuery } from './recent-queries.js';
 export type { SearchChange, SearchFeed, SearchItem, SearchKind } from './search-feed.js';
 export {
   PublishRaceError,
+  VersionLimitError,
   type DiscoveryEntry,
   type HostSkill,
   type NewSkillVersion,
@@ -179,17 +182,22 @@ export interface SkillStore {
   hostSkills(ids: readonly string[]): Promise<HostSkill[]>;
   /** A skill at `version`, or at the version reads give by default (the newest when all are yanked). */
   getSkill(id: string, version?: string): Promise<Skill | null>;
-  /** A skill's versions, newest first; null for an unknown skill. */
-  listSkillVersions(id: string): Promise<SkillVersionSummary[] | null>;
+  /** What a publication plans from: the version with this content, whether `requested` is taken, the highest (domain/versions.ts). */
+  skillVersionFacts(id: string, digest: string, requested: string | null): Promise<VersionFacts>;
+  /** A page of a skill's versions, newest first (semver precedence); null for an unknown skill. */
+  listSkillVersions(id: string, page: { limit: number; offset: number }): Promise<Page<SkillVersionSummary> | null>;
   /** A file of a version (`SKILL.md` included), or of the default version when none is named. */
   getSkillFile(id: string, version: string | null, path: string): Promise<SkillFileContent | null>;
   /** Everything a version holds, for its archive. */
   getSkillBundle(id: string, version: string): Promise<SkillBundle | null>;
   /**
-   * Yanks or restores a version, then moves the skill's default version as `pickLatest` says.
-   * 'unchanged' when it already was so; 'not_found' for an unknown skill or version.
+   * Yanks or restores a version, then moves the skill's default version: the highest release that is not
+   * yanked, else the highest pre-release (domain/versions.ts latestVersion, which the store's order of
+   * versions is tested against). 'unchanged' when it already was so; 'not_found' for an unknown skill or version.
    */
-  setSkillYanked(id: string, version: string, yanked: boolean, at: string, pickLatest: SkillPlan['pickLatest']): Promise<'changed' | 'unchanged' | 'not_found'>;
+  setSkillYanked(id: string, version: string, yanked: boolean, at: string): Promise<'changed' | 'unchanged' | 'not_found'>;
+  /** Who sees a skill: every version of it, and its history items; 'unchanged' when it already was so. */
+  setSkillVisibility(id: string, visibility: Visibility, at: string): Promise<'changed' | 'unchanged' | 'not_found'>;
   /** Deletes a skill, every version and file, and takes its contribution reward back. */
   deleteSkill(id: string, at: string): Promise<boolean>;
   /** Public skills with a default version, for /.well-known/agent-skills/index.json (in batches). */

@@ -79,7 +79,7 @@ export const webRoutes: FastifyPluginAsyncTypebox<WebOptions> = async (app, { ct
     const { id } = request.params;
     const version = request.query.version?.trim() || undefined;
     const skill = await getSkill(ctx, request.auth, id, version);
-    const versions = await listSkillVersions(ctx, request.auth, id);
+    const versions = (await listSkillVersions(ctx, request.auth, id, { limit: 100, offset: 0 })).items;
     const base = `/v1/skills/${encodeURIComponent(id)}/versions/${encodeURIComponent(skill.version)}`;
     const fileHref = (path: string) => `${base}/files/${encodePath(path)}`;
     const files = skill.files.map((file) => ({ ...file, href: fileHref(file.path) }));

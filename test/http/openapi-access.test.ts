@@ -22,6 +22,7 @@ for (const backend of backends()) describe(`the served OpenAPI document [${backe
         'GET /v1/skills/{id}/versions', 'GET /v1/skills/{id}/versions/{version}', 'GET /v1/skills/{id}/files/{path}',
         'GET /v1/skills/{id}/versions/{version}/files/{path}', 'GET /v1/skills/{id}/versions/{version}/archive.zip',
         'POST /v1/skills/{id}/versions/{version}/yank', 'POST /v1/skills/{id}/versions/{version}/unyank',
+        'POST /v1/skills/{id}/visibility',
         'GET /.well-known/agent-skills/index.json',
         'GET /v1/knowledge', 'POST /v1/knowledge', 'GET /v1/knowledge/{id}', 'DELETE /v1/knowledge/{id}',
         'POST /v1/knowledge/{id}/validate', 'GET /v1/reputation/{agent_id}', 'GET /v1/export/{agent_id}',
@@ -76,6 +77,7 @@ for (const backend of backends()) {
       'DELETE /v1/skills/:id': { url: () => `/v1/skills/${skillId}`, expect: { reader: 403, other: 403 } },
       'POST /v1/skills/:id/versions/:version/yank': { url: () => `/v1/skills/${skillId}/versions/1.0.0/yank`, expect: { reader: 403, other: 403 } },
       'POST /v1/skills/:id/versions/:version/unyank': { url: () => `/v1/skills/${skillId}/versions/1.0.0/unyank`, expect: { reader: 403, other: 403 } },
+      'POST /v1/skills/:id/visibility': { url: () => `/v1/skills/${skillId}/visibility`, body: () => ({ visibility: 'private' }), expect: { reader: 403, other: 403 } },
     };
 
     it('has a fixture for every protected route the app serves, and none for a route it does not', () => {

@@ -28,7 +28,7 @@ describe('the OpenAPI document describes what every route shares', () => {
           for (const status of ['409', '413', '415']) assert.ok(operation.responses[status], `${where} ${status}`);
         }
       }
-      assert.equal(posts, 7);
+      assert.equal(posts, 8);
       // Served twice, the document does not grow.
       const again = (await call(t.app, 'GET', '/v1/openapi.json')).json();
       assert.equal(again.paths['/v1/knowledge'].post.parameters.length, doc.paths['/v1/knowledge'].post.parameters.length);

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { unzipSync } from 'fflate';
 import { bundleArchive, sha256Digest } from '../../src/domain/bundles.js';
 import { backends } from '../helpers/backends.js';
-import { call, errorCode, register, testApp, type TestApp } from '../helpers/app.js';
+import { call, errorCode, register, testApp, testConfig, type TestApp } from '../helpers/app.js';
 
 const md = (name: string, body: string, extra = '') => `---\nname: ${name}\ndescription: Extract tables from PDF files.\n${extra}---\n${body}\n`;
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
@@ -142,6 +142,85 @@ for (const backend of backends()) {
       assert.equal((await call(t.app, 'POST', `/v1/skills/${id}/versions/1.0.1/unyank`, { key: alice })).statusCode, 200);
       assert.equal((await call(t.app, 'GET', `/v1/skills/${id}`)).json().data.version, '1.0.1');
       assert.equal((await call(t.app, 'POST', `/v1/skills/${id}/versions/4.0.0/yank`, { key: alice })).statusCode, 404);
+    });
+
+    it('keeps a skill\'s visibility through its versions: a new version never exposes earlier private ones', async () => {
+      const v1 = md('secret-tool', 'One.');
+      const first = await call(t.app, 'POST', '/v1/skills', {
+        key: alice,
+        body: { skill_md_content: v1, visibility: 'private', files: [{ path: 'secrets.env', content_base64: b64('TOKEN=abc\n') }] },
+      });
+      assert.equal(first.statusCode, 201, first.body);
+      const id = first.json().data.id;
+      const second = await publish(alice, { skill_md_content: md('secret-tool', 'Two.') });
+      assert.equal(second.statusCode, 409);
+      assert.equal(errorCode(second), 'CONFLICT');
+      assert.match(second.json().error.message, /^visibility: secret-tool is private/);
+      assert.equal((await call(t.app, 'GET', `/v1/skills/${id}/versions/1.0.0/files/secrets.env`)).statusCode, 404, 'still private for others');
+      assert.equal((await call(t.app, 'GET', `/v1/skills/${id}`, { key: alice })).json().data.version, '1.0.0', 'nothing was published');
+      // Made public on purpose, every version follows, and the answer says which.
+      const opened = await call(t.app, 'POST', `/v1/skills/${id}/visibility`, { key: alice, body: { visibility: 'public' } });
+      assert.equal(opened.statusCode, 200, opened.body);
+      assert.deepEqual(opened.json().warnings, ['every version of secret-tool is now public: 1.0.0']);
+      assert.equal(opened.json().data.visibility, 'public');
+      assert.equal((await call(t.app, 'GET', `/v1/skills/${id}/versions/1.0.0/files/secrets.env`)).statusCode, 200);
+      assert.equal((await publish(alice, { skill_md_content: md('secret-tool', 'Two.') })).statusCode, 201, 'public versions now');
+      const again = await call(t.app, 'POST', `/v1/skills/${id}/visibility`, { key: bob, body: { visibility: 'private' } });
+      assert.equal(again.statusCode, 403, 'only its publisher or an admin');
+    });
+
+    it('pages the versions list newest first, and bounds the versions a skill may hold', async () => {
+      const capped = await testApp(await backend.open(), { config: testConfig({ maxSkillVersions: 3 }) });
+      try {
+        const key = await register(capped.app, 'prolific');
+        const post = (body: string) => call(capped.app, 'POST', '/v1/skills', { key, body: { skill_md_content: md('prolific', body), visibility: 'public' } });
+        const id = (await post('v1')).json().data.id;
+        for (const body of ['v2', 'v3']) assert.equal((await post(body)).statusCode, 201);
+        const refused = await post('v4');
+        assert.equal(refused.statusCode, 403);
+        assert.match(refused.json().error.message, /at most 3 versions/);
+        const page = (await call(capped.app, 'GET', `/v1/skills/${id}/versions?limit=2`)).json();
+        assert.deepEqual([page.total, page.offset, page.limit, page.data.map((v: { version: string }) => v.version)], [3, 0, 2, ['1.0.2', '1.0.1']]);
+        const rest = (await call(capped.app, 'GET', `/v1/skills/${id}/versions?limit=2&offset=2`)).json();
+        assert.deepEqual(rest.data.map((v: { version: string }) => v.version), ['1.0.0']);
+        assert.equal((await call(capped.app, 'GET', `/v1/skills/${id}/versions?limit=101`)).statusCode, 400);
+      } finally {
+        await capped.close();
+      }
+    });
+
+    it('takes only versions every route can address, and answers the end of the numbers with 409, not 500', async () => {
+      const long = await publish(alice, { skill_md_content: md('long-version', 'One.', `metadata:\n  version: "1.0.0-${'a'.repeat(206)}"\n`) });
+      assert.equal(long.statusCode, 400);
+      assert.match(long.json().error.message, /metadata\.version .* must be at most 64 characters/);
+      const top = '999999999999999.999999999999999.999999999999999';
+      const first = await publish(alice, { skill_md_content: md('at-the-top', 'One.', `metadata:\n  version: "${top}"\n`) });
+      assert.equal(first.statusCode, 201, first.body);
+      const next = await publish(alice, { skill_md_content: md('at-the-top', 'Two.') });
+      assert.equal(next.statusCode, 409);
+      assert.match(next.json().error.message, /no next patch version/);
+      const huge = await publish(alice, { skill_md_content: md('huge-version', 'One.', 'metadata:\n  version: "9007199254740991.9007199254740991.9007199254740991"\n') });
+      assert.equal(huge.statusCode, 400);
+    });
+
+    it('serves files named in any script, and tags every archive with its own digest', async () => {
+      const res = await call(t.app, 'POST', '/v1/skills', {
+        key: alice,
+        body: { skill_md_content: md('unicode-names', 'One.'), visibility: 'public', files: [{ path: 'docs/说明.md', content_base64: b64('# 说明\n') }] },
+      });
+      assert.equal(res.statusCode, 201, res.body);
+      const id = res.json().data.id;
+      const file = await call(t.app, 'GET', `/v1/skills/${id}/versions/1.0.0/files/docs/${encodeURIComponent('说明.md')}`);
+      assert.equal(file.statusCode, 200, file.body);
+      assert.equal(file.body, '# 说明\n');
+      assert.equal(file.headers['content-disposition'], `inline; filename="??.md"; filename*=UTF-8''${encodeURIComponent('说明.md')}`);
+      // A version without files: its digest is SKILL.md's, but its archive is a ZIP with a digest of its own.
+      const plain = (await publish(alice, { skill_md_content: md('no-files', 'One.') })).json().data;
+      const zip = await call(t.app, 'GET', `/v1/skills/${plain.id}/versions/1.0.0/archive.zip`);
+      const bytes = zip.rawPayload;
+      assert.equal(zip.headers.etag, `"${sha(bytes)}"`);
+      assert.notEqual(zip.headers.etag, `"${plain.digest}"`);
+      assert.equal(zip.headers['repr-digest'], `sha-256=:${createHash('sha256').update(bytes).digest('base64')}:`);
     });
 
     it('deletes a skill with every version and file, and takes its reward back', async () => {

@@ -38,7 +38,7 @@ describe('slow clients', () => {
   it('cuts off headers that never finish with 408 and the envelope', async () => {
     const socket = open();
     const closed = untilClosed(socket);
-    socket.write('GET /v1/knowledge HTTP/1.1\r\nHost: x\r\nX-Slow: ');
+    socket.write('GET /v1/knowledge HTTP/1.1\r\nHost: localhost\r\nX-Slow: ');
     const { text, ms } = await closed;
     assert.match(text, /^HTTP\/1\.1 408 /);
     assert.match(text, /\{"error":\{"code":"REQUEST_TIMEOUT","message":"the request did not arrive in time"\}\}$/);
@@ -48,7 +48,7 @@ describe('slow clients', () => {
   it('cuts off a body that trickles in with 408 and the envelope', async () => {
     const socket = open();
     const closed = untilClosed(socket);
-    socket.write('POST /v1/knowledge HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"ti');
+    socket.write('POST /v1/knowledge HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"ti');
     const { text, ms } = await closed;
     assert.match(text, /^HTTP\/1\.1 408 /);
     assert.match(text, /"code":"REQUEST_TIMEOUT"/);
@@ -58,7 +58,7 @@ describe('slow clients', () => {
   it('closes an idle keep-alive connection after its timeout', async () => {
     const socket = open();
     const closed = untilClosed(socket);
-    socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n');
+    socket.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n');
     const { text, ms } = await closed;
     assert.match(text, /^HTTP\/1\.1 200 /);
     assert.match(text, /\{"status":"ok"\}$/);
@@ -92,7 +92,7 @@ describe('slow bodies and the in-flight cap', () => {
       const socket = connect(port, '127.0.0.1');
       socket.on('error', () => {});
       const path = i % 2 === 0 ? '/v1/knowledge' : '/no/such/route';
-      socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"ti`);
+      socket.write(`POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"ti`);
       trickling.push(socket);
     }
     // Let the server take in every trickling request's headers and first bytes.

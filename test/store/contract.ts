@@ -4,7 +4,8 @@ import { after, before, describe, it } from 'node:test';
 import type { KnowledgeUnit } from '../../src/domain/model.js';
 import { visibleTo } from '../../src/domain/access.js';
 import { sha256Digest, versionDigest } from '../../src/domain/bundles.js';
-import { latestVersion } from '../../src/domain/versions.js';
+import semver from 'semver';
+import { isRelease, latestVersion, versionSortKey } from '../../src/domain/versions.js';
 import { newSkillPlan } from '../../src/service/skills.js';
 import { plannedSkill } from '../../src/store/skill-rows.js';
 import { unitQuality } from '../../src/domain/quality.js';
@@ -17,6 +18,7 @@ import {
   PrefixTakenError,
   PublishRaceError,
   UnstorableTextError,
+  VersionLimitError,
   type IdempotentResponse,
   type NewKey,
   type SkillPlan,
@@ -80,7 +82,8 @@ function skill(agentId: string, fields: SkillFields = {}): SkillPlan {
 /** The next plan for the same skill: a new version with other content. */
 function nextVersion(plan: SkillPlan, version: string, body: string, n: number): SkillPlan {
   const skillMd = plan.version.skillMd.replace(/\n---\n[\s\S]*$/, `\n---\n${body}\n`);
-  return { ...plan, kind: 'version', version: { ...plan.version, version, skillMd, body, digest: `sha256:${n.toString(16).padStart(64, '0')}`, publishedAt: at(n) } };
+  const order = { sortKey: versionSortKey(version), release: isRelease(version) };
+  return { ...plan, kind: 'version', version: { ...plan.version, version, ...order, skillMd, body, digest: `sha256:${n.toString(16).padStart(64, '0')}`, publishedAt: at(n) } };
 }
 
 const collect = async <T>(items: AsyncIterable<T>) => {
@@ -277,25 +280,29 @@ export function storeContract(backend: Backend): void {
       assert.equal((await store.getSkill(id))?.version, '1.1.0');
       assert.equal((await store.getSkill(id))?.skill_md_content, second.version.skillMd);
       assert.equal((await store.getSkill(id, '1.0.0'))?.skill_md_content, first.version.skillMd, 'an old version is kept as it was');
-      assert.deepEqual((await store.findSkillByName('versioner', 'packaged'))?.versions.map((v) => v.version).sort(), ['1.0.0', '1.1.0']);
+      assert.deepEqual(await store.findSkillByName('versioner', 'packaged'), { skillId: id, visibility: 'public' });
+      assert.deepEqual(await store.skillVersionFacts(id, first.version.digest, '1.1.0'), { same: '1.0.0', taken: true, highest: '1.1.0' });
+      assert.deepEqual(await store.skillVersionFacts(id, 'sha256:none', '2.0.0'), { same: null, taken: false, highest: '1.1.0' });
       await assert.rejects(store.publishSkill(nextVersion(first, '1.1.0', 'other content', 9_002)), PublishRaceError, 'a version number is never reused');
       await store.publishSkill({ ...second, kind: 'same' });
-      assert.equal((await store.listSkillVersions(id))?.length, 2, 'the same content adds nothing');
+      const versions = await store.listSkillVersions(id, { limit: 10, offset: 0 });
+      assert.deepEqual([versions?.total, versions?.items.map((v) => v.version)], [2, ['1.1.0', '1.0.0']], 'the same content adds nothing');
+      assert.deepEqual((await store.listSkillVersions(id, { limit: 1, offset: 1 }))?.items.map((v) => v.version), ['1.0.0']);
       const view = { agentId: null, everything: false };
       const listed = async () => (await store.listSkills({ tags: [], limit: 10, offset: 0, viewer: view })).items.filter((s) => s.id === id);
       assert.deepEqual((await listed()).map((s) => s.version), ['1.1.0'], 'one entry per skill: its latest version');
 
-      assert.equal(await store.setSkillYanked(id, '1.1.0', true, at(9_003), latestVersion), 'changed');
-      assert.equal(await store.setSkillYanked(id, '1.1.0', true, at(9_004), latestVersion), 'unchanged');
+      assert.equal(await store.setSkillYanked(id, '1.1.0', true, at(9_003)), 'changed');
+      assert.equal(await store.setSkillYanked(id, '1.1.0', true, at(9_004)), 'unchanged');
       assert.equal((await store.getSkill(id))?.version, '1.0.0', 'a yanked version is never the default');
       assert.equal((await store.getSkill(id, '1.1.0'))?.yanked, true, 'but stays readable by its number');
       assert.deepEqual((await listed()).map((s) => s.version), ['1.0.0']);
-      assert.equal(await store.setSkillYanked(id, '1.0.0', true, at(9_005), latestVersion), 'changed');
+      assert.equal(await store.setSkillYanked(id, '1.0.0', true, at(9_005)), 'changed');
       assert.deepEqual(await listed(), [], 'every version yanked: out of lists');
       assert.deepEqual((await store.hostSkills([id])).map((s) => [s.version, s.listed]), [['1.1.0', false]], 'and not served to hosts');
       assert.deepEqual([(await store.getSkill(id))?.version, (await store.getSkill(id))?.latest_version], ['1.1.0', null]);
-      assert.equal(await store.setSkillYanked(id, '9.9.9', true, at(9_006), latestVersion), 'not_found');
-      await store.setSkillYanked(id, '1.0.0', false, at(9_007), latestVersion);
+      assert.equal(await store.setSkillYanked(id, '9.9.9', true, at(9_006)), 'not_found');
+      await store.setSkillYanked(id, '1.0.0', false, at(9_007));
       assert.equal((await store.getSkill(id))?.version, '1.0.0');
 
       assert.equal((await store.reputation('versioner', 10))?.score, 0.1, 'only a new skill earns the reward');
@@ -303,9 +310,33 @@ export function storeContract(backend: Backend): void {
       assert.equal(await store.deleteSkill(id, at(9_009)), false);
       assert.equal(await store.getSkill(id), null);
       assert.equal(await store.getSkill(id, '1.0.0'), null, 'every version is gone');
-      assert.equal(await store.listSkillVersions(id), null);
+      assert.equal(await store.listSkillVersions(id, { limit: 10, offset: 0 }), null);
       const profile = await store.reputation('versioner', 10);
       assert.deepEqual([profile?.score, profile?.contributions], [0, 0], 'deleting takes the reward back');
+    });
+
+    it('orders versions and picks the default one exactly as the domain rule does, whatever their order of publication', async () => {
+      await store.createAgentWithKey(newKey('orderer'));
+      const published = ['1.0.0', '0.9.0', '2.0.0-beta.2', '1.10.0', '2.0.0-beta.10', '1.2.0', '2.0.0-alpha', '1.10.0-rc.1'];
+      const first = skill('orderer', { name: 'ordered', version: published[0] });
+      await store.publishSkill(first);
+      for (const [i, version] of published.slice(1).entries()) await store.publishSkill(nextVersion(first, version, `body ${i}`, 9_050 + i));
+      const id = first.skillId;
+      const page = await store.listSkillVersions(id, { limit: 100, offset: 0 });
+      assert.deepEqual(page?.items.map((v) => v.version), [...published].sort(semver.rcompare));
+      const yanked = new Set<string>();
+      for (const version of ['1.10.0', '1.2.0', '1.0.0', '0.9.0', '2.0.0-beta.10', '2.0.0-beta.2', '2.0.0-alpha', '1.10.0-rc.1']) {
+        await store.setSkillYanked(id, version, true, at(9_070));
+        yanked.add(version);
+        const expected = latestVersion(published.map((v) => ({ version: v, yanked: yanked.has(v) })));
+        const got = await store.getSkill(id);
+        assert.equal(got?.latest_version, expected, `after yanking ${[...yanked].join(', ')}`);
+        if (expected !== null) assert.equal(got?.version, expected);
+      }
+      assert.equal((await store.getSkill(id))?.version, '1.10.0', 'every version yanked: the one the rule picks without yanks is shown, never as latest');
+      const capped = { ...nextVersion(first, '3.0.0', 'one too many', 9_080), maxVersions: published.length };
+      await assert.rejects(store.publishSkill(capped), (e: unknown) => e instanceof VersionLimitError && e.limit === published.length);
+      assert.equal((await store.listSkillVersions(id, { limit: 1, offset: 0 }))?.total, published.length, 'nothing of it was written');
     });
 
     it('keeps a bundle of files with their digests, and one skill per name under concurrent creation', async () => {

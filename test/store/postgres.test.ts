@@ -5,9 +5,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import type { KnowledgeUnit } from '../../src/domain/model.js';
+import { newSkillPlan } from '../../src/service/skills.js';
 import { MIGRATION_LOCK_KEY } from '../../src/store/postgres/connection.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
-import { StoreUnavailableError, type Store } from '../../src/store/store.js';
+import { PublishRaceError, StoreUnavailableError, type Store } from '../../src/store/store.js';
 import { adminQuery, dropSchema, faultyLink, freshSchema, openPostgres, postgresUrl, type FaultyLink } from '../helpers/backends.js';
 
 const url = postgresUrl();
@@ -97,6 +98,37 @@ describe('PostgreSQL store', { skip }, () => {
       writing = false;
       await writes;
       await writer.close();
+      await store.close();
+    }
+  });
+
+  it('answers concurrent publications and deletions of one skill without a deadlock reaching the caller', async () => {
+    const store = await openPostgres(url!);
+    try {
+      await store.createAgentWithKey(key('racer'));
+      const plan = (round: number, kind: 'create' | 'version', version: string, skillId: string) => ({
+        ...newSkillPlan({
+          skill_md_content: `---\nname: raced-${round}\ndescription: Raced ${round}.\nmetadata:\n  version: "${version}"\n---\nBody ${round} ${version}.\n`,
+          visibility: 'public', skillId, agentId: 'racer', at: at(round),
+        }),
+        kind,
+      });
+      const unavailable: unknown[] = [];
+      // As the service writes them: within the publisher's storage quota, read and held inside the write.
+      const quota = { units: null, skills: 1_000, bytes: null };
+      for (let round = 0; round < 40; round++) {
+        const id = `sk_race_${round}`;
+        await store.publishSkill(plan(round, 'create', '1.0.0', id));
+        const outcomes = await Promise.allSettled([
+          store.publishSkill(plan(round, 'version', '1.1.0', id), undefined, quota),
+          store.deleteSkill(id, at(round)),
+          store.publishSkill(plan(round, 'create', '1.0.0', `sk_race_${round}_again`), undefined, quota),
+          store.publishSkill(plan(round, 'version', '1.2.0', id), undefined, quota),
+        ]);
+        for (const o of outcomes) if (o.status === 'rejected' && !(o.reason instanceof PublishRaceError)) unavailable.push(o.reason);
+      }
+      assert.deepEqual(unavailable.map(String), [], 'a deadlock is retried inside the store, never answered as an outage (a lost race is planned again)');
+    } finally {
       await store.close();
     }
   });

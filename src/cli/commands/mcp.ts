@@ -1,7 +1,9 @@
 // mcp: the registry's MCP server over stdio, for local agents: the same tools and skill:// resources as
 // POST /mcp, each answered through the REST API of the registry at --url (with --key, or anonymously).
 import type { Command } from 'commander';
-import { commandContext, type GlobalOptions } from '../context.js';
+import { ApiError } from '../../domain/errors.js';
+import { UnreachableError } from '../client.js';
+import { CommandFailed, commandContext, type GlobalOptions } from '../context.js';
 
 export function mcpCommand(program: Command): void {
   program
@@ -16,6 +18,17 @@ export function mcpCommand(program: Command): void {
         import('../../mcp/server.js'),
         import('../rest-backend.js'),
       ]);
+      // A key the registry refuses fails here, at start, as it does over HTTP (a 401 when connecting);
+      // a registry that is down may come up later: the tools then say it cannot be reached.
+      if (ctx.key) {
+        try {
+          await ctx.client.get('/v1/auth/whoami');
+        } catch (error) {
+          if (error instanceof ApiError && error.statusCode === 401) throw new CommandFailed(`the registry at ${ctx.url} refused the API key: ${error.message}`, 'KEY_REFUSED');
+          if (!(error instanceof UnreachableError)) throw error;
+          process.stderr.write(`the registry at ${ctx.url} cannot be reached now (${error.message}); serving anyway\n`);
+        }
+      }
       const server = createMcpServer(restBackend(ctx.client));
       const transport = new StdioServerTransport();
       const closed = new Promise<void>((resolve) => {

@@ -4,14 +4,15 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
-import { normalizeBundlePath } from '../../domain/bundles.js';
+import { create as contentDisposition } from 'content-disposition';
+import { normalizeBundlePath, sha256Digest } from '../../domain/bundles.js';
 import { badRequest } from '../../domain/errors.js';
 import { isVersion } from '../../domain/versions.js';
 import type { Context } from '../../service/context.js';
 import { getSkill, getSkillArchive, getSkillFile, listSkillVersions, setYanked } from '../../service/skills.js';
 import type { Skill } from '../../domain/model.js';
 import type { SkillFileContent } from '../../store/store.js';
-import { IdParams, SkillFileParams, SkillOne, SkillVersionFileParams, SkillVersionList, SkillVersionParams, errors } from '../schemas.js';
+import { IdParams, PageQuery, SkillFileParams, SkillOne, SkillVersionFileParams, SkillVersionList, SkillVersionParams, errors } from '../schemas.js';
 
 const CHUNK = 64 * 1024;
 
@@ -38,7 +39,8 @@ function sendFile(reply: FastifyReply, { skill, file }: { skill: Skill; file: Sk
   reply
     .type(file.mediaType)
     .header('content-security-policy', "default-src 'none'; sandbox")
-    .header('content-disposition', `${text ? 'inline' : 'attachment'}; filename="${name.replace(/["\\\r\n]/g, '_')}"`)
+    // Any file name (`docs/说明.md` too): an ASCII fallback, and the name itself in RFC 5987's form.
+    .header('content-disposition', contentDisposition(name, { type: text ? 'inline' : 'attachment' }))
     .header('cache-control', visibility === 'public' ? 'no-cache' : 'private, no-cache')
     .header('x-skill-version', file.version);
   if (file.digest) reply.header('etag', `"${file.digest}"`).header('repr-digest', reprDigest(file.digest));
@@ -56,13 +58,18 @@ export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app
       schema: {
         summary: "A skill's versions, newest first (yanked ones flagged)",
         operationId: 'listSkillVersions',
-        description: 'Every version of the skill, by semantic-version precedence, newest first, each with its digest.',
+        description: 'The skill\'s versions by semantic-version precedence, newest first, each with its digest; paged like every list.',
         tags: ['skills'],
         params: IdParams,
+        querystring: PageQuery,
         response: { 200: SkillVersionList, ...errors(400, 404, 429) },
       },
     },
-    async (request) => ({ data: await listSkillVersions(ctx, request.auth, request.params.id) }),
+    async (request) => {
+      const { limit = 20, offset = 0 } = request.query;
+      const page = await listSkillVersions(ctx, request.auth, request.params.id, { limit, offset });
+      return { data: page.items, total: page.total, offset, limit };
+    },
   );
 
   app.get(
@@ -126,6 +133,8 @@ export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app
     async (request, reply) => {
       const at = version(request.params.version);
       const { skill, archive } = await getSkillArchive(ctx, request.auth, request.params.id, at);
+      // The archive's own digest: the version digest when the version has files, else that of SKILL.md alone.
+      const digest = sha256Digest(archive);
       const chunks = function* () {
         for (let i = 0; i < archive.length; i += CHUNK) yield archive.subarray(i, i + CHUNK);
       };
@@ -134,8 +143,8 @@ export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app
         .header('content-length', archive.length)
         .header('content-disposition', `attachment; filename="${skill.name}-${at}.zip"`)
         .header('cache-control', skill.visibility === 'public' ? 'no-cache' : 'private, no-cache')
-        .header('etag', `"${skill.digest}"`)
-        .header('repr-digest', reprDigest(skill.digest))
+        .header('etag', `"${digest}"`)
+        .header('repr-digest', reprDigest(digest))
         .send(Readable.from(chunks()));
     },
   );

@@ -2,9 +2,9 @@
 import { rewardText } from '../../domain/reputation.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../service/context.js';
-import { deleteSkill, getSkill, listSkills, publishSkill } from '../../service/skills.js';
+import { deleteSkill, getSkill, listSkills, publishSkill, setVisibility } from '../../service/skills.js';
 import { respondOnce } from '../idempotency.js';
-import { IdParams, SkillBody, SkillCreated, SkillDeleted, SkillListQuery, SkillOne, SkillPage, errors } from '../schemas.js';
+import { IdParams, SkillBody, SkillCreated, SkillDeleted, SkillListQuery, SkillOne, SkillPage, VisibilityBody, errors } from '../schemas.js';
 
 export const skillRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) => {
   app.get(
@@ -55,8 +55,9 @@ export const skillRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) 
         description:
           `Needs the write scope. 201: a new skill (earns ${rewardText('contribute_skill')}) or a new version of yours (earns nothing). 200: the ` +
           'same content is already published; that version is answered and nothing is written. 409: the version the SKILL.md ' +
-          'names is taken. The SKILL.md is parsed leniently: breaking a required rule is a 400 naming it; softer findings come ' +
-          'back as warnings.',
+          'names is taken, or the skill has another visibility (a version keeps the skill\'s; change it with ' +
+          'POST /v1/skills/{id}/visibility). The SKILL.md is parsed leniently: breaking a required rule is a 400 naming it; ' +
+          'softer findings come back as warnings.',
         tags: ['skills'],
         security: [{ bearerAuth: [] }],
         body: SkillBody,
@@ -65,6 +66,26 @@ export const skillRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) 
     },
     async (request, reply) =>
       publishSkill(ctx, request.auth, request.body, (change) => respondOnce(request, reply, ctx.store, change)),
+  );
+
+  app.post(
+    '/v1/skills/:id/visibility',
+    {
+      config: { access: setVisibility.access },
+      schema: {
+        summary: 'Change who sees a skill: every version follows (its publisher with write scope, or an admin)',
+        operationId: 'setSkillVisibility',
+        description:
+          'Visibility belongs to the skill, not to a version. Making a private skill public makes every version public, ' +
+          'earlier ones included; the answer\'s warnings list them.',
+        tags: ['skills'],
+        security: [{ bearerAuth: [] }],
+        params: IdParams,
+        body: VisibilityBody,
+        response: { 200: SkillCreated, ...errors(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request) => setVisibility(ctx, request.auth, request.params.id, request.body.visibility),
   );
 
   app.delete(

@@ -51,7 +51,9 @@ export const SkillCreated = Type.Object(
 );
 export const SkillOne = Type.Object({ data: Skill }, { description: 'The skill at one version, with its SKILL.md and file list' });
 export const SkillPage = pageOf(SkillSummary, 'A page of skill summaries (their latest versions, no SKILL.md), in list order');
-export const SkillVersionList = Type.Object({ data: Type.Array(SkillVersionSummary) }, { description: "A skill's versions, newest first" });
+export const SkillVersionList = pageOf(SkillVersionSummary, "A page of a skill's versions, newest first (semantic-version precedence)");
+export const PageQuery = Type.Object({ limit: Limit, offset: Offset }, closed);
+export const VisibilityBody = Type.Object({ visibility: VisibilitySchema }, closed);
 export const SkillDeleted = Type.Object(
   { data: Type.Object({ id: Type.String(), deleted: Type.Boolean() }) },
   { description: 'The skill, every version and file, are gone' },

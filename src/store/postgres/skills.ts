@@ -1,13 +1,15 @@
 // Skills on PostgreSQL, mirrored by ../sqlite/skills.ts: publications (a new skill, a new version, or the
 // same content again), the default version kept on the skill row (with its tags), yank and
-// delete; the reads are every backend's (../reads/skills.ts). Writes run inside the caller's transaction; a skill row is
-// locked (FOR UPDATE) while a version is added or yanked, so concurrent publications queue.
+// delete; the reads are every backend's (../reads/skills.ts). Writes run inside the caller's transaction. Locks
+// are taken in one order, the publisher's agent row first, then the skill row (FOR UPDATE), so that
+// publications and deletions of one skill queue instead of deadlocking.
 import type { PoolClient } from 'pg';
+import type { Visibility } from '../../domain/model.js';
 import * as skillRows from '../skill-rows.js';
-import { PublishRaceError, type SkillPlan, type StorageQuota } from '../store.js';
+import { PublishRaceError, VersionLimitError, type SkillPlan, type StorageQuota } from '../store.js';
 import { run } from './connection.js';
 import { uniqueViolation } from './errors.js';
-import { reserveStorage, reward, takeBack } from './writes.js';
+import { lockAgent, reserveStorage, reward, takeBack } from './writes.js';
 
 const INSERT_VERSION = `INSERT INTO skill_versions (${skillRows.VERSION_INSERT_COLUMNS.join(', ')})
   VALUES (${skillRows.VERSION_INSERT_COLUMNS.map((column, i) => `$${i + 1}${column === 'tags' || column === 'warnings' ? '::jsonb' : ''}`).join(', ')})
@@ -52,6 +54,7 @@ export async function publish(client: PoolClient, plan: SkillPlan, quota: Storag
     const rewarded = { agentId: plan.agentId, targetId: plan.skillId, at, isPrivate: plan.visibility === 'private', usage };
     await reward(client, [rewarded], 'contribute_skill', plan.rewardMillis);
   } else {
+    await lockAgent(client, plan.agentId);
     const [found] = (
       await run<SkillRef>(client, 'SELECT seq, agent_id, visibility FROM skills WHERE id = $1 AND agent_id = $2 FOR UPDATE', [
         plan.skillId,
@@ -60,10 +63,15 @@ export async function publish(client: PoolClient, plan: SkillPlan, quota: Storag
     ).rows;
     if (!found) throw new PublishRaceError();
     skill = found;
+    if (plan.maxVersions !== null) {
+      const [held] = (await run<{ n: string }>(client, 'SELECT count(*) AS n FROM skill_versions WHERE skill_seq = $1', [found.seq])).rows;
+      if (Number(held!.n) >= plan.maxVersions) throw new VersionLimitError(plan.maxVersions);
+    }
     const usage = { units: 0, skills: 0, bytes };
     if (quota) await reserveStorage(client, plan.agentId, quota, usage);
     await run(client, 'UPDATE agents SET stored_bytes = stored_bytes + $2 WHERE agent_id = $1', [plan.agentId, bytes]);
-    if (found.visibility !== plan.visibility) await setVisibility(client, skill, plan);
+    // Visibility belongs to the skill: a plan made before it changed is planned again (and refused).
+    if (found.visibility !== plan.visibility) throw new PublishRaceError();
   }
   let versionSeq: string;
   try {
@@ -84,34 +92,37 @@ export async function publish(client: PoolClient, plan: SkillPlan, quota: Storag
     );
   }
   await run(client, 'UPDATE skills SET bytes = bytes + $2, updated_at = $3 WHERE seq = $1', [skill.seq, bytes, at]);
-  await refreshDefault(client, skill.seq, plan.pickLatest, at);
+  await refreshDefault(client, skill.seq, at);
 }
 
-/** A new version may change who sees the skill; its history items follow (public profiles hide private ones). */
-async function setVisibility(client: PoolClient, skill: SkillRef, plan: SkillPlan): Promise<void> {
-  await run(client, 'UPDATE skills SET visibility = $2 WHERE seq = $1', [skill.seq, plan.visibility]);
-  await run(client, 'UPDATE reputation_events SET private = $3 WHERE agent_id = $1 AND target_id = $2', [
-    plan.agentId,
-    plan.skillId,
-    plan.visibility === 'private',
-  ]);
+/** Who sees a skill (every version of it); its history items follow (public profiles hide private ones). */
+export async function setVisibility(client: PoolClient, id: string, visibility: Visibility, at: string): Promise<'changed' | 'unchanged' | 'not_found'> {
+  const [skill] = (await run<SkillRef>(client, 'SELECT seq, agent_id, visibility FROM skills WHERE id = $1 FOR UPDATE', [id])).rows;
+  if (!skill) return 'not_found';
+  if (skill.visibility === visibility) return 'unchanged';
+  await run(client, 'UPDATE skills SET visibility = $2, updated_at = $3 WHERE seq = $1', [skill.seq, visibility, at]);
+  await run(client, 'UPDATE reputation_events SET private = $3 WHERE agent_id = $1 AND target_id = $2', [skill.agent_id, id, visibility === 'private']);
+  return 'changed';
 }
 
 /**
- * Points the skill at the version `pickLatest` chooses, copying that version's searchable fields and
- * re-indexing its tags. With every
- * version yanked the row shows the newest version and leaves lists and search (latest_version_seq NULL).
+ * Points the skill at its default version, copying that version's searchable fields and re-indexing its
+ * tags: the highest release that is not yanked, else the highest pre-release (the domain's latestVersion;
+ * this order is tested against it), found through the versions' index. With every version yanked the row
+ * shows the highest version and leaves lists and search (latest_version_seq NULL).
  */
-async function refreshDefault(client: PoolClient, skillSeq: string, pickLatest: SkillPlan['pickLatest'], at: string): Promise<void> {
-  const versions = (
-    await run<{ seq: string; version: string; yanked: boolean }>(client, 'SELECT seq, version, yanked FROM skill_versions WHERE skill_seq = $1', [
-      skillSeq,
-    ])
-  ).rows;
-  const live = pickLatest(versions);
-  const shown = live ?? pickLatest(versions.map((v) => ({ ...v, yanked: false })));
-  const chosen = versions.find((v) => v.version === shown);
-  if (!chosen) return;
+async function refreshDefault(client: PoolClient, skillSeq: string, at: string): Promise<void> {
+  const pick = async (condition: string) =>
+    (
+      await run<{ seq: string }>(
+        client,
+        `SELECT seq FROM skill_versions WHERE skill_seq = $1${condition} ORDER BY is_release DESC, sort_key DESC, seq DESC LIMIT 1`,
+        [skillSeq],
+      )
+    ).rows[0]?.seq;
+  const live = (await pick(' AND NOT yanked')) ?? null;
+  const chosen = live ?? (await pick(''));
+  if (chosen === undefined) return;
   await run(
     client,
     `UPDATE skills s SET version = v.version, latest_version_seq = $3, digest = v.digest, display_name = v.display_name,
@@ -119,7 +130,7 @@ async function refreshDefault(client: PoolClient, skillSeq: string, pickLatest: 
        conformant = v.conformant, file_count = v.file_count,
        published_at = v.created_at, updated_at = $4
      FROM skill_versions v WHERE v.seq = $2 AND s.seq = $1`,
-    [skillSeq, chosen.seq, live === null ? null : chosen.seq, at],
+    [skillSeq, chosen, live, at],
   );
   await run(client, 'DELETE FROM skill_tags WHERE skill_seq = $1', [skillSeq]);
   await run(
@@ -138,7 +149,6 @@ export async function setYanked(
   version: string,
   yanked: boolean,
   at: string,
-  pickLatest: SkillPlan['pickLatest'],
 ): Promise<'changed' | 'unchanged' | 'not_found'> {
   const [skill] = (await run<{ seq: string }>(client, 'SELECT seq FROM skills WHERE id = $1 FOR UPDATE', [id])).rows;
   if (!skill) return 'not_found';
@@ -151,12 +161,15 @@ export async function setYanked(
   if (!row) return 'not_found';
   if (row.yanked === yanked) return 'unchanged';
   await run(client, 'UPDATE skill_versions SET yanked = $2, yanked_at = $3 WHERE seq = $1', [row.seq, yanked, yanked ? at : null]);
-  await refreshDefault(client, skill.seq, pickLatest, at);
+  await refreshDefault(client, skill.seq, at);
   return 'changed';
 }
 
 /** Deletes the skill (versions, files and tags go by ON DELETE CASCADE) and takes its reward back. */
 export async function deleteSkill(client: PoolClient, id: string, at: string): Promise<boolean> {
+  const [owner] = (await run<{ agent_id: string }>(client, 'SELECT agent_id FROM skills WHERE id = $1', [id])).rows;
+  if (!owner) return false;
+  await lockAgent(client, owner.agent_id);
   const [skill] = (
     await run<SkillRef & { bytes: string }>(client, 'DELETE FROM skills WHERE id = $1 RETURNING seq, agent_id, visibility, bytes', [id])
   ).rows;

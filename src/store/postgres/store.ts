@@ -4,13 +4,35 @@
 import type { PoolClient } from 'pg';
 import * as rows from '../rows.js';
 import { composeStore } from '../compose.js';
-import { AgentExistsError, type IdempotentResponse, type Store } from '../store.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AgentExistsError, StoreUnavailableError, type IdempotentResponse, type Store } from '../store.js';
 import { appliedMigrations, createPool, inTransaction, migrate, run, type PoolOptions } from './connection.js';
 import { postgresDb } from './db.js';
 import { refuseUnstorable } from './errors.js';
 import { purgeResponses, saveResponse } from './idempotency.js';
 import * as skills from './skills.js';
 import * as writes from './writes.js';
+
+/** A transaction PostgreSQL rolled back to break a deadlock or a serialization conflict: nothing of it was written. */
+const CONFLICT_STATES = new Set(['40P01', '40001']);
+const CONFLICT_ATTEMPTS = 4;
+
+/**
+ * Runs a whole transaction again when PostgreSQL chose it as a deadlock's victim (or it lost a
+ * serialization conflict): writes take their locks in one order, so this is rare, and a client should never
+ * hear it as an outage. After a few tries the conflict is answered as the database being unavailable.
+ */
+async function retryingConflicts<T>(transaction: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await transaction();
+    } catch (error) {
+      const code = (error as { cause?: { code?: unknown } }).cause?.code;
+      if (!(error instanceof StoreUnavailableError) || !CONFLICT_STATES.has(String(code)) || attempt >= CONFLICT_ATTEMPTS) throw error;
+      await sleep(5 + Math.random() * 20 * attempt);
+    }
+  }
+}
 
 /** A PostgreSQL store, and the migration versions its database has recorded. */
 export type PostgresStore = Store & { appliedMigrations(): Promise<number[]> };
@@ -21,20 +43,24 @@ export async function openPostgresStore(url: string, options: PoolOptions = {}):
   const pool = createPool(url, options);
   let closed = false;
 
-  /** A write in one transaction, with the idempotent response saved in it. */
+  /** A write in one transaction, with the idempotent response saved in it (retried when it lost a deadlock). */
   const write = <T>(work: (client: PoolClient) => Promise<T>, response?: IdempotentResponse): Promise<T> =>
-    inTransaction(pool, async (client) => {
-      const result = await work(client);
-      await saveResponse(client, response);
-      return result;
-    });
+    retryingConflicts(() =>
+      inTransaction(pool, async (client) => {
+        const result = await work(client);
+        await saveResponse(client, response);
+        return result;
+      }),
+    );
   /** The same, where only a write that happened is answered for again (a refusal is never replayed). */
   const writeIf = <T>(work: (client: PoolClient) => Promise<T>, happened: (result: T) => boolean, response?: IdempotentResponse): Promise<T> =>
-    inTransaction(pool, async (client) => {
-      const result = await work(client);
-      if (happened(result)) await saveResponse(client, response);
-      return result;
-    });
+    retryingConflicts(() =>
+      inTransaction(pool, async (client) => {
+        const result = await work(client);
+        if (happened(result)) await saveResponse(client, response);
+        return result;
+      }),
+    );
   const unstorableSkill = (plan: Parameters<Store['publishSkill']>[0]) => refuseUnstorable({ ...plan.version, files: plan.version.files.map((f) => f.path) });
 
   const store = composeStore(postgresDb(pool), {
@@ -77,7 +103,8 @@ export async function openPostgresStore(url: string, options: PoolOptions = {}):
       unstorableSkill(plan);
       await write((client) => skills.publish(client, plan, quota), response);
     },
-    setSkillYanked: (id, version, yanked, at, pickLatest) => write((client) => skills.setYanked(client, id, version, yanked, at, pickLatest)),
+    setSkillYanked: (id, version, yanked, at) => write((client) => skills.setYanked(client, id, version, yanked, at)),
+    setSkillVisibility: (id, visibility, at) => write((client) => skills.setVisibility(client, id, visibility, at)),
     deleteSkill: (id, at) => write((client) => skills.deleteSkill(client, id, at)),
     /** Many new skills in one transaction, each through the ordinary publication. */
     async importSkills(items) {

@@ -155,6 +155,14 @@ export async function insertUnits(client: PoolClient, items: readonly UnitImport
   }
 }
 
+/**
+ * Locks an agent's row for the rest of the transaction. Every write that touches an agent's objects and its
+ * totals takes this lock first, so two such writes queue in one order instead of deadlocking.
+ */
+export async function lockAgent(client: PoolClient, agentId: string): Promise<void> {
+  await run(client, 'SELECT 1 FROM agents WHERE agent_id = $1 FOR UPDATE', [agentId]);
+}
+
 /** Refuses (QuotaExceededError) storage that would take the agent over `quota`; its row stays locked. */
 export async function reserveStorage(client: PoolClient, agentId: string, quota: StorageQuota, growth: { units: number; skills: number; bytes: number }): Promise<void> {
   const [used] = (
@@ -168,8 +176,11 @@ export async function reserveStorage(client: PoolClient, agentId: string, quota:
   checkQuota(quota, used.unit_count + growth.units, used.skill_count + growth.skills, Number(used.stored_bytes) + growth.bytes, growth);
 }
 
-/** Deletes a unit (verdicts go by ON DELETE CASCADE) and takes its reward back. */
+/** Deletes a unit (verdicts go by ON DELETE CASCADE) and takes its reward back, its contributor locked first. */
 export async function deleteUnit(client: PoolClient, id: string, at: string): Promise<boolean> {
+  const [owner] = (await run<{ agent_id: string }>(client, 'SELECT agent_id FROM knowledge_units WHERE id = $1', [id])).rows;
+  if (!owner) return false;
+  await lockAgent(client, owner.agent_id);
   const [unit] = (
     await run<{ agent_id: string; bytes: string }>(client, 'DELETE FROM knowledge_units WHERE id = $1 RETURNING agent_id, bytes', [id])
   ).rows;

@@ -3,6 +3,7 @@
 // the discovery index, lists and the newest skills. A skill row holds its default version's searchable
 // fields; a version row holds one version whole; files hang off versions.
 import type { Skill, SkillVersionSummary } from '../../domain/model.js';
+import { versionSortKey, type VersionFacts } from '../../domain/versions.js';
 import type { SkillSummary } from '../../domain/summaries.js';
 import type { RecentSkillQuery } from '../recent-queries.js';
 import * as skillRows from '../skill-rows.js';
@@ -19,7 +20,7 @@ function visibleTo(viewer: Viewer): Sql[] {
   return [viewer.agentId === null ? sql`s.visibility = 'public'` : sql`(s.visibility = 'public' OR s.agent_id = ${viewer.agentId})`];
 }
 
-export type SkillReads = Omit<SkillStore, 'publishSkill' | 'setSkillYanked' | 'deleteSkill' | 'importSkills'>;
+export type SkillReads = Omit<SkillStore, 'publishSkill' | 'setSkillYanked' | 'setSkillVisibility' | 'deleteSkill' | 'importSkills'>;
 
 export function skillReads(db: Db): SkillReads & { exportedVersion(id: string, version: string): Promise<SkillExport['versions'][number]> } {
   const summary = (row: skillRows.SkillSummaryRow) => skillRows.toSkillSummary(row, db.decode);
@@ -58,18 +59,21 @@ export function skillReads(db: Db): SkillReads & { exportedVersion(id: string, v
     },
 
     async findSkillByName(agentId, name): Promise<SkillIdentity | null> {
-      const skill = await db.get<{ seq: number | string; id: string; visibility: string }>(
-        sql`SELECT seq, id, visibility FROM skills WHERE agent_id = ${agentId} AND name = ${name} AND legacy_duplicate = ${false}`,
+      const skill = await db.get<{ id: string; visibility: string }>(
+        sql`SELECT id, visibility FROM skills WHERE agent_id = ${agentId} AND name = ${name} AND legacy_duplicate = ${false}`,
       );
-      if (!skill) return null;
-      const versions = await db.all<{ version: string; digest: string; yanked: unknown }>(
-        sql`SELECT version, digest, yanked FROM skill_versions WHERE skill_seq = ${skill.seq}`,
-      );
-      return {
-        skillId: skill.id,
-        visibility: skill.visibility as SkillIdentity['visibility'],
-        versions: versions.map((v) => ({ version: v.version, digest: v.digest, yanked: db.decode.bool(v.yanked) })),
-      };
+      return skill ? { skillId: skill.id, visibility: skill.visibility as SkillIdentity['visibility'] } : null;
+    },
+
+    /** What a publication decides from: three lookups through the versions' indexes, whatever their number. */
+    async skillVersionFacts(id, digest, requested): Promise<VersionFacts> {
+      const skill = sql`(SELECT seq FROM skills WHERE id = ${id})`;
+      const same = await db.get<{ version: string }>(sql`SELECT version FROM skill_versions WHERE skill_seq = ${skill} AND digest = ${digest} LIMIT 1`);
+      const taken =
+        requested !== null &&
+        (await db.get(sql`SELECT 1 AS taken FROM skill_versions WHERE skill_seq = ${skill} AND sort_key = ${versionSortKey(requested)} LIMIT 1`)) !== undefined;
+      const highest = await db.get<{ version: string }>(sql`SELECT version FROM skill_versions WHERE skill_seq = ${skill} ORDER BY sort_key DESC, seq DESC LIMIT 1`);
+      return { same: same?.version ?? null, taken, highest: highest?.version ?? null };
     },
 
     async hostSkills(ids) {
@@ -86,14 +90,19 @@ export function skillReads(db: Db): SkillReads & { exportedVersion(id: string, v
       return skillRows.toHostSkills(found, files);
     },
 
-    async listSkillVersions(id): Promise<SkillVersionSummary[] | null> {
-      const skill = await db.get<{ seq: number | string }>(sql`SELECT seq FROM skills WHERE id = ${id}`);
-      if (!skill) return null;
-      const versions = await db.all<skillRows.VersionSummaryRow>(
-        sql`SELECT ${raw(skillRows.VERSION_SUMMARY_COLUMNS)} FROM skill_versions v WHERE v.skill_seq = ${skill.seq}`,
-      );
-      return versions.map((v) => skillRows.toVersionSummary(v, db.decode));
-    },
+    /** A page of a skill's versions, newest first by semver precedence (its index gives the order). */
+    listSkillVersions: (id, page): Promise<Page<SkillVersionSummary> | null> =>
+      db.snapshot(async (db) => {
+        const skill = await db.get<{ seq: number | string; versions: number | string }>(
+          sql`SELECT s.seq, (SELECT count(*) FROM skill_versions v WHERE v.skill_seq = s.seq) AS versions FROM skills s WHERE s.id = ${id}`,
+        );
+        if (!skill) return null;
+        const found = await db.all<skillRows.VersionSummaryRow>(
+          sql`SELECT ${raw(skillRows.VERSION_SUMMARY_COLUMNS)} FROM skill_versions v WHERE v.skill_seq = ${skill.seq}
+            ORDER BY v.sort_key DESC, v.seq DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
+        );
+        return { items: found.map((v) => skillRows.toVersionSummary(v, db.decode)), total: Number(skill.versions) };
+      }),
 
     async getSkillFile(id, version, path) {
       const row = await versionRow(id, version ?? undefined);

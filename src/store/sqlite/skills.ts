@@ -2,7 +2,8 @@
 // same content again), the default version kept on the skill row (with its tags), yank and delete; the
 // reads are every backend's (../reads/skills.ts). Every write runs inside the caller's transaction.
 import * as skillRows from '../skill-rows.js';
-import { PublishRaceError, type SkillPlan, type StorageQuota } from '../store.js';
+import type { Visibility } from '../../domain/model.js';
+import { PublishRaceError, VersionLimitError, type SkillPlan, type StorageQuota } from '../store.js';
 import type { Prepare } from './connection.js';
 import { isUniqueViolation } from './errors.js';
 import { moveUsage, reward, takeBack } from './writes.js';
@@ -52,8 +53,13 @@ export function publish(prepare: Prepare, plan: SkillPlan, quota: StorageQuota |
       | undefined;
     if (!found) throw new PublishRaceError();
     skill = found;
+    if (plan.maxVersions !== null) {
+      const held = prepare('SELECT count(*) FROM skill_versions WHERE skill_seq = ?').pluck().get(found.seq) as number;
+      if (held >= plan.maxVersions) throw new VersionLimitError(plan.maxVersions);
+    }
     moveUsage(prepare, plan.agentId, 0, 0, bytes, quota);
-    if (found.visibility !== plan.visibility) setVisibility(prepare, skill, plan);
+    // Visibility belongs to the skill: a plan made before it changed is planned again (and refused).
+    if (found.visibility !== plan.visibility) throw new PublishRaceError();
   }
   let versionSeq: number;
   try {
@@ -65,34 +71,37 @@ export function publish(prepare: Prepare, plan: SkillPlan, quota: StorageQuota |
   const file = prepare('INSERT INTO skill_files (version_seq, path, content, size, digest, media_type) VALUES (?, ?, ?, ?, ?, ?)');
   for (const f of plan.version.files) file.run(versionSeq, f.path, Buffer.from(f.content), f.size, f.digest, f.mediaType);
   prepare('UPDATE skills SET bytes = bytes + ?, updated_at = ? WHERE seq = ?').run(bytes, at, skill.seq);
-  refreshDefault(prepare, skill.seq, plan.pickLatest, at);
+  refreshDefault(prepare, skill.seq, at);
 }
 
-/** A new version may change who sees the skill; its history items follow (public profiles hide private ones). */
-function setVisibility(prepare: Prepare, skill: SkillRef, plan: SkillPlan): void {
-  prepare('UPDATE skills SET visibility = ? WHERE seq = ?').run(plan.visibility, skill.seq);
-  prepare('UPDATE reputation_events SET private = ? WHERE agent_id = ? AND target_id = ?').run(bool(plan.visibility === 'private'), plan.agentId, plan.skillId);
+/** Who sees a skill (every version of it); its history items follow (public profiles hide private ones). */
+export function setVisibility(prepare: Prepare, id: string, visibility: Visibility, at: string): 'changed' | 'unchanged' | 'not_found' {
+  const skill = prepare('SELECT seq, agent_id, visibility FROM skills WHERE id = ?').get(id) as SkillRef | undefined;
+  if (!skill) return 'not_found';
+  if (skill.visibility === visibility) return 'unchanged';
+  prepare('UPDATE skills SET visibility = ?, updated_at = ? WHERE seq = ?').run(visibility, at, skill.seq);
+  prepare('UPDATE reputation_events SET private = ? WHERE agent_id = ? AND target_id = ?').run(bool(visibility === 'private'), skill.agent_id, id);
+  return 'changed';
 }
 
 /**
- * Points the skill at the version `pickLatest` chooses, copying that version's searchable fields onto
- * the skill row and re-indexing its tags. With every version yanked the row shows
- * the newest version and leaves lists and search (latest_version_seq NULL).
+ * Points the skill at its default version, copying that version's searchable fields onto the skill row and
+ * re-indexing its tags: the highest release that is not yanked, else the highest pre-release (the domain's
+ * latestVersion; this order is tested against it), found through the versions' index. With every version
+ * yanked the row shows the highest version and leaves lists and search (latest_version_seq NULL).
  */
-export function refreshDefault(prepare: Prepare, skillSeq: number, pickLatest: SkillPlan['pickLatest'], at: string): void {
-  const versions = prepare('SELECT seq, version, yanked FROM skill_versions WHERE skill_seq = ?').all(skillSeq) as {
-    seq: number;
-    version: string;
-    yanked: number;
-  }[];
-  const live = pickLatest(versions.map((v) => ({ version: v.version, yanked: v.yanked === 1 })));
-  const shown = live ?? pickLatest(versions.map((v) => ({ version: v.version, yanked: false })));
-  const chosen = versions.find((v) => v.version === shown);
-  if (!chosen) return;
+export function refreshDefault(prepare: Prepare, skillSeq: number, at: string): void {
+  const pick = (condition: string) =>
+    prepare(`SELECT seq FROM skill_versions WHERE skill_seq = ?${condition} ORDER BY is_release DESC, sort_key DESC, seq DESC LIMIT 1`)
+      .pluck()
+      .get(skillSeq) as number | undefined;
+  const live = pick(' AND yanked = 0') ?? null;
+  const chosen = live ?? pick('');
+  if (chosen === undefined) return;
   const v = prepare(
     `SELECT version, digest, display_name, description, domain, tags, license, quality_score, conformant, file_count, created_at
      FROM skill_versions WHERE seq = ?`,
-  ).get(chosen.seq) as {
+  ).get(chosen) as {
     version: string; digest: string; display_name: string; description: string; domain: string | null; tags: string;
     license: string | null; quality_score: number; conformant: number; file_count: number; created_at: string;
   };
@@ -100,7 +109,7 @@ export function refreshDefault(prepare: Prepare, skillSeq: number, pickLatest: S
     `UPDATE skills SET version = ?, latest_version_seq = ?, digest = ?, display_name = ?, description = ?, domain = ?, tags = ?,
        license = ?, quality_score = ?, conformant = ?, file_count = ?, published_at = ?, updated_at = ?
      WHERE seq = ?`,
-  ).run(v.version, live === null ? null : chosen.seq, v.digest, v.display_name, v.description, v.domain, v.tags, v.license,
+  ).run(v.version, live, v.digest, v.display_name, v.description, v.domain, v.tags, v.license,
     v.quality_score, v.conformant, v.file_count, v.created_at, at, skillSeq);
   prepare('DELETE FROM skill_tags WHERE skill_seq = ?').run(skillSeq);
   const tagRow = prepare('INSERT OR IGNORE INTO skill_tags (tag, skill_seq) VALUES (?, ?)');
@@ -115,7 +124,6 @@ export function setYanked(
   version: string,
   yanked: boolean,
   at: string,
-  pickLatest: SkillPlan['pickLatest'],
 ): 'changed' | 'unchanged' | 'not_found' {
   const row = prepare('SELECT s.seq AS skill_seq, v.seq, v.yanked FROM skills s JOIN skill_versions v ON v.skill_seq = s.seq WHERE s.id = ? AND v.version = ?').get(
     id,
@@ -124,7 +132,7 @@ export function setYanked(
   if (!row) return 'not_found';
   if ((row.yanked === 1) === yanked) return 'unchanged';
   prepare('UPDATE skill_versions SET yanked = ?, yanked_at = ? WHERE seq = ?').run(bool(yanked), yanked ? at : null, row.seq);
-  refreshDefault(prepare, row.skill_seq, pickLatest, at);
+  refreshDefault(prepare, row.skill_seq, at);
   return 'changed';
 }
 

@@ -90,7 +90,8 @@ export function openSqliteStore(url: string, options: SqliteOptions = {}): Store
       purgeIdempotentResponses: (before) => write((prepare) => purgeResponses(prepare, before)),
 
       publishSkill: (plan, response, quota) => write((prepare) => skills.publish(prepare, plan, quota), response),
-      setSkillYanked: (id, version, yanked, at, pickLatest) => write((prepare) => skills.setYanked(prepare, id, version, yanked, at, pickLatest)),
+      setSkillYanked: (id, version, yanked, at) => write((prepare) => skills.setYanked(prepare, id, version, yanked, at)),
+      setSkillVisibility: (id, visibility, at) => write((prepare) => skills.setVisibility(prepare, id, visibility, at)),
       deleteSkill: (id, at) => write((prepare) => skills.deleteSkill(prepare, id, at)),
       /** Many new skills in one transaction, each through the ordinary publication. */
       importSkills: (items) =>
