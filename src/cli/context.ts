@@ -4,7 +4,7 @@ import { ApiError } from '../domain/errors.js';
 import { AnswerTooLargeError, type ClientOptions, DEFAULTS, RegistryClient, UnreachableError, type Wait } from './client.js';
 import { resolveTarget, type StoredLogin } from './config-file.js';
 
-/** Exit codes (README "Command line"). */
+/** Exit codes (docs/cli.md, "Exit codes"). */
 export const EXIT = {
   ok: 0,
   /** The registry refused or failed (an error answer), or the command could not do what it was asked. */

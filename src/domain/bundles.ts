@@ -91,7 +91,7 @@ const WINDOWS_RESERVED = /^(?:con|prn|aux|nul|com[0-9\u00B9\u00B2\u00B3]|lpt[0-9
  * Names a tool runs code from when it works in the folder that holds them, so installing them would let a
  * publisher run commands on the installer's machine (`git status` in a folder with a `.git` runs its
  * `core.fsmonitor`). Compared case-insensitively, as macOS and Windows find them. What is left out, and why,
- * is in SECURITY.md (`.husky`, `.github/workflows`, `.devcontainer`, `.gitattributes` are inert there).
+ * is in docs/security.md (`.husky`, `.github/workflows`, `.devcontainer`, `.gitattributes` are inert there).
  */
 const VCS_METADATA = new Set(['.git', 'git~1', '.hg', '.svn', '.bzr', '_darcs', 'cvs', '.jj', '.sl', '.pijul', '.fslckout', '_fossil_']);
 const TOOL_CONFIG: Readonly<Record<string, string>> = {

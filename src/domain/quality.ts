@@ -1,4 +1,4 @@
-// Quality scores: deterministic, in [0, 1], rounded to 4 decimals. The README documents these formulas.
+// Quality scores: deterministic, in [0, 1], rounded to 4 decimals. docs/api.md documents these formulas.
 import type { KnowledgeUnitInput } from './model.js';
 import { isConformanceKind } from './skill-md/types.js';
 

@@ -44,7 +44,7 @@ export const mcpRoutes: FastifyPluginAsync<Context> = async (app, ctx) => {
   app.post(
     MCP_PATH,
     {
-      // A door of its own, with its own description (README "MCP"), not a REST operation.
+      // A door of its own, with its own description (docs/mcp.md), not a REST operation.
       schema: { hide: true },
     },
     async (request, reply) => {

@@ -97,7 +97,7 @@ export async function issueKey<R>(
       throw error;
     }
   }
-  // Only when nearly every prefix is taken by an unrevoked key (SECURITY.md: key prefix exhaustion).
+  // Only when nearly every prefix is taken by an unrevoked key (docs/security.md: key prefix exhaustion).
   throw new PrefixSpaceExhaustedError();
 }
 

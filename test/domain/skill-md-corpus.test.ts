@@ -45,11 +45,11 @@ describe('real-world SKILL.md shapes', () => {
   }
 });
 
-describe('the README\'s SKILL.md examples', () => {
-  const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+describe('the SKILL.md examples of the docs', () => {
+  const api = readFileSync(fileURLToPath(new URL('../../docs/api.md', import.meta.url)), 'utf8');
 
-  it('the walk-through contributes a conformant skill, without warnings', () => {
-    const body = /-d '(\{"visibility":"public","skill_md_content":.*\})' \| tee \/tmp\/skill\.json/.exec(readme)?.[1];
+  it('the walk-through of docs/api.md contributes a conformant skill, without warnings', () => {
+    const body = /-d '(\{"visibility":"public","skill_md_content":.*\})' \| tee \/tmp\/skill\.json/.exec(api)?.[1];
     assert.ok(body, 'the walk-through posts a skill');
     const result = parseSkillMd((JSON.parse(body) as { skill_md_content: string }).skill_md_content);
     assert.ok(result.ok && result.conformant && result.warnings.length === 0, JSON.stringify(result));
@@ -57,11 +57,18 @@ describe('the README\'s SKILL.md examples', () => {
   });
 
   it('the frontmatter shown under "SKILL.md rules" is conformant', () => {
-    const section = readme.slice(readme.indexOf('## SKILL.md rules'));
+    const section = api.slice(api.indexOf('## SKILL.md rules'));
     const yaml = /```yaml\n(---\n[\s\S]*?\n---\n)```/.exec(section)?.[1];
     assert.ok(yaml, 'the section shows a frontmatter');
     const result = parseSkillMd(`${yaml}# Usage\n\nRun it.\n`);
     assert.ok(result.ok && result.conformant && result.warnings.length === 0, JSON.stringify(result));
     assert.equal(result.skill.version, '1.2.0');
+  });
+
+  it('the example skill in examples/ is conformant, without warnings', () => {
+    const md = readFileSync(fileURLToPath(new URL('../../examples/skills/pdf-tools/SKILL.md', import.meta.url)), 'utf8');
+    const result = parseSkillMd(md);
+    assert.ok(result.ok && result.conformant && result.warnings.length === 0, JSON.stringify(result));
+    assert.deepEqual([result.skill.name, result.skill.domain, result.skill.version], ['pdf-tools', 'documents', '1.0.0']);
   });
 });

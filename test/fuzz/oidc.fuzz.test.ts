@@ -10,7 +10,7 @@
 //   - a token that does not verify leaves the request anonymous (reads answer, writes 401) with
 //     `WWW-Authenticate: Bearer error="invalid_token"`, anonymous rate limits, and changes no stored data;
 //   - a token that verifies acts as its agent with its scopes and tier, and a refused request of that
-//     agent changes nothing but its first-use claim of the agent id (README, "Identity rule").
+//     agent changes nothing but its first-use claim of the agent id (docs/oidc.md, "Identity rule").
 //
 // Runs on SQLite, and on PostgreSQL when REG_TEST_DATABASE_URL is set; runs and seed as in harness.ts.
 import assert from 'node:assert/strict';

@@ -1,7 +1,7 @@
 // Bearer JWTs for the OIDC fuzz property: a real key-set endpoint on 127.0.0.1, signing keys, recipes for
 // tokens (forged, unsigned, HMAC-confused, signed by a stranger, signed with odd claims, valid ones
-// mutated by one character), and an oracle that says from the documented rules (README, "Identity-
-// provider (OIDC/JWT) authentication") whether a token must be refused, accepted, or may go either way.
+// mutated by one character), and an oracle that says from the documented rules (docs/oidc.md,
+// "Which tokens are accepted") whether a token must be refused, accepted, or may go either way.
 import { createHmac, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -297,7 +297,7 @@ const EDGE_SPACE = /^\s|\s$/u;
 const SCOPES = ['read', 'write', 'admin'];
 const TIERS = ['free', 'pro', 'enterprise'];
 
-/** The README's rules for a token signed by a published key with its own algorithm. */
+/** docs/oidc.md's rules for a token signed by a published key with its own algorithm. */
 function claimsVerdict(h: Record<string, unknown>, c: Record<string, unknown>, nowSec: number): Expectation {
   const refuse = (why: string): Expectation => ({ verdict: 'refuse', why });
   if (h.crit !== undefined) return refuse('an unknown critical header');

@@ -1,5 +1,5 @@
-// Issue 13, "hardening, round two": one test per finding of the penetration test, each failing on the
-// code before the fix. SECURITY.md names the test behind each defence.
+// Hardening, round two: one test per finding of the second penetration test, each failing on the
+// code before the fix. docs/security.md names the test behind each defence.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setImmediate as tick } from 'node:timers/promises';

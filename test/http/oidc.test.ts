@@ -695,7 +695,7 @@ for (const backend of backends()) {
 // Once, not per backend: it waits out the real default timeout, and the store plays no part.
 describe('OIDC with the default verifier options', () => {
   it('answers within the default key-set timeout when the endpoint never answers, then fails fast', { timeout: 20_000 }, async () => {
-    assert.equal(DEFAULT_JWKS_TIMEOUT_MS, 2_500, 'the README promises 2.5 s');
+    assert.equal(DEFAULT_JWKS_TIMEOUT_MS, 2_500, 'docs/oidc.md promises 2.5 s');
     const key = await signingKey('RS256', 'rs-default');
     const server = await keyServer([key.jwk]);
     server.mode = 'hang';
