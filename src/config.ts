@@ -1,21 +1,19 @@
-// Every REG_* variable, parsed and validated once. Nothing else reads process.env.
+// The service's configuration: every REG_* variable (declared with its type, bounds, default and
+// documentation in config/variables.ts) read and checked once at start, then shaped for the code that
+// consumes it. Nothing else reads process.env.
 import { getHeapStatistics } from 'node:v8';
-import { providerSpecFromEnv, type ProviderSpec } from './search/embeddings/factory.js';
+import { ConfigError, readVariables, type Setting } from './config/read.js';
+import { defaultQuota } from './config/variables.js';
+import { KEY_TIERS, type KeyTier } from './domain/model.js';
+import type { ProviderSpec } from './search/embeddings/factory.js';
 import type { StorageQuota } from './store/store.js';
 
-export type Tier = 'anonymous' | 'free' | 'pro' | 'enterprise';
-type KeyTier = Exclude<Tier, 'anonymous'>;
-const KEY_TIERS: KeyTier[] = ['free', 'pro', 'enterprise'];
+export { ConfigError };
 
 /** Storage an agent may hold at its key's tier (null: unlimited). */
 export type Quota = StorageQuota;
 
-export interface RateLimits {
-  anonymous: number;
-  free: number;
-  pro: number;
-  enterprise: number;
-}
+export type RateLimits = Record<KeyTier | 'anonymous', number>;
 
 export interface OidcConfig {
   issuer: string;
@@ -67,88 +65,52 @@ export interface Config {
   allowedHosts: string[] | null;
 }
 
-export class ConfigError extends Error {}
-
-const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
-
-function flag(value: string | undefined): boolean {
-  if (value === undefined) return false;
-  return !['', '0', 'false', 'no', 'off'].includes(value.trim().toLowerCase());
-}
-
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
-  }
-  return value;
-}
+type Settings = Record<string, Setting>;
+const str = (settings: Settings, name: string) => settings[name] as string | undefined;
+const num = (settings: Settings, name: string) => settings[name] as number | undefined;
 
 // REG_TRUST_PROXY: a number is how many proxies stand in front of the service (the client address is
 // the one the outermost of them saw); "true" means one; anything else is an address list passed to
 // Fastify ("127.0.0.1,10.0.0.0/8"). Trusting every hop would take the leftmost X-Forwarded-For entry,
 // which the client writes itself.
-function trustProxy(raw: string | undefined): number | string | false {
-  if (raw === undefined || raw.trim() === '') return false;
-  const value = raw.trim();
-  if (['0', 'false', 'no', 'off'].includes(value.toLowerCase())) return false;
+function trustProxy(value: string | undefined): number | string | false {
+  if (value === undefined || ['0', 'false', 'no', 'off'].includes(value.toLowerCase())) return false;
   if (['true', 'yes', 'on'].includes(value.toLowerCase())) return 1;
   if (/^\d+$/.test(value)) {
     const hops = Number(value);
-    if (hops > 32) throw new ConfigError(`REG_TRUST_PROXY must be a hop count from 0 to 32, true, or a list of proxy addresses, got "${raw}"`);
+    if (hops > 32) throw new ConfigError(`REG_TRUST_PROXY must be a hop count from 0 to 32, true, or a list of proxy addresses, got "${value}"`);
     return hops;
   }
   return value;
 }
 
-const DEFAULT_QUOTAS: Record<KeyTier, Quota> = {
-  free: { units: 10_000, skills: 1_000, bytes: 100 * 1024 ** 2 },
-  pro: { units: 100_000, skills: 10_000, bytes: 1024 ** 3 },
-  enterprise: { units: 1_000_000, skills: 100_000, bytes: 10 * 1024 ** 3 },
-};
 const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3, tb: 1024 ** 4 };
 
 /** `units=10000,skills=1000,bytes=100MB` (any subset; `unlimited` for no bound) over the tier's defaults. */
-function quota(env: NodeJS.ProcessEnv, tier: KeyTier): Quota {
-  const name = `REG_QUOTA_${tier.toUpperCase()}`;
-  const raw = env[name]?.trim();
-  const result = { ...DEFAULT_QUOTAS[tier] };
-  if (!raw) return result;
-  for (const part of raw.split(',')) {
-    const match = /^\s*(units|skills|bytes)\s*=\s*(unlimited|\d+)\s*([a-zA-Z]*)\s*$/.exec(part);
-    const unit = match?.[3]?.toLowerCase() ?? '';
-    if (!match || !(unit in SIZE_UNITS) || (unit !== '' && match[1] !== 'bytes')) {
-      throw new ConfigError(`${name} must look like "units=10000,skills=1000,bytes=100MB" (or "unlimited"), got "${raw}"`);
+function quota(settings: Settings, tier: KeyTier): Quota {
+  const result: Quota = { units: null, skills: null, bytes: null };
+  for (const raw of [defaultQuota(tier), str(settings, `REG_QUOTA_${tier.toUpperCase()}`) ?? '']) {
+    for (const part of raw.split(',').filter((p) => p.trim() !== '')) {
+      const [, key, amount, unit = ''] = /^\s*(units|skills|bytes)\s*=\s*(unlimited|\d+)\s*([a-zA-Z]*)\s*$/.exec(part)!;
+      if (unit !== '' && key !== 'bytes') throw new ConfigError(`REG_QUOTA_${tier.toUpperCase()}: only bytes take a unit (KB, MB, GB, TB), got "${raw}"`);
+      result[key as keyof Quota] = amount === 'unlimited' ? null : Number(amount) * SIZE_UNITS[unit.toLowerCase()]!;
     }
-    const key = match[1] as keyof Quota;
-    result[key] = match[2] === 'unlimited' ? null : Number(match[2]) * SIZE_UNITS[unit]!;
   }
   return result;
 }
 
-function selfServiceTiers(raw: string | undefined): KeyTier[] {
-  if (raw === undefined || raw.trim() === '') return [...KEY_TIERS];
-  const tiers = [...new Set(raw.split(',').map((t) => t.trim().toLowerCase()).filter(Boolean))];
-  const unknown = tiers.filter((t) => !KEY_TIERS.includes(t as KeyTier));
-  if (unknown.length > 0 || tiers.length === 0) {
-    throw new ConfigError(`REG_SELF_SERVICE_TIERS must name tiers from ${KEY_TIERS.join(', ')}, got "${raw}"`);
-  }
-  return tiers as KeyTier[];
-}
+const selfServiceTiers = (value: string) => [...new Set(value.split(',').map((t) => t.trim().toLowerCase()))] as KeyTier[];
 
 const OIDC_VARIABLES = ['REG_OIDC_ISSUER', 'REG_OIDC_AUDIENCE', 'REG_OIDC_JWKS_URL'] as const;
-const AGENT_PREFIX = /^[^\s\p{Cc}\p{Cf}]{1,64}$/u;
 
-// SPEC.md: with any of the three missing, JWT authentication is disabled and API keys still apply. A
-// half-set configuration is most likely a typo, so it is said loudly: a warning at start-up naming what
-// is missing, and the same line in /readyz.
-function oidcConfig(env: NodeJS.ProcessEnv, warnings: string[]): OidcConfig | null {
-  const [issuer, audience, jwksUrl] = OIDC_VARIABLES.map((name) => env[name]?.trim() || '') as [string, string, string];
-  const agentPrefix = env.REG_OIDC_AGENT_PREFIX ?? '';
-  const missing = OIDC_VARIABLES.filter((name) => !env[name]?.trim());
-  if (missing.length === OIDC_VARIABLES.length && agentPrefix === '') return null;
+// With any of the three missing, JWT authentication is disabled and API keys still apply. A half-set
+// configuration is most likely a typo, so it is said loudly: a warning at start-up naming what is
+// missing, and the same line in /readyz.
+function oidcConfig(settings: Settings, warnings: string[]): OidcConfig | null {
+  const [issuer, audience, jwksUrl] = OIDC_VARIABLES.map((name) => str(settings, name) ?? '') as [string, string, string];
+  const agentPrefix = str(settings, 'REG_OIDC_AGENT_PREFIX');
+  const missing = OIDC_VARIABLES.filter((name) => str(settings, name) === undefined);
+  if (missing.length === OIDC_VARIABLES.length && agentPrefix === undefined) return null;
   if (missing.length > 0) {
     const why = missing.length === OIDC_VARIABLES.length ? 'REG_OIDC_AGENT_PREFIX is set, but' : 'OIDC is only partly configured:';
     warnings.push(
@@ -157,19 +119,18 @@ function oidcConfig(env: NodeJS.ProcessEnv, warnings: string[]): OidcConfig | nu
     );
     return null;
   }
-  if (agentPrefix === '') return { issuer, audience, jwksUrl };
-  if (!AGENT_PREFIX.test(agentPrefix)) {
-    throw new ConfigError('REG_OIDC_AGENT_PREFIX must be 1 to 64 characters without whitespace, control or format characters');
-  }
-  return { issuer, audience, jwksUrl, agentPrefix };
+  return { issuer, audience, jwksUrl, ...(agentPrefix !== undefined ? { agentPrefix } : {}) };
 }
 
-function embeddings(env: NodeJS.ProcessEnv): ProviderSpec {
-  try {
-    return providerSpecFromEnv(env);
-  } catch (error) {
-    throw new ConfigError((error as Error).message);
-  }
+function embeddings(settings: Settings): ProviderSpec {
+  const kind = str(settings, 'REG_EMBEDDINGS');
+  if (kind !== 'openai') return { kind: kind === 'builtin' ? 'builtin' : 'none' };
+  const url = str(settings, 'REG_EMBEDDINGS_URL');
+  const model = str(settings, 'REG_EMBEDDINGS_MODEL');
+  if (!url || !model) throw new ConfigError('REG_EMBEDDINGS=openai needs REG_EMBEDDINGS_URL and REG_EMBEDDINGS_MODEL');
+  const apiKey = str(settings, 'REG_EMBEDDINGS_API_KEY');
+  const dimensions = num(settings, 'REG_EMBEDDINGS_DIMENSIONS');
+  return { kind: 'openai', url, model, ...(apiKey ? { apiKey } : {}), ...(dimensions ? { dimensions } : {}) };
 }
 
 /** Bytes a distinct word costs the search index (measured on 20,000 real skills: ~1 KiB of heap and RSS). */
@@ -179,67 +140,49 @@ const BYTES_PER_TERM = 1024;
  * By default each kind's vocabulary may take a quarter of the V8 heap (with the default 4 GiB heap: about
  * a million words each; 20,000 real skills hold 200,000), and one agent a quarter of that.
  */
-function searchVocabulary(env: NodeJS.ProcessEnv): Config['searchVocabulary'] {
-  const byHeap = Math.floor((getHeapStatistics().heap_size_limit * 0.25) / BYTES_PER_TERM);
-  const total = integer(env, 'REG_SEARCH_MAX_TERMS', byHeap, 1_000, 1_000_000_000);
-  return { total, perAgent: integer(env, 'REG_SEARCH_AGENT_TERMS', Math.max(1_000, Math.floor(total / 4)), 100, 1_000_000_000) };
+function searchVocabulary(settings: Settings): Config['searchVocabulary'] {
+  const total = num(settings, 'REG_SEARCH_MAX_TERMS') ?? Math.floor((getHeapStatistics().heap_size_limit * 0.25) / BYTES_PER_TERM);
+  return { total, perAgent: num(settings, 'REG_SEARCH_AGENT_TERMS') ?? Math.max(1_000, Math.floor(total / 4)) };
 }
 
 const LOOPBACK_ADDRESSES = new Set(['127.0.0.1', '::1', 'localhost']);
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1'];
 
 /** REG_ALLOWED_HOSTS: `*`, or host names (no ports); by default the loopback names when bound to loopback, else any. */
-function allowedHosts(env: NodeJS.ProcessEnv, host: string, warnings: string[]): string[] | null {
-  const raw = env.REG_ALLOWED_HOSTS?.trim();
-  if (raw === '*') return null;
-  if (raw) {
-    const names = raw.split(',').map((name) => name.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1')).filter(Boolean);
-    const bad = names.find((name) => !/^[a-z0-9.:_-]{1,253}$/.test(name));
-    if (bad !== undefined || names.length === 0) throw new ConfigError(`REG_ALLOWED_HOSTS must be * or host names separated by commas (no ports), got "${raw}"`);
-    return names;
-  }
+function allowedHosts(value: string | undefined, host: string, warnings: string[]): string[] | null {
+  if (value === '*') return null;
+  if (value !== undefined) return value.split(',').map((name) => name.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1'));
   if (LOOPBACK_ADDRESSES.has(host)) return LOOPBACK_NAMES;
   warnings.push(`REG_ALLOWED_HOSTS is not set and REG_HOST is ${host}: any Host header is answered; name the hosts clients use to refuse DNS-rebinding pages`);
   return null;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const databaseUrl = env.REG_DATABASE_URL?.trim() || 'sqlite:./data/registry.db';
-  if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) {
-    throw new ConfigError('REG_DATABASE_URL must start with sqlite: or postgres://');
-  }
+  const settings = readVariables(env);
   const warnings: string[] = [];
-  const oidc = oidcConfig(env, warnings);
-  const logLevel = env.REG_LOG_LEVEL?.trim() || 'info';
-  if (!LOG_LEVELS.has(logLevel)) throw new ConfigError(`REG_LOG_LEVEL must be one of ${[...LOG_LEVELS].join(', ')}`);
-
-  const host = env.REG_HOST?.trim() || '127.0.0.1';
+  const host = str(settings, 'REG_HOST')!;
+  const tierRates = Object.fromEntries(KEY_TIERS.map((tier) => [tier, num(settings, `REG_RATE_LIMIT_${tier.toUpperCase()}`)!]));
   return {
-    port: integer(env, 'REG_PORT', 3000, 0, 65535),
+    port: num(settings, 'REG_PORT')!,
     host,
-    databaseUrl,
-    databasePoolMax: integer(env, 'REG_DATABASE_POOL_MAX', 10, 1, 1000),
-    sqliteReadWorkers: integer(env, 'REG_SQLITE_READ_WORKERS', 2, 0, 64),
-    redisUrl: env.REG_REDIS_URL?.trim() || null,
-    redisKeyPrefix: env.REG_REDIS_KEY_PREFIX?.trim() || 'registry:',
-    trustProxy: trustProxy(env.REG_TRUST_PROXY),
-    rateLimits: {
-      anonymous: integer(env, 'REG_RATE_LIMIT_ANONYMOUS', 60, 1, 10_000_000),
-      free: integer(env, 'REG_RATE_LIMIT_FREE', 600, 1, 10_000_000),
-      pro: integer(env, 'REG_RATE_LIMIT_PRO', 3000, 1, 10_000_000),
-      enterprise: integer(env, 'REG_RATE_LIMIT_ENTERPRISE', 15000, 1, 10_000_000),
-    },
-    openAdminRegistration: flag(env.REG_OPEN_ADMIN_REGISTRATION),
-    registerLimitPerHour: env.REG_REGISTER_LIMIT?.trim() ? integer(env, 'REG_REGISTER_LIMIT', 0, 1, 10_000_000) : null,
-    oidc,
-    logLevel,
-    selfServiceTiers: selfServiceTiers(env.REG_SELF_SERVICE_TIERS),
-    quotas: { free: quota(env, 'free'), pro: quota(env, 'pro'), enterprise: quota(env, 'enterprise') },
-    secret: env.REG_SECRET?.trim() || null,
+    databaseUrl: str(settings, 'REG_DATABASE_URL')!,
+    databasePoolMax: num(settings, 'REG_DATABASE_POOL_MAX')!,
+    sqliteReadWorkers: num(settings, 'REG_SQLITE_READ_WORKERS')!,
+    redisUrl: str(settings, 'REG_REDIS_URL') ?? null,
+    redisKeyPrefix: str(settings, 'REG_REDIS_KEY_PREFIX')!,
+    trustProxy: trustProxy(str(settings, 'REG_TRUST_PROXY')),
+    rateLimits: { anonymous: num(settings, 'REG_RATE_LIMIT_ANONYMOUS')!, ...tierRates } as RateLimits,
+    openAdminRegistration: settings.REG_OPEN_ADMIN_REGISTRATION as boolean,
+    registerLimitPerHour: num(settings, 'REG_REGISTER_LIMIT') ?? null,
+    oidc: oidcConfig(settings, warnings),
+    logLevel: str(settings, 'REG_LOG_LEVEL')!,
+    selfServiceTiers: selfServiceTiers(str(settings, 'REG_SELF_SERVICE_TIERS')!),
+    quotas: Object.fromEntries(KEY_TIERS.map((tier) => [tier, quota(settings, tier)])) as Record<KeyTier, Quota>,
+    secret: str(settings, 'REG_SECRET') ?? null,
     warnings,
-    embeddings: embeddings(env),
-    searchVocabulary: searchVocabulary(env),
-    maxSkillVersions: integer(env, 'REG_SKILL_MAX_VERSIONS', 1_000, 1, 1_000_000),
-    allowedHosts: allowedHosts(env, host, warnings),
+    embeddings: embeddings(settings),
+    searchVocabulary: searchVocabulary(settings),
+    maxSkillVersions: num(settings, 'REG_SKILL_MAX_VERSIONS')!,
+    allowedHosts: allowedHosts(str(settings, 'REG_ALLOWED_HOSTS'), host, warnings),
   };
 }

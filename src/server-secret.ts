@@ -2,10 +2,8 @@
 // never stored in the database, so a copy of the database opens none of them.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
-import { ConfigError, type Config } from './config.js';
+import type { Config } from './config.js';
 import { sqliteFilename } from './store/sqlite/connection.js';
-
-export const SECRET_MIN_LENGTH = 32;
 
 export interface ServerSecret {
   secret: Buffer;
@@ -22,9 +20,7 @@ export interface ServerSecret {
  */
 export function loadServerSecret(config: Config): ServerSecret {
   if (config.secret !== null) {
-    if (config.secret.length < SECRET_MIN_LENGTH) {
-      throw new ConfigError(`REG_SECRET must be at least ${SECRET_MIN_LENGTH} characters of random text (e.g. openssl rand -base64 48)`);
-    }
+    // Its length is checked with the other variables (config/variables.ts).
     return { secret: Buffer.from(config.secret, 'utf8'), source: 'REG_SECRET' };
   }
   if (config.databaseUrl.startsWith('sqlite:')) {

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { KEY_TIERS } from '../../src/domain/model.js';
 
 describe('configuration', () => {
   it('has the documented defaults with nothing set', () => {
@@ -70,5 +71,45 @@ describe('configuration', () => {
   it('reads a flag as off only for the usual words for no', () => {
     for (const off of ['', '0', 'false', 'no', 'off', ' OFF ']) assert.equal(loadConfig({ REG_OPEN_ADMIN_REGISTRATION: off }).openAdminRegistration, false, off);
     for (const on of ['1', 'true', 'yes', 'on']) assert.equal(loadConfig({ REG_OPEN_ADMIN_REGISTRATION: on }).openAdminRegistration, true, on);
+  });
+
+  it('refuses every malformed value with one line naming the variable and what it accepts', () => {
+    const bad: Record<string, [string, RegExp]> = {
+      REG_EMBEDDINGS_DIMENSIONS: ['abc', /an integer from 1 to 65536/],
+      REG_OPEN_ADMIN_REGISTRATION: ['maybe', /a flag/],
+      REG_EMBEDDINGS: ['bogus', /one of builtin, none/],
+      REG_QUOTA_PRO: ['units=lots', /units=10000/],
+      REG_SELF_SERVICE_TIERS: ['free,gold', /tiers from free, pro, enterprise/],
+      REG_SECRET: ['short', /at least 32 characters/],
+      REG_REDIS_URL: ['cache:6379', /redis:\/\//],
+    };
+    for (const [name, [value, accepts]] of Object.entries(bad)) {
+      assert.throws(
+        () => loadConfig({ [name]: value }),
+        (error: unknown) => error instanceof ConfigError && error.message.startsWith(`${name} must be`) && accepts.test(error.message) && !error.message.includes('\n'),
+        name,
+      );
+    }
+  });
+
+  it('never repeats a secret in its refusal', () => {
+    assert.throws(() => loadConfig({ REG_SECRET: 'tooshort-secret' }), (error: unknown) => error instanceof ConfigError && !error.message.includes('tooshort'));
+  });
+
+  it('takes its tiers from the domain: a rate limit and a quota for each', () => {
+    const config = loadConfig({});
+    assert.deepEqual(Object.keys(config.quotas), [...KEY_TIERS]);
+    assert.deepEqual(Object.keys(config.rateLimits), ['anonymous', ...KEY_TIERS]);
+    assert.deepEqual(config.selfServiceTiers, [...KEY_TIERS]);
+    assert.deepEqual(config.quotas.free, { units: 10_000, skills: 1_000, bytes: 100 * 1024 ** 2 });
+    assert.deepEqual(loadConfig({ REG_QUOTA_PRO: 'bytes=2GB, units=unlimited' }).quotas.pro, { units: null, skills: 10_000, bytes: 2 * 1024 ** 3 });
+  });
+
+  it('reads the embedding model and its options', () => {
+    assert.deepEqual(loadConfig({}).embeddings, { kind: 'builtin' });
+    assert.deepEqual(loadConfig({ REG_EMBEDDINGS: 'off' }).embeddings, { kind: 'none' });
+    const openai = { REG_EMBEDDINGS: 'openai', REG_EMBEDDINGS_URL: 'http://127.0.0.1:11434/v1', REG_EMBEDDINGS_MODEL: 'm', REG_EMBEDDINGS_DIMENSIONS: '384' };
+    assert.deepEqual(loadConfig(openai).embeddings, { kind: 'openai', url: 'http://127.0.0.1:11434/v1', model: 'm', dimensions: 384 });
+    assert.throws(() => loadConfig({ REG_EMBEDDINGS: 'openai' }), /REG_EMBEDDINGS_URL and REG_EMBEDDINGS_MODEL/);
   });
 });

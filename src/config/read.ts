@@ -1,0 +1,58 @@
+// Reads the declared variables from an environment: blank is unset, text is converted to the schema's
+// type, and a value the schema refuses is a one-line ConfigError naming the variable and what it accepts.
+import type { TSchema } from 'typebox';
+import { Value } from 'typebox/value';
+import { VARIABLES, type Variable } from './variables.js';
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+export type Setting = string | number | boolean | undefined;
+
+const NO = ['0', 'false', 'no', 'off'];
+const YES = ['1', 'true', 'yes', 'on'];
+
+interface Bounds {
+  type?: string;
+  enum?: string[];
+  minimum?: number;
+  maximum?: number;
+}
+
+/** What the schema accepts, in words. */
+export function accepts(variable: Variable): string {
+  const schema = variable.schema as TSchema & Bounds;
+  if (schema.type === 'integer') return `an integer from ${schema.minimum} to ${schema.maximum}`;
+  if (schema.type === 'boolean') return `a flag (${YES.join(', ')} or ${NO.join(', ')})`;
+  if (schema.enum) return `one of ${schema.enum.join(', ')}`;
+  return variable.accepts ?? 'non-blank text';
+}
+
+function convert(schema: TSchema & Bounds, raw: string): unknown {
+  if (schema.type === 'integer') return /^[+-]?\d{1,16}$/.test(raw) ? Number(raw) : raw;
+  if (schema.type === 'boolean') {
+    if (NO.includes(raw.toLowerCase())) return false;
+    return YES.includes(raw.toLowerCase()) ? true : raw;
+  }
+  if (schema.enum) return raw.toLowerCase();
+  return raw;
+}
+
+/** One variable's value: its default when unset or blank, else the converted text, checked. */
+export function readVariable(env: Env, name: string): Setting {
+  const variable = VARIABLES[name];
+  if (variable === undefined) throw new Error(`${name} is not a declared configuration variable`);
+  const raw = variable.untrimmed ? env[name] : env[name]?.trim();
+  if (raw === undefined || raw === '') return variable.default;
+  const value = convert(variable.schema, raw);
+  if (!Value.Check(variable.schema, value)) {
+    const shown = raw.length > 80 ? `${raw.slice(0, 80)}…` : raw;
+    throw new ConfigError(`${name} must be ${accepts(variable)}, got ${JSON.stringify(name === 'REG_SECRET' || name.endsWith('_API_KEY') ? '[hidden]' : shown)}`);
+  }
+  return value as Setting;
+}
+
+/** Every declared variable, read once. */
+export function readVariables(env: Env): Record<string, Setting> {
+  return Object.fromEntries(Object.keys(VARIABLES).map((name) => [name, readVariable(env, name)]));
+}
