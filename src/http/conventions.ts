@@ -1,7 +1,6 @@
 // HTTP conventions every answer follows: compression of large answers, CORS when configured, and
 // conditional reads (an ETag on every GET answer; If-None-Match answers 304 without a body).
 import { createHash } from 'node:crypto';
-import zlib from 'node:zlib';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -51,7 +50,8 @@ export interface ConventionOptions {
 
 export async function installConventions(app: FastifyInstance, options: ConventionOptions): Promise<void> {
   app.addHook('onSend', conditionalGet);
-  await app.register(compress, { global: true, threshold: 1024, encodings: ['gzip', 'br', 'deflate'], brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }, customTypes: (type) => COMPRESSIBLE.test(type) });
+  // Answers only: request bodies stay plain JSON (a compressed body is refused as before, not inflated).
+  await app.register(compress, { globalCompression: true, globalDecompression: false, threshold: 1024, encodings: ['gzip', 'br', 'deflate'], customTypes: (type) => COMPRESSIBLE.test(type) });
   if (options.corsOrigins !== null) {
     await app.register(cors, {
       origin: options.corsOrigins === '*' ? '*' : options.corsOrigins,

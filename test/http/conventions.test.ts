@@ -1,7 +1,7 @@
 // HTTP conventions: large JSON answers compressed (exact bytes and streams unharmed), CORS off unless
 // configured, ETag and If-None-Match (304) on reads, and how caches may keep a skill's bytes.
 import assert from 'node:assert/strict';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { call, contributeSkill, contributeUnit, register, testApp, testConfig, type TestApp } from '../helpers/app.js';
@@ -32,6 +32,13 @@ describe('HTTP conventions', () => {
     assert.equal(JSON.parse(gunzipSync(large.rawPayload).toString('utf8')).data.length, 13);
     assert.equal((await t.app.inject({ method: 'GET', url: '/v1/knowledge?limit=50' })).headers['content-encoding'], undefined, 'identity when not asked');
     assert.equal((await t.app.inject({ method: 'GET', url: '/healthz', headers: gzip })).headers['content-encoding'], undefined, 'small answers as they are');
+  });
+
+  it('never inflates a request body: a compressed one is refused and changes nothing', async () => {
+    const body = gzipSync(JSON.stringify({ agent_id: 'inflated', scopes: ['read'], tier: 'free' }));
+    const res = await t.app.inject({ method: 'POST', url: '/v1/auth/register', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, payload: body });
+    assert.equal(res.statusCode, 400);
+    assert.equal((await call(t.app, 'GET', '/v1/reputation/inflated')).statusCode, 404);
   });
 
   it('streams the export compressed, whole', async () => {

@@ -6,6 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { metricsServer } from '../../src/http/metrics.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
+import { StoreUnavailableError } from '../../src/store/store.js';
+import { backends } from '../helpers/backends.js';
 import { call, contributeUnit, register, testApp, testConfig, type TestApp } from '../helpers/app.js';
 
 /** The value of one sample in a Prometheus text answer, or undefined. */
@@ -77,6 +79,20 @@ describe('metrics', () => {
     });
   });
 
+  it('count requests the database failed', async () => {
+    const store = openSqliteStore('sqlite::memory:');
+    const failing = Object.assign(Object.create(null), store, { getUnit: async () => Promise.reject(new StoreUnavailableError('connection refused')) }) as typeof store;
+    const t = await testApp(failing, { config: testConfig({ metrics: { mode: 'port', port: 9464 } }) });
+    try {
+      assert.equal((await call(t.app, 'GET', '/v1/knowledge/ku_AAAAAAAAAAAAAAAAAAAAAA')).statusCode, 503);
+      const text = await t.app.metrics!.registry.metrics();
+      assert.equal(sample(text, 'registry_store_errors_total'), 1);
+      assert.equal(sample(text, 'registry_http_requests_total{method="GET",route="/v1/knowledge/:id",status="503"}'), 1);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('REG_METRICS=port:N serves them on their own port, not on the API', async () => {
     const t = await testApp(openSqliteStore('sqlite::memory:'), { config: testConfig({ metrics: { mode: 'port', port: 9464 } }) });
     const server = metricsServer(t.app.metrics!);
@@ -95,4 +111,19 @@ describe('metrics', () => {
       await t.close();
     }
   });
+
+  for (const backend of backends().filter((b) => b.name === 'postgres')) {
+    it('show the PostgreSQL pool', async () => {
+      const t = await testApp(await backend.open(), { config: testConfig({ metrics: { mode: 'port', port: 9464 } }) });
+      try {
+        await call(t.app, 'GET', '/v1/knowledge');
+        const text = await t.app.metrics!.registry.metrics();
+        assert.ok(sample(text, 'registry_database_pool_connections{state="total"}')! >= 1);
+        assert.ok(sample(text, 'registry_database_pool_connections{state="idle"}') !== undefined);
+        assert.ok(sample(text, 'registry_database_pool_connections{state="waiting"}') !== undefined);
+      } finally {
+        await t.close();
+      }
+    });
+  }
 });
