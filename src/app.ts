@@ -13,6 +13,8 @@ import { redactCredentials } from './domain/keys.js';
 import { badRequest, forbidden } from './domain/errors.js';
 import { findUnstorableText } from './domain/text.js';
 import { apiKeyVerifier, authPlugin, type BearerVerifier } from './http/auth.js';
+import { installConventions } from './http/conventions.js';
+import { installMetrics, metricsRoute } from './http/metrics.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorEnvelope } from './http/error-envelope.js';
 import { DEFAULT_LIMITS, installLimits, SERVER_TIMEOUTS, type Limits, type ServerTimeouts } from './http/limits.js';
 import { idempotencyPlugin } from './http/idempotency.js';
@@ -173,6 +175,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Bodies are JSON only: with the text/plain parser gone, any other type answers 415.
   app.removeContentTypeParser(['text/plain']);
   installJsonParser(app);
+  await installConventions(app, { corsOrigins: config.corsOrigins });
+  installMetrics(app, config.metrics.mode, store, search);
   app.addHook('onRequest', async (request) => {
     if (request.raw.httpVersion === '1.1' && !request.headers.host) throw badRequest('the Host header is required (HTTP/1.1)');
     assertAllowedHost(config.allowedHosts, request.host, request.url);
@@ -201,6 +205,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(idempotencyPlugin, { store, clock: ctx.clock, secret: options.secret ?? randomBytes(48) });
 
   await app.register(operationRoutes, ctx);
+  if (config.metrics.mode === 'admin') await app.register(metricsRoute);
   await app.register(authRoutes, ctx);
   await app.register(skillRoutes, ctx);
   await app.register(skillVersionRoutes, ctx);

@@ -63,6 +63,10 @@ export interface Config {
    * resolves to this service (DNS rebinding) is refused. Loopback names by default when bound to loopback.
    */
   allowedHosts: string[] | null;
+  /** REG_METRICS: no /metrics, /metrics for admin keys, or a port of its own without keys. */
+  metrics: { mode: 'off' | 'admin' } | { mode: 'port'; port: number };
+  /** REG_CORS_ORIGINS: origins browsers may call from ('*': any); null: CORS off. */
+  corsOrigins: string[] | '*' | null;
 }
 
 type Settings = Record<string, Setting>;
@@ -157,6 +161,15 @@ function allowedHosts(value: string | undefined, host: string, warnings: string[
   return null;
 }
 
+function metrics(value: string): Config['metrics'] {
+  if (value === 'off' || value === 'admin') return { mode: value };
+  const port = Number(value.slice('port:'.length));
+  if (port < 1 || port > 65535) throw new ConfigError(`REG_METRICS must be off, admin, or port:<number> with a port from 1 to 65535, got "${value}"`);
+  return { mode: 'port', port };
+}
+
+const corsOrigins = (value: string | undefined) => (value === undefined ? null : value === '*' ? '*' : value.split(',').map((origin) => origin.trim()));
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const settings = readVariables(env);
   const warnings: string[] = [];
@@ -184,5 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     searchVocabulary: searchVocabulary(settings),
     maxSkillVersions: num(settings, 'REG_SKILL_MAX_VERSIONS')!,
     allowedHosts: allowedHosts(str(settings, 'REG_ALLOWED_HOSTS'), host, warnings),
+    metrics: metrics(str(settings, 'REG_METRICS')!),
+    corsOrigins: corsOrigins(str(settings, 'REG_CORS_ORIGINS')),
   };
 }

@@ -1,11 +1,13 @@
 // Start-up: read the configuration, open the store, serve, and shut down cleanly on SIGTERM/SIGINT.
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp, loggerOptions } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { loadConfig } from './config.js';
 import { IDEMPOTENCY_TTL_MS } from './http/idempotency.js';
 import { createJwtVerifier } from './http/oidc.js';
+import { metricsServer } from './http/metrics.js';
 import { connectSharedCounters, untilConnected } from './http/redis-counters.js';
 import { loadServerSecret } from './server-secret.js';
+import { listening, openingDatabase, reportStartupFailure, StartupError } from './startup.js';
 import { openStore } from './store/open.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -23,11 +25,9 @@ async function main(): Promise<void> {
       else if (warnBeforeApp) process.stderr.write(`${JSON.stringify({ level: 40, time: Date.now(), ...details, msg: message })}\n`);
     },
   };
-  const store = await openStore(config.databaseUrl, {
-    poolMax: config.databasePoolMax,
-    sqliteReadWorkers: config.sqliteReadWorkers,
-    log: storeLog,
-  });
+  const store = await openingDatabase(config.databaseUrl, () =>
+    openStore(config.databaseUrl, { poolMax: config.databasePoolMax, sqliteReadWorkers: config.sqliteReadWorkers, log: storeLog }),
+  );
   // Fail open: without Redis the registry keeps serving, unlimited, and says so in the log.
   const sharedCounters = config.redisUrl
     ? connectSharedCounters(config.redisUrl, config.redisKeyPrefix, (error) =>
@@ -35,9 +35,16 @@ async function main(): Promise<void> {
       )
     : undefined;
   const jwt = config.oidc ? createJwtVerifier(config.oidc, store) : undefined;
-  const sealing = loadServerSecret(config);
+  let sealing: ReturnType<typeof loadServerSecret>;
+  try {
+    sealing = loadServerSecret(config);
+  } catch (error) {
+    await store.close();
+    throw new StartupError(`cannot read or create the instance secret beside the database (set REG_SECRET, or fix the folder's permissions): ${(error as Error).message}`);
+  }
   const app = await buildApp({ config, store, jwt, sharedCounters, secret: sealing.secret, logger: loggerOptions(config.logLevel) });
   log = app.log;
+  sharedCounters?.redis.on('error', () => app.metrics?.redisErrors.inc());
   for (const warning of config.warnings) app.log.warn(warning);
   if (sealing.source === 'process' && store.backend === 'postgres') {
     app.log.warn('REG_SECRET is not set: answers kept for Idempotency-Key replays are sealed with a secret of this process, so a replay on another instance (or after a restart) answers 409; set the same REG_SECRET on every instance');
@@ -56,7 +63,21 @@ async function main(): Promise<void> {
     },
     'knowledge registry starting',
   );
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await listening(config.host, config.port, () => app.listen({ port: config.port, host: config.host }));
+  } catch (error) {
+    await app.close().then(() => store.close(), () => undefined);
+    sharedCounters?.redis.disconnect();
+    throw error;
+  }
+
+  // REG_METRICS=port:N: the metrics on a port of their own, without keys, for a network only the scraper reaches.
+  const scrape = config.metrics.mode === 'port' && app.metrics ? metricsServer(app.metrics) : null;
+  if (scrape && config.metrics.mode === 'port') {
+    const { port } = config.metrics;
+    await listening(config.host, port, () => new Promise<void>((resolve, reject) => scrape.once('error', reject).listen(port, config.host, resolve)));
+    app.log.info({ port }, 'metrics served on their own port');
+  }
 
   // Saved Idempotency-Key responses are only ever read for 24 hours; delete older ones now and then.
   const purge = setInterval(() => {
@@ -76,6 +97,7 @@ async function main(): Promise<void> {
     }, SHUTDOWN_GRACE_MS);
     force.unref();
     jwt?.close();
+    scrape?.close();
     clearInterval(purge);
     app
       .close()
@@ -94,7 +116,5 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) console.error(`configuration error: ${error.message}`);
-  else console.error(error);
-  process.exit(1);
+  process.exit(reportStartupFailure(error));
 });

@@ -141,5 +141,16 @@ export const VARIABLES: Record<string, Variable> = {
     shownDefault: 'a quarter of `REG_SEARCH_MAX_TERMS`',
     doc: "distinct words one agent's items may bring into an index; beyond, its items are indexed by known words only",
   },
+  REG_METRICS: {
+    schema: text('^(off|admin|port:\\d{1,5})$', 16),
+    default: 'off',
+    accepts: 'off, admin, or port:<number> (e.g. port:9464)',
+    doc: 'Prometheus metrics: `off`; `admin` (`GET /metrics` with an admin key); or `port:9464` (served without a key on that port of `REG_HOST`, for a network only the scraper reaches; see [docs/operations.md](docs/operations.md))',
+  },
+  REG_CORS_ORIGINS: {
+    schema: text('^(\\*|\\s*https?://[^\\s,/]+\\s*(,\\s*https?://[^\\s,/]+\\s*)*)$', 4096),
+    accepts: '* or origins like https://app.example.org separated by commas',
+    doc: 'web origins whose pages may call the API from a browser (CORS), or `*`; unset: none (CORS off)',
+  },
   REG_LOG_LEVEL: { schema: choice(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), default: 'info', doc: 'the least severe level logged (JSON lines on stdout)' },
 };

@@ -252,6 +252,8 @@ export interface ExportStore {
 /** Every aggregate of one backend. */
 export interface Store extends AgentStore, IdempotencyStore, SkillStore, UnitStore, ReputationStore, ExportStore, SearchFeed {
   readonly backend: 'sqlite' | 'postgres';
+  /** PostgreSQL: the pool's connections (total, idle) and the requests waiting for one, for metrics. */
+  poolUse?(): { total: number; idle: number; waiting: number };
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -12,6 +12,7 @@ import type { Context } from '../../service/context.js';
 import { getSkill, getSkillArchive, getSkillFile, listSkillVersions, setYanked } from '../../service/skills.js';
 import type { Skill } from '../../domain/model.js';
 import type { SkillFileContent } from '../../store/store.js';
+import { PRIVATE_REVALIDATE, PUBLIC_IMMUTABLE } from '../conventions.js';
 import { IdParams, PageQuery, SkillFileParams, SkillOne, SkillVersionFileParams, SkillVersionList, SkillVersionParams, errors } from '../schemas.js';
 
 const CHUNK = 64 * 1024;
@@ -31,17 +32,23 @@ function filePath(raw: string): string {
 /** RFC 9530's digest header of bytes whose sha256 is `digest` (sha256:<hex>). */
 const reprDigest = (digest: string) => `sha-256=:${Buffer.from(digest.replace(/^sha256:/, ''), 'hex').toString('base64')}:`;
 
-/** A file of a skill, as data: a safe type, nosniff, a sandboxing CSP, its digest; private skills' files stay out of shared caches. */
-function sendFile(reply: FastifyReply, { skill, file }: { skill: Skill; file: SkillFileContent & { path: string } }): FastifyReply {
+/**
+ * How long caches may keep a skill's bytes: a version's files and archive never change, so public ones
+ * may be kept for a year by any cache; the latest version's files change with each publication, and a
+ * private skill's bytes stay out of shared caches. Both are revalidated by their ETag (304).
+ */
+const cacheControl = (skill: Skill, immutable: boolean) => (skill.visibility !== 'public' ? PRIVATE_REVALIDATE : immutable ? PUBLIC_IMMUTABLE : 'no-cache');
+
+/** A file of a skill, as data: a safe type, nosniff, a sandboxing CSP, its digest and how caches may keep it. */
+function sendFile(reply: FastifyReply, { skill, file }: { skill: Skill; file: SkillFileContent & { path: string } }, immutable: boolean): FastifyReply {
   const name = file.path.split('/').pop()!;
-  const visibility = skill.visibility;
   const text = file.mediaType.includes('charset=utf-8');
   reply
     .type(file.mediaType)
     .header('content-security-policy', "default-src 'none'; sandbox")
     // Any file name (`docs/说明.md` too): an ASCII fallback, and the name itself in RFC 5987's form.
     .header('content-disposition', contentDisposition(name, { type: text ? 'inline' : 'attachment' }))
-    .header('cache-control', visibility === 'public' ? 'no-cache' : 'private, no-cache')
+    .header('cache-control', cacheControl(skill, immutable))
     .header('x-skill-version', file.version);
   if (file.digest) reply.header('etag', `"${file.digest}"`).header('repr-digest', reprDigest(file.digest));
   return reply.send(Buffer.from(file.content));
@@ -90,6 +97,8 @@ export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app
   app.get(
     '/v1/skills/:id/files/*',
     {
+      // Exact bytes: their digests are checked by clients, and archives are compressed already.
+      compress: false,
       schema: {
         summary: "A file of the skill's latest version (SKILL.md or a bundle file), with its digest",
         operationId: 'getSkillFile',
@@ -99,12 +108,14 @@ export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app
         response: binary('the file, as bytes', 'application/octet-stream'),
       },
     },
-    async (request, reply) => sendFile(reply, await getSkillFile(ctx, request.auth, request.params.id, null, filePath(request.params['*']))),
+    async (request, reply) => sendFile(reply, await getSkillFile(ctx, request.auth, request.params.id, null, filePath(request.params['*'])), false),
   );
 
   app.get(
     '/v1/skills/:id/versions/:version/files/*',
     {
+      // Exact bytes: their digests are checked by clients, and archives are compressed already.
+      compress: false,
       schema: {
         summary: 'A file of one version of a skill (SKILL.md or a bundle file), with its digest',
         operationId: 'getSkillVersionFile',
@@ -115,12 +126,14 @@ export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app
       },
     },
     async (request, reply) =>
-      sendFile(reply, await getSkillFile(ctx, request.auth, request.params.id, version(request.params.version), filePath(request.params['*']))),
+      sendFile(reply, await getSkillFile(ctx, request.auth, request.params.id, version(request.params.version), filePath(request.params['*'])), true),
   );
 
   app.get(
     '/v1/skills/:id/versions/:version/archive.zip',
     {
+      // Exact bytes: their digests are checked by clients, and archives are compressed already.
+      compress: false,
       schema: {
         summary: 'One version as a ZIP archive (SKILL.md and its files at the root); its sha256 is the version digest',
         operationId: 'getSkillArchive',
@@ -142,7 +155,7 @@ export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app
         .type('application/zip')
         .header('content-length', archive.length)
         .header('content-disposition', `attachment; filename="${skill.name}-${at}.zip"`)
-        .header('cache-control', skill.visibility === 'public' ? 'no-cache' : 'private, no-cache')
+        .header('cache-control', cacheControl(skill, true))
         .header('etag', `"${digest}"`)
         .header('repr-digest', reprDigest(digest))
         .send(Readable.from(chunks()));

@@ -147,5 +147,9 @@ export async function openPostgresStore(url: string, options: PoolOptions = {}):
     purgeSearchChanges: (beforeSeq) => writes.purgeSearchChanges(pool, beforeSeq),
     saveVectors: (kind, model, vectors) => writes.saveVectors(pool, kind, model, vectors),
   });
-  return { ...store, appliedMigrations: () => appliedMigrations(pool) };
+  return {
+    ...store,
+    appliedMigrations: () => appliedMigrations(pool),
+    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+  };
 }

@@ -1,0 +1,75 @@
+// The production path, as an operator follows it: compiled JavaScript and production dependencies only
+// (`npm ci --omit=dev`), the service started with `node dist/main.js`, and the operator's commands run
+// from dist/. The build comes from this tree (into a temporary folder); npm ci runs from the npm cache
+// when it can. Native addons: install scripts are skipped and this tree's compiled better-sqlite3 is
+// copied in, so the test takes seconds rather than a compiler run (the build from source is `npm ci`'s).
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { freePort, ROOT } from './server.js';
+
+const run = promisify(execFile);
+const NATIVE_BUILD = join(ROOT, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
+
+describe('the production install', { timeout: 240_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'registry-production-'));
+  let skip: string | false = false;
+  before(async () => {
+    if (!existsSync(NATIVE_BUILD)) {
+      skip = `no compiled better-sqlite3 at ${NATIVE_BUILD} to copy`;
+      return;
+    }
+    for (const file of ['package.json', 'package-lock.json']) cpSync(join(ROOT, file), join(dir, file));
+    await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', join(dir, 'dist'), '--tsBuildInfoFile', join(dir, 'tsbuildinfo'), '--sourceMap', 'false'], { cwd: ROOT });
+    await run(process.execPath, ['scripts/copy-web-files.mjs', join(dir, 'dist')], { cwd: ROOT });
+    try {
+      await run('npm', ['ci', '--omit=dev', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir, timeout: 180_000 });
+    } catch (error) {
+      skip = `npm ci --omit=dev could not install (no npm, or neither the npm cache nor the registry has the packages): ${String((error as Error).message).split('\n')[0]}`;
+      return;
+    }
+    cpSync(NATIVE_BUILD, join(dir, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('holds no development dependency', (t) => {
+    if (skip) return t.skip(skip);
+    for (const dev of ['typescript', 'tsx', 'eslint']) assert.equal(existsSync(join(dir, 'node_modules', dev)), false, dev);
+  });
+
+  it('serves from dist/ with production dependencies only, and the operator commands run from dist/', async (t) => {
+    if (skip) return t.skip(skip);
+    const env = { ...process.env, REG_DATABASE_URL: `sqlite:${join(dir, 'data', 'registry.db')}`, REG_EMBEDDINGS: 'none', REG_LOG_LEVEL: 'warn', NODE_OPTIONS: '' };
+    const admin = await run(process.execPath, ['dist/cli/admin-create.js', '--agent-id', 'ops'], { cwd: dir, env });
+    const key = /^(reg_\S+)$/m.exec(admin.stdout)?.[1];
+    assert.ok(key, admin.stdout);
+
+    const port = await freePort();
+    const child = spawn(process.execPath, ['dist/main.js'], { cwd: dir, env: { ...env, REG_PORT: String(port), REG_METRICS: 'admin' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    try {
+      const url = `http://127.0.0.1:${port}`;
+      for (let i = 0; ; i++) {
+        assert.equal(child.exitCode, null, `the service exited: ${stderr}`);
+        const ready = await fetch(`${url}/readyz`).catch(() => null);
+        if (ready?.status === 200) break;
+        assert.ok(i < 300, `not ready: ${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const whoami = await fetch(`${url}/v1/auth/whoami`, { headers: { authorization: `Bearer ${key}` } });
+      assert.equal(whoami.status, 200);
+      assert.equal(((await whoami.json()) as { data: { agent_id: string } }).data.agent_id, 'ops');
+      assert.equal((await fetch(`${url}/`)).status, 200, 'the web pages, with their templates and assets');
+      assert.equal((await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${key}` } })).status, 200);
+      const backup = await run(process.execPath, ['dist/cli/backup.js', '--out', join(dir, 'backup.db')], { cwd: dir, env });
+      assert.match(backup.stdout, /integrity checked/);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+});
