@@ -1,4 +1,4 @@
-// Start-up failures a operator causes (a bad value, a port in use, a database that cannot be opened)
+// Start-up failures an operator causes (a bad value, a port in use, a database that cannot be opened)
 // end the process with one line on stderr and exit code 1, never a stack trace; only an unforeseen
 // error (a bug) prints its stack.
 import { ConfigError } from './config.js';
@@ -23,20 +23,20 @@ export async function openingDatabase<T>(url: string, open: () => Promise<T>): P
 }
 
 const LISTEN_PROBLEMS: Record<string, string> = {
-  EADDRINUSE: 'the address is already in use (another process listens there: stop it or choose another REG_PORT)',
-  EACCES: 'permission denied (ports below 1024 need privileges: choose another REG_PORT)',
-  EADDRNOTAVAIL: 'this machine has no such address (check REG_HOST)',
-  ENOTFOUND: 'the host name does not resolve (check REG_HOST)',
+  EADDRINUSE: 'the address is already in use (another process listens there: stop it or choose another port)',
+  EACCES: 'permission denied (ports below 1024 need privileges: choose another port)',
+  EADDRNOTAVAIL: 'this machine has no such address',
+  ENOTFOUND: 'the host name does not resolve',
 };
 
-/** Runs `listen`; a refused address becomes a StartupError naming it and what to change. */
-export async function listening(host: string, port: number, listen: () => Promise<unknown>): Promise<void> {
+/** Runs `listen`; a refused address becomes a StartupError naming it and the variables that set it. */
+export async function listening(host: string, port: number, listen: () => Promise<unknown>, variables = 'REG_HOST, REG_PORT'): Promise<void> {
   try {
     await listen();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? '';
     const why = LISTEN_PROBLEMS[code] ?? firstLine(error);
-    throw new StartupError(`cannot listen on ${host.includes(':') ? `[${host}]` : host}:${port} (REG_HOST, REG_PORT): ${why}`);
+    throw new StartupError(`cannot listen on ${host.includes(':') ? `[${host}]` : host}:${port} (${variables}): ${why}`);
   }
 }
 
