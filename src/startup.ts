@@ -2,14 +2,10 @@
 // end the process with one line on stderr and exit code 1, never a stack trace; only an unforeseen
 // error (a bug) prints its stack.
 import { ConfigError } from './config.js';
+import { withoutPassword } from './config/read.js';
 
 /** A failure at start-up that one line explains. */
 export class StartupError extends Error {}
-
-/** The database URL as a log may show it: the password blanked. */
-export function shownDatabaseUrl(url: string): string {
-  return url.replace(/^(postgres(?:ql)?:\/\/[^:/@]*):[^@/]*@/, '$1:***@');
-}
 
 const firstLine = (error: unknown) => String(error instanceof Error ? error.message : error).split('\n')[0]!.slice(0, 300);
 
@@ -18,7 +14,7 @@ export async function openingDatabase<T>(url: string, open: () => Promise<T>): P
   try {
     return await open();
   } catch (error) {
-    throw new StartupError(`cannot open the database ${shownDatabaseUrl(url)} (REG_DATABASE_URL): ${firstLine(error)}`);
+    throw new StartupError(`cannot open the database ${withoutPassword(url)} (REG_DATABASE_URL): ${firstLine(error)}`);
   }
 }
 
