@@ -63,20 +63,20 @@ async function main(): Promise<void> {
     },
     'knowledge registry starting',
   );
+  // REG_METRICS=port:N: the metrics on a port of their own, without keys, for a network only the scraper reaches.
+  const scrape = config.metrics.mode === 'port' && app.metrics ? metricsServer(app.metrics) : null;
   try {
+    if (scrape && config.metrics.mode === 'port') {
+      const { port } = config.metrics;
+      await listening(config.host, port, () => new Promise<void>((resolve, reject) => scrape.once('error', reject).listen(port, config.host, resolve)), 'REG_HOST, REG_METRICS');
+      app.log.info({ port }, 'metrics served on their own port');
+    }
     await listening(config.host, config.port, () => app.listen({ port: config.port, host: config.host }));
   } catch (error) {
+    scrape?.close();
     await app.close().then(() => store.close(), () => undefined);
     sharedCounters?.redis.disconnect();
     throw error;
-  }
-
-  // REG_METRICS=port:N: the metrics on a port of their own, without keys, for a network only the scraper reaches.
-  const scrape = config.metrics.mode === 'port' && app.metrics ? metricsServer(app.metrics) : null;
-  if (scrape && config.metrics.mode === 'port') {
-    const { port } = config.metrics;
-    await listening(config.host, port, () => new Promise<void>((resolve, reject) => scrape.once('error', reject).listen(port, config.host, resolve)));
-    app.log.info({ port }, 'metrics served on their own port');
   }
 
   // Saved Idempotency-Key responses are only ever read for 24 hours; delete older ones now and then.

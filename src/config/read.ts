@@ -38,6 +38,16 @@ function convert(schema: TSchema & Bounds, raw: string): unknown {
   return raw;
 }
 
+/** A URL as a message may show it: its password blanked (`postgres://registry:***@db/registry`). */
+export const withoutPassword = (url: string) => url.replace(/\/\/([^:/@\s]*):[^@/\s]*@/, '//$1:***@');
+
+/** A refused value as an error may repeat it: secrets hidden, a URL's password blanked, at most 80 characters. */
+function shown(name: string, raw: string): string {
+  if (name === 'REG_SECRET' || name.endsWith('_API_KEY')) return '[hidden]';
+  const text = withoutPassword(raw);
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+}
+
 /** One variable's value: its default when unset or blank, else the converted text, checked. */
 export function readVariable(env: Env, name: string): Setting {
   const variable = VARIABLES[name];
@@ -46,8 +56,7 @@ export function readVariable(env: Env, name: string): Setting {
   if (raw === undefined || raw === '') return variable.default;
   const value = convert(variable.schema, raw);
   if (!Value.Check(variable.schema, value)) {
-    const shown = raw.length > 80 ? `${raw.slice(0, 80)}…` : raw;
-    throw new ConfigError(`${name} must be ${accepts(variable)}, got ${JSON.stringify(name === 'REG_SECRET' || name.endsWith('_API_KEY') ? '[hidden]' : shown)}`);
+    throw new ConfigError(`${name} must be ${accepts(variable)}, got ${JSON.stringify(shown(name, raw))}`);
   }
   return value as Setting;
 }

@@ -38,14 +38,14 @@ const QUOTA = text('^\\s*(units|skills|bytes)\\s*=\\s*(unlimited|\\d{1,15})\\s*(
 function tierVariables(): Record<string, Variable> {
   const out: Record<string, Variable> = {};
   for (const tier of KEY_TIERS) {
-    out[`REG_RATE_LIMIT_${tier.toUpperCase()}`] = { schema: RATE, default: TIER_DEFAULTS[tier].rate, doc: `requests per minute per \`${tier}\` agent` };
+    out[`REG_RATE_LIMIT_${tier.toUpperCase()}`] = { schema: RATE, default: TIER_DEFAULTS[tier].rate, doc: `requests per minute per agent at the \`${tier}\` tier` };
   }
   for (const tier of KEY_TIERS) {
     out[`REG_QUOTA_${tier.toUpperCase()}`] = {
       schema: QUOTA,
-      shownDefault: TIER_DEFAULTS[tier].quota,
+      shownDefault: `\`${TIER_DEFAULTS[tier].quota}\``,
       accepts: 'like "units=10000,skills=1000,bytes=100MB" (any of the three; "unlimited" for no bound)',
-      doc: `storage a \`${tier}\` agent may hold (any subset of the three, \`unlimited\` for no bound); a write over it is a 403 that names the quota`,
+      doc: `storage an agent at the \`${tier}\` tier may hold (any subset of the three, \`unlimited\` for no bound); a write over it is a 403 that names the quota`,
     };
   }
   return out;

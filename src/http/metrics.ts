@@ -45,26 +45,44 @@ export class Metrics {
 
   constructor(store: Store, search: () => Promise<SearchFigures | null>) {
     collectDefaultMetrics({ register: this.registry });
-    const figures = { latest: null as SearchFigures | null };
-    const gauge = (name: string, help: string, read: (f: SearchFigures) => number | null, labelNames: string[] = []) =>
-      new Gauge({ name, help, labelNames, registers: [this.registry], collect() {
-        const value = figures.latest ? read(figures.latest) : null;
-        if (value !== null) this.set(value);
-      } });
-    // Read the figures once per scrape, before the gauges that show them.
-    new Gauge({ name: 'registry_search_index_ready', help: 'Whether searches are answered from the built index (1) or wait for it (0)', registers: [this.registry], async collect() {
-      figures.latest = await search();
-      this.set(figures.latest?.ready ? 1 : 0);
-    } });
-    gauge('registry_search_pending_items', 'Items waiting to be indexed or embedded (the embedding queue included)', (f) => f.pending);
-    gauge('registry_search_index_built_timestamp_seconds', 'When the search index was last built from the database (Unix time)', (f) => f.builtAt);
-    new Gauge({ name: 'registry_search_index_terms', help: "Distinct words in each kind's search index", labelNames: ['kind'] as const, registers: [this.registry], collect() {
-      for (const kind of ['skill', 'unit'] as const) if (figures.latest) this.set({ kind }, figures.latest.terms[kind]);
-    } });
-    new Gauge({ name: 'registry_database_pool_connections', help: 'PostgreSQL pool connections: total, idle, and requests waiting for one', labelNames: ['state'] as const, registers: [this.registry], collect() {
-      const pool = store.poolUse?.();
-      if (pool) for (const [state, count] of Object.entries(pool)) this.set({ state }, count);
-    } });
+    // A scrape collects every gauge at once: the search figures are read once for all of them (the
+    // reading in flight is shared), and afresh for the next scrape.
+    let reading: Promise<SearchFigures | null> | null = null;
+    const figures = () => (reading ??= search().finally(() => (reading = null)));
+    const searchGauge = (name: string, help: string, read: (f: SearchFigures) => number | null) =>
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        async collect() {
+          const latest = await figures();
+          const value = latest ? read(latest) : null;
+          if (value !== null) this.set(value);
+        },
+      });
+    searchGauge('registry_search_index_ready', 'Whether searches are answered from the built index (1) or wait for it (0)', (f) => (f.ready ? 1 : 0));
+    searchGauge('registry_search_pending_items', 'Items waiting to be indexed or embedded (the embedding queue included)', (f) => f.pending);
+    searchGauge('registry_search_index_built_timestamp_seconds', 'When the search index was built from the database (Unix time)', (f) => f.builtAt);
+    new Gauge({
+      name: 'registry_search_index_terms',
+      help: "Distinct words in each kind's search index",
+      labelNames: ['kind'] as const,
+      registers: [this.registry],
+      async collect() {
+        const latest = await figures();
+        if (latest) for (const kind of ['skill', 'unit'] as const) this.set({ kind }, latest.terms[kind]);
+      },
+    });
+    new Gauge({
+      name: 'registry_database_pool_connections',
+      help: 'PostgreSQL pool connections: total, idle, and requests waiting for one',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      collect() {
+        const pool = store.poolUse?.();
+        if (pool) for (const [state, count] of Object.entries(pool)) this.set({ state }, count);
+      },
+    });
   }
 
   /** Counts every answer and its latency, 429s and database failures. */

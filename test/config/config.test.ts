@@ -94,6 +94,11 @@ describe('configuration', () => {
 
   it('never repeats a secret in its refusal', () => {
     assert.throws(() => loadConfig({ REG_SECRET: 'tooshort-secret' }), (error: unknown) => error instanceof ConfigError && !error.message.includes('tooshort'));
+    assert.throws(
+      () => loadConfig({ REG_DATABASE_URL: 'mysql://registry:hunter2@db/registry' }),
+      (error: unknown) => error instanceof ConfigError && error.message.includes('mysql://registry:***@db/registry') && !error.message.includes('hunter2'),
+    );
+    assert.throws(() => loadConfig({ REG_REDIS_URL: 'http://:hunter2@cache:6379' }), (error: unknown) => error instanceof ConfigError && !error.message.includes('hunter2'));
   });
 
   it('takes its tiers from the domain: a rate limit and a quota for each', () => {

@@ -104,7 +104,15 @@ describe('metrics', () => {
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       const res = await fetch(`${base}/metrics`);
       assert.equal(res.status, 200);
-      assert.equal(sample(await res.text(), 'registry_http_requests_total{method="GET",route="/healthz",status="200"}'), 1);
+      const text = await res.text();
+      assert.equal(sample(text, 'registry_http_requests_total{method="GET",route="/healthz",status="200"}'), 1);
+      // The first scrape already holds the search figures.
+      assert.equal(sample(text, 'registry_search_index_ready'), 1);
+      assert.equal(sample(text, 'registry_search_pending_items'), 0);
+      assert.equal(sample(text, 'registry_search_index_terms{kind="unit"}'), 0);
+      // and every scrape reads them afresh.
+      await contributeUnit(t.app, await register(t.app, 'scraped'));
+      assert.ok(sample(await (await fetch(`${base}/metrics`)).text(), 'registry_search_index_terms{kind="unit"}')! > 0);
       assert.equal((await fetch(`${base}/v1/knowledge`)).status, 404);
     } finally {
       server.close();

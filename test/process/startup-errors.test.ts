@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { ROOT } from './server.js';
+import { freePort, ROOT, startServer } from './server.js';
 
 async function start(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
@@ -64,5 +64,37 @@ describe('a start that cannot succeed', () => {
 
   it('says a bad value in one line too', async () => {
     assertOneLine(await start({ REG_PORT: 'x' }), /^configuration error: REG_PORT must be an integer from 0 to 65535, got "x"$/);
+  });
+});
+
+describe('metrics on a port of their own', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'registry-metrics-port-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('are served there without a key, and not on the API', async () => {
+    const port = await freePort();
+    const server = await startServer({ REG_DATABASE_URL: `sqlite:${join(dir, 'registry.db')}`, REG_EMBEDDINGS: 'none', REG_METRICS: `port:${port}` });
+    try {
+      assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
+      const res = await fetch(`http://127.0.0.1:${port}/metrics`);
+      assert.equal(res.status, 200);
+      assert.match(await res.text(), /^registry_http_requests_total\{method="GET",route="\/healthz",status="200"\} [1-9]/m);
+      assert.equal((await fetch(`${server.url}/metrics`)).status, 404);
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
+  });
+
+  it('name their port when it is in use', async () => {
+    const blocker = createServer();
+    blocker.listen(0, '127.0.0.1');
+    await once(blocker, 'listening');
+    const { port } = blocker.address() as { port: number };
+    try {
+      const result = await start({ REG_PORT: '0', REG_DATABASE_URL: `sqlite:${join(dir, 'blocked.db')}`, REG_METRICS: `port:${port}` });
+      assertOneLine(result, new RegExp(`^start-up failed: cannot listen on 127\\.0\\.0\\.1:${port} \\(REG_HOST, REG_METRICS\\): the address is already in use`));
+    } finally {
+      blocker.close();
+    }
   });
 });
