@@ -2,7 +2,7 @@
 # dependencies, run compiled JavaScript), as a non-root user, with SQLite's data on a volume.
 # docker build -t knowledge-registry . && docker run -p 3000:3000 -v registry-data:/data knowledge-registry
 
-FROM node:20-bookworm-slim AS build
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 # better-sqlite3 compiles from source when no prebuilt binary fits.
 RUN apt-get update \
@@ -15,7 +15,7 @@ COPY scripts/copy-web-files.mjs scripts/
 COPY src src
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM node:22-bookworm-slim
 ENV NODE_ENV=production \
     REG_HOST=0.0.0.0 \
     REG_PORT=3000 \
