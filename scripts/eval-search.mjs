@@ -7,7 +7,7 @@
 //
 // The evaluation (corpus, labelled queries, run.mjs) is test data kept outside the project: its folder is
 // $REG_SEARCH_EVAL_DIR, else ../shared/search-eval. REG_EMBEDDINGS and its companions pass through to the
-// registry (the default is the built-in model). Exits with run.mjs's status.
+// registry (the default is none: lexical ranking). Exits with run.mjs's status.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -81,7 +81,7 @@ try {
   const started = Date.now();
   const run = spawn(process.execPath, [runner, '--base', base, ...process.argv.slice(2)], { stdio: 'inherit' });
   const status = await new Promise((done) => run.on('exit', (code) => done(code ?? 1)));
-  console.log(`eval:search: ${((Date.now() - started) / 1000).toFixed(0)} s, embeddings: ${process.env.REG_EMBEDDINGS ?? 'builtin'}`);
+  console.log(`eval:search: ${((Date.now() - started) / 1000).toFixed(0)} s, embeddings: ${process.env.REG_EMBEDDINGS ?? 'none'}`);
   stop();
   process.exit(status);
 } catch (error) {

@@ -69,12 +69,12 @@ export class KindIndex {
   constructor(
     readonly kind: SearchKind,
     provider: EmbeddingProvider,
-    vectors: VectorIndex | undefined,
     bounds: { limits: TermLimits; memoryFull: () => boolean },
   ) {
     // Copies of one skill collapse into the best one; knowledge units are each their own.
     const overrides = kind === 'unit' ? { collapseDuplicates: 'off' as const } : {};
-    this.engine = new SearchEngine(overrides, { providerId: provider.id, dimensions: provider.dimensions, itemTerms: 'needed', ...(vectors ? { vectorIndex: vectors } : {}) });
+    // The vector index is given later (registry-search.ts), once the vectors' length is known.
+    this.engine = new SearchEngine(overrides, { providerId: provider.id, itemTerms: 'needed' });
     this.engine.lexical.limits = bounds.limits;
     this.engine.lexical.memoryFull = bounds.memoryFull;
   }

@@ -8,6 +8,7 @@
 import { getHeapStatistics } from 'node:v8';
 import type { SearchChange, SearchFeed, SearchKind } from '../store/store.js';
 import { embeddingText } from './document.js';
+import { Backoff } from './embeddings/backoff.js';
 import { createProvider, type ProviderSpec } from './embeddings/factory.js';
 import type { EmbeddingProvider } from './embeddings/provider.js';
 import { WorkerEmbeddings } from './embeddings/worker.js';
@@ -66,6 +67,8 @@ export interface RegistrySearchOptions {
   vocabulary?: VocabularyBounds;
   /** Whether memory is short (default: heapFull); new terms are then refused. */
   memoryFull?: () => boolean;
+  /** How long the embedding loop waits after failures (default: 1 s doubling to 5 min, jittered). */
+  embedBackoff?: { baseMs?: number; maxMs?: number };
 }
 
 export interface SearchStatus {
@@ -90,6 +93,9 @@ export class RegistrySearch {
   private purger: NodeJS.Timeout | null = null;
   private wake: (() => void) | null = null;
   private log: Log | undefined;
+  private readonly vectorIndex: (dimensions: number) => VectorIndex;
+  /** Failures of the embedding loop in a row set how long it waits before the next attempt. */
+  private readonly embedBackoff: Backoff;
   readonly ready: Promise<void>;
   private markReady!: () => void;
 
@@ -100,7 +106,8 @@ export class RegistrySearch {
     this.log = options.log;
     this.worker = options.embeddings.kind === 'none' ? null : new WorkerEmbeddings(options.embeddings);
     this.provider = this.worker ?? createProvider({ kind: 'none' });
-    const vectors = (dims: number) => (dims > 0 ? (options.vectorIndex?.(dims) ?? defaultVectorIndex(dims)) : undefined);
+    this.vectorIndex = options.vectorIndex ?? defaultVectorIndex;
+    this.embedBackoff = new Backoff(options.embedBackoff);
     const limits: TermLimits = {
       perDocument: ITEM_TERMS,
       newPerDocument: ITEM_NEW_TERMS,
@@ -109,8 +116,8 @@ export class RegistrySearch {
     };
     const bounds = { limits, memoryFull: options.memoryFull ?? heapFull };
     this.indexes = {
-      skill: new KindIndex('skill', this.provider, vectors(this.provider.dimensions), bounds),
-      unit: new KindIndex('unit', this.provider, vectors(this.provider.dimensions), bounds),
+      skill: new KindIndex('skill', this.provider, bounds),
+      unit: new KindIndex('unit', this.provider, bounds),
     };
     this.ready = new Promise((resolve) => (this.markReady = resolve));
   }
@@ -207,16 +214,8 @@ export class RegistrySearch {
         await new Promise((resolve) => setImmediate(resolve));
       }
       index.engine.lexical.trim();
-      if (this.worker) {
-        let vectorsAfter = 0;
-        for (;;) {
-          const vectors = await this.feed.itemVectors(kind, this.model, vectorsAfter, BATCH);
-          for (const { seq, vector } of vectors) if (vector.length === this.provider.dimensions) index.engine.setVector(seq, vector);
-          if (vectors.length < BATCH) break;
-          vectorsAfter = vectors[vectors.length - 1]!.seq;
-        }
-      }
     }
+    await this.loadVectors();
     if (this.worker) this.embedLeft = (await this.feed.countItemsWithoutVectors('skill', this.model)) + (await this.feed.countItemsWithoutVectors('unit', this.model));
     this.built = true;
     this.buildLeft = 0;
@@ -242,7 +241,10 @@ export class RegistrySearch {
     if (first > this.lastChange + 1 && this.lastChange > 0) {
       // Changes this index missed were purged: rebuild from the store.
       this.log?.warn({ missedBefore: first }, 'the search index fell behind the change log; rebuilding');
-      for (const kind of ['skill', 'unit'] as const) for (const seq of [...this.indexes[kind].attributes.keys()]) this.indexes[kind].drop(seq);
+      for (const kind of ['skill', 'unit'] as const) {
+        for (const seq of [...this.indexes[kind].attributes.keys()]) this.indexes[kind].drop(seq);
+        this.indexes[kind].engine.vectors = null;
+      }
       this.built = false;
       this.buildLeft = 1;
       await this.build();
@@ -294,26 +296,58 @@ export class RegistrySearch {
     return { seqs, total: Math.min(matches, MAX_SEARCH_RESULTS), capped: matches > MAX_SEARCH_RESULTS };
   }
 
-  /** Embeds, in the worker, the items that have no vector of this model yet; sleeps when there are none. */
+  /**
+   * Once the vectors' length is known (configured, or learned from the worker's first answer), gives each
+   * engine its vector index and loads the vectors the store keeps for this model.
+   */
+  private async loadVectors(): Promise<void> {
+    const dims = this.worker?.dimensions ?? 0;
+    if (dims === 0) return;
+    for (const kind of ['skill', 'unit'] as const) {
+      const engine = this.indexes[kind].engine;
+      if (engine.vectors) continue;
+      engine.vectors = this.vectorIndex(dims);
+      let after = 0;
+      for (;;) {
+        const vectors = await this.feed.itemVectors(kind, this.model, after, BATCH);
+        for (const { seq, vector } of vectors) if (vector.length === dims) engine.setVector(seq, vector);
+        if (vectors.length < BATCH) break;
+        after = vectors[vectors.length - 1]!.seq;
+      }
+    }
+  }
+
+  /**
+   * Embeds, in the worker, the items that have no vector of this model yet; sleeps when there are none.
+   * Every failure (an endpoint down, a wrong answer) waits longer before the next attempt (embedBackoff),
+   * so a failing endpoint is asked a few times a minute at most, never in a loop.
+   */
   private async embedLoop(): Promise<void> {
+    const worker = this.worker!;
     while (!this.closed) {
       try {
+        // Without a configured length, the first answer says it.
+        if (worker.dimensions === 0) await worker.embed(['dimensions']);
+        await this.loadVectors();
         let did = 0;
         for (const kind of ['skill', 'unit'] as const) {
           const items = await this.feed.itemsWithoutVectors(kind, this.model, EMBED_BATCH);
           if (items.length === 0) continue;
-          const vectors = await this.worker!.embed(items.map((item) => embeddingText(item)));
-          const rows = items.map((item, i) => ({ seq: item.seq, vector: vectors[i]! })).filter((r) => r.vector.length === this.provider.dimensions);
+          const vectors = await worker.embed(items.map((item) => embeddingText(item)));
+          if (vectors.length !== items.length) throw new Error(`the embedding worker returned ${vectors.length} vectors for ${items.length} items`);
+          const rows = items.map((item, i) => ({ seq: item.seq, vector: vectors[i]! }));
           await this.feed.saveVectors(kind, this.model, rows);
           for (const { seq, vector } of rows) this.indexes[kind].engine.setVector(seq, vector);
           did += items.length;
         }
+        this.embedBackoff.succeeded();
         this.embedLeft = (await this.feed.countItemsWithoutVectors('skill', this.model)) + (await this.feed.countItemsWithoutVectors('unit', this.model));
         if (did === 0) await this.sleep(SYNC_EVERY_MS);
       } catch (error) {
         if (this.closed) return;
-        this.log?.warn({ err: error }, 'embedding items failed; retrying shortly');
-        await this.sleep(10_000);
+        const wait = this.embedBackoff.failed();
+        this.log?.warn({ err: error, failures: this.embedBackoff.streak, retryInMs: wait }, 'embedding items failed; retrying later');
+        await this.sleep(wait);
       }
     }
   }
