@@ -299,6 +299,11 @@ export class LexicalIndex {
     for (const p of this.terms.values()) p.trim();
   }
 
+  /** Every term's postings list (to trim them a slice at a time). */
+  postingsLists(): Iterable<Postings> {
+    return this.terms.values();
+  }
+
   /** Drops the postings of removed documents and recomputes impacts and block bounds; ordinals are kept. */
   compact(): void {
     let total = 0;

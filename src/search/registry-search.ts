@@ -14,11 +14,14 @@ import type { EmbeddingProvider } from './embeddings/provider.js';
 import { WorkerEmbeddings } from './embeddings/worker.js';
 import type { TermLimits, VocabularyStatus } from './lexical.js';
 import { defaultVectorIndex, KindIndex, type SearchFilter } from './registry-index.js';
+import { inSlices } from './slices.js';
 import type { VectorIndex } from './vectors.js';
 
 /** A search answers at most this many matches (its `total` says when there were more): paging stops there. */
 export const MAX_SEARCH_RESULTS = 1_000;
 const BATCH = 1_000;
+/** Items read per query while building: a batch is read on the event loop (SQLite) before it is sliced. */
+const BUILD_BATCH = 200;
 const SYNC_EVERY_MS = 2_000;
 const KEPT_CHANGES = 100_000;
 const PURGE_EVERY_MS = 15 * 60 * 1000;
@@ -73,6 +76,8 @@ export interface RegistrySearchOptions {
 
 export interface SearchStatus {
   ready: boolean;
+  /** While not ready: how far the index is, e.g. 'search index loading: 40% (400,000 of 1,000,000)'. */
+  loading?: string;
   pending: number;
   model: string;
   vocabulary: Record<SearchKind, VocabularyStatus>;
@@ -88,6 +93,8 @@ export class RegistrySearch {
   /** 1 while the index is being built (searches then use the database), 0 after. */
   private buildLeft = 1;
   private embedLeft = 0;
+  /** Items indexed so far of those the build goes through. */
+  private progress = { done: 0, total: 0 };
   private closed = false;
   private timer: NodeJS.Timeout | null = null;
   private purger: NodeJS.Timeout | null = null;
@@ -174,7 +181,17 @@ export class RegistrySearch {
    */
   async status(): Promise<SearchStatus> {
     await this.sync().catch((error: unknown) => this.log?.warn({ err: error }, 'search index sync failed'));
-    return { ready: this.built, pending: this.buildLeft + this.embedLeft, model: this.model, vocabulary: this.vocabulary() };
+    const status: SearchStatus = { ready: this.built, pending: this.buildLeft + this.embedLeft, model: this.model, vocabulary: this.vocabulary() };
+    if (!this.built) status.loading = this.loading();
+    return status;
+  }
+
+  /** How far the build is, in words. */
+  private loading(): string {
+    const { done, total } = this.progress;
+    const n = (x: number) => x.toLocaleString('en-US');
+    const share = total > 0 ? Math.min(99, Math.floor((100 * done) / total)) : 0;
+    return `search index loading: ${share}% (${n(done)} of ${n(total)})`;
   }
 
   vocabulary(): Record<SearchKind, VocabularyStatus> {
@@ -196,24 +213,28 @@ export class RegistrySearch {
     return this.built;
   }
 
+  /**
+   * Builds the index from the store: items in keyset batches, indexed in slices of a few milliseconds
+   * (slices.ts) so that requests are served all along; `loading` says how far it is.
+   */
   private async build(): Promise<void> {
     const started = Date.now();
     const { last } = await this.feed.searchChangeBounds();
     this.lastChange = last;
+    this.progress = { done: 0, total: (await this.feed.countSearchItems('skill')) + (await this.feed.countSearchItems('unit')) };
     for (const kind of ['skill', 'unit'] as const) {
       const index = this.indexes[kind];
       let after = 0;
       for (;;) {
         if (this.closed) return;
-        const items = await this.feed.searchItems(kind, after, BATCH);
-        for (const item of items) index.put(item);
+        const items = await this.feed.searchItems(kind, after, BUILD_BATCH);
+        await inSlices(items, (item) => index.put(item));
+        this.progress.done += items.length;
         this.noteFullVocabulary(kind);
-        if (items.length < BATCH) break;
+        if (items.length < BUILD_BATCH) break;
         after = items[items.length - 1]!.seq;
-        // Yield between batches: a large build must not hold up the requests being served meanwhile.
-        await new Promise((resolve) => setImmediate(resolve));
       }
-      index.engine.lexical.trim();
+      await inSlices(index.engine.lexical.postingsLists(), (p) => p.trim());
     }
     await this.loadVectors();
     if (this.worker) this.embedLeft = (await this.feed.countItemsWithoutVectors('skill', this.model)) + (await this.feed.countItemsWithoutVectors('unit', this.model));

@@ -43,6 +43,8 @@ export interface SearchChange {
 export interface SearchFeed {
   searchItems(kind: SearchKind, afterSeq: number, limit: number): Promise<SearchItem[]>;
   searchItemsBySeq(kind: SearchKind, seqs: readonly number[]): Promise<SearchItem[]>;
+  /** How many items of a kind `searchItems` goes through (the progress of a build). */
+  countSearchItems(kind: SearchKind): Promise<number>;
   /** Changes after `afterSeq`, oldest first. */
   searchChanges(afterSeq: number, limit: number): Promise<SearchChange[]>;
   /** The first and last change kept (0 when none): an index behind the first must rebuild. */
