@@ -140,7 +140,11 @@ function installValidators(app: FastifyInstance): void {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, store } = options;
   const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
-  const search = new RegistrySearch(store, { embeddings: config.embeddings, vocabulary: config.searchVocabulary });
+  const search = new RegistrySearch(store, {
+    embeddings: config.embeddings,
+    vocabulary: config.searchVocabulary,
+    ...(config.searchSnapshotDir ? { snapshotDir: config.searchSnapshotDir } : {}),
+  });
   const ctx: Context = { store, config, clock: options.clock ?? (() => new Date()), ids: options.ids ?? randomIds, search };
 
   const app = Fastify({

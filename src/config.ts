@@ -58,6 +58,11 @@ export interface Config {
    * agent's items may bring in (REG_SEARCH_AGENT_TERMS); beyond, new words are not indexed.
    */
   searchVocabulary: { total: number; perAgent: number };
+  /**
+   * Where the search index is saved, to load it at start-up instead of rebuilding it (REG_SEARCH_SNAPSHOT_DIR;
+   * default: `<database>.search` beside a SQLite file; none for PostgreSQL or memory; `none` turns it off).
+   */
+  searchSnapshotDir: string | null;
   /** Versions one skill may hold (REG_SKILL_MAX_VERSIONS); a publication beyond is refused. */
   maxSkillVersions: number;
   /**
@@ -172,6 +177,13 @@ function embeddings(env: NodeJS.ProcessEnv): ProviderSpec {
   }
 }
 
+function searchSnapshotDir(env: NodeJS.ProcessEnv, databaseUrl: string): string | null {
+  const dir = env.REG_SEARCH_SNAPSHOT_DIR?.trim();
+  if (dir) return dir === 'none' ? null : dir;
+  const file = /^sqlite:(.+)$/.exec(databaseUrl)?.[1];
+  return file && file !== ':memory:' ? `${file}.search` : null;
+}
+
 /** Bytes a distinct word costs the search index (measured on 20,000 real skills: ~1 KiB of heap and RSS). */
 const BYTES_PER_TERM = 1024;
 
@@ -239,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     warnings,
     embeddings: embeddings(env),
     searchVocabulary: searchVocabulary(env),
+    searchSnapshotDir: searchSnapshotDir(env, databaseUrl),
     maxSkillVersions: integer(env, 'REG_SKILL_MAX_VERSIONS', 1_000, 1, 1_000_000),
     allowedHosts: allowedHosts(env, host, warnings),
   };

@@ -41,7 +41,7 @@ export interface EngineSearchResult {
 /** Terms of a query beyond this many are ignored (a pasted document is not a query). */
 export const MAX_QUERY_TERMS = 32;
 
-interface ItemInfo {
+export interface ItemInfo {
   nameKey: string;
   /** The name's terms, for name evidence and feedback (kept when the config uses them: see itemTerms). */
   nameTerms: string[];
@@ -120,16 +120,31 @@ export class SearchEngine {
       nameTerms: this.keeps.name ? fields[0]! : NO_TERMS,
       descSet: this.keeps.description ? [...new Set(fields[1]!)].sort() : NO_TERMS,
     };
-    this.info.set(doc.key, info);
+    this.restoreItem(doc.key, info);
     if (this.config.prf.enabled) this.descTerms.set(doc.key, fields[1]!);
-    if (nameKey) {
-      const same = this.byName.get(nameKey);
-      if (same === undefined) this.byName.set(nameKey, doc.key);
-      else if (typeof same === 'number') this.byName.set(nameKey, [same, doc.key]);
-      else same.push(doc.key);
-    }
     if (vector && vector.length > 0 && this.vectors) this.vectors.upsert(doc.key, vector);
     return refused;
+  }
+
+  /** Each item's name key and kept terms, in the order they were indexed (a snapshot saves them). */
+  items(): Iterable<[number, ItemInfo]> {
+    return this.info.entries();
+  }
+
+  /** Puts back an item's info (a snapshot's, after its lexical index), or records a new one's. */
+  restoreItem(key: number, info: ItemInfo): void {
+    this.info.set(key, info);
+    const nameKey = info.nameKey;
+    if (!nameKey) return;
+    const same = this.byName.get(nameKey);
+    if (same === undefined) this.byName.set(nameKey, key);
+    else if (typeof same === 'number') this.byName.set(nameKey, [same, key]);
+    else same.push(key);
+  }
+
+  /** Whether a snapshot holds all of this engine's state (not with feedback expansion, a lab setting). */
+  get snapshotable(): boolean {
+    return !this.config.prf.enabled;
   }
 
   /** Sets or replaces only the vector of an indexed item (embeddings arrive after the text). */
@@ -139,7 +154,11 @@ export class SearchEngine {
 
   remove(key: number): boolean {
     const info = this.info.get(key);
-    if (!info) return false;
+    if (!info) {
+      // Restored from a snapshot taken while the item was deleted: only its postings are left.
+      this.lexical.remove(key);
+      return false;
+    }
     this.info.delete(key);
     this.descTerms.delete(key);
     const same = this.byName.get(info.nameKey);

@@ -16,7 +16,7 @@ import { UsearchVectorIndex } from './vectors-usearch.js';
  * item, so kept small: repeated texts (domains, publishers, tags, types) are shared through `intern`, and
  * the text's fingerprint is a number.
  */
-interface Attributes {
+export interface Attributes {
   quality: number;
   createdAt: string;
   id: string;
@@ -65,6 +65,8 @@ export class KindIndex {
   readonly engine: SearchEngine;
   readonly attributes = new Map<number, Attributes>();
   private readonly interner = new Interner();
+  /** While a snapshot is written: the items changed since it began (their saved state may be mixed). */
+  touched: Set<number> | null = null;
 
   constructor(
     readonly kind: SearchKind,
@@ -81,6 +83,7 @@ export class KindIndex {
 
   /** Indexes an item, or only refreshes its attributes when its text did not change (then: false). */
   put(item: SearchItem): boolean {
+    this.touched?.add(item.seq);
     const doc: SearchDocument = { key: item.seq, name: item.name, description: item.description, tags: item.tags, domain: item.domain, body: item.body, owner: item.agentId };
     const textKey = createHash('sha1').update(`${doc.name}\u0000${doc.description}\u0000${doc.tags.join('\u0001')}\u0000${doc.domain ?? ''}\u0000${doc.body}`).digest().readUIntBE(0, 6);
     const before = this.attributes.get(item.seq);
@@ -106,12 +109,26 @@ export class KindIndex {
     return changed;
   }
 
+  /** Puts back an item's saved attributes (a snapshot's), sharing repeated texts again. */
+  restoreAttributes(seq: number, a: Attributes): void {
+    const it = this.interner;
+    this.attributes.set(seq, {
+      ...a,
+      domain: it.get(a.domain) ?? null,
+      visibility: it.get(a.visibility),
+      agentId: it.get(a.agentId),
+      tags: a.tags?.map((t) => it.get(t)),
+      type: it.get(a.type),
+    });
+  }
+
   private release(a: Attributes): void {
     const it = this.interner;
     for (const text of [a.domain, a.visibility, a.agentId, a.type, ...(a.tags ?? [])]) it.release(text);
   }
 
   drop(seq: number): void {
+    this.touched?.add(seq);
     this.engine.remove(seq);
     const a = this.attributes.get(seq);
     if (a) this.release(a);

@@ -14,7 +14,9 @@ import type { EmbeddingProvider } from './embeddings/provider.js';
 import { WorkerEmbeddings } from './embeddings/worker.js';
 import type { TermLimits, VocabularyStatus } from './lexical.js';
 import { defaultVectorIndex, KindIndex, type SearchFilter } from './registry-index.js';
+import { ANALYZER_REVISION } from './analyzer.js';
 import { inSlices } from './slices.js';
+import { SnapshotKeeper } from './snapshot-keeper.js';
 import type { VectorIndex } from './vectors.js';
 
 /** A search answers at most this many matches (its `total` says when there were more): paging stops there. */
@@ -25,6 +27,8 @@ const BUILD_BATCH = 200;
 const SYNC_EVERY_MS = 2_000;
 const KEPT_CHANGES = 100_000;
 const PURGE_EVERY_MS = 15 * 60 * 1000;
+/** The index is saved this often while changes arrive (and after a build, and at shutdown). */
+const SNAPSHOT_EVERY_MS = 10 * 60 * 1000;
 const EMBED_BATCH = 16;
 /** A query's vector is awaited this long; later, the search ranks lexically (the vector is cached for next time). */
 const QUERY_VECTOR_BUDGET_MS = 20;
@@ -72,6 +76,8 @@ export interface RegistrySearchOptions {
   memoryFull?: () => boolean;
   /** How long the embedding loop waits after failures (default: 1 s doubling to 5 min, jittered). */
   embedBackoff?: { baseMs?: number; maxMs?: number };
+  /** Where the index is saved and loaded from (snapshot.ts); without it, every start builds from the store. */
+  snapshotDir?: string;
 }
 
 export interface SearchStatus {
@@ -84,7 +90,10 @@ export interface SearchStatus {
 }
 
 export class RegistrySearch {
-  private readonly indexes: Record<SearchKind, KindIndex>;
+  private indexes: Record<SearchKind, KindIndex>;
+  private readonly makeIndexes: () => Record<SearchKind, KindIndex>;
+  private readonly snapshots: SnapshotKeeper | null;
+  private snapshotTimer: NodeJS.Timeout | null = null;
   private readonly provider: EmbeddingProvider;
   private readonly worker: WorkerEmbeddings | null;
   private lastChange = 0;
@@ -122,10 +131,14 @@ export class RegistrySearch {
       total: options.vocabulary?.total ?? Infinity,
     };
     const bounds = { limits, memoryFull: options.memoryFull ?? heapFull };
-    this.indexes = {
-      skill: new KindIndex('skill', this.provider, bounds),
-      unit: new KindIndex('unit', this.provider, bounds),
-    };
+    this.makeIndexes = () => ({ skill: new KindIndex('skill', this.provider, bounds), unit: new KindIndex('unit', this.provider, bounds) });
+    this.indexes = this.makeIndexes();
+    // A saved index is usable only by an index of the same shape: analysis, fields and bounds.
+    const shape = (['skill', 'unit'] as const).map((kind) => {
+      const c = this.indexes[kind].engine.config;
+      return { analyzer: [ANALYZER_REVISION, c.analyzer], fields: c.fields, k1: c.k1, bodyWords: c.bodyWords, bodyProseOnly: c.bodyProseOnly, limits: Object.values(limits) };
+    });
+    this.snapshots = options.snapshotDir && this.indexes.skill.engine.snapshotable ? new SnapshotKeeper(options.snapshotDir, shape, () => this.log) : null;
     this.ready = new Promise((resolve) => (this.markReady = resolve));
   }
 
@@ -148,6 +161,10 @@ export class RegistrySearch {
         this.timer.unref();
         this.purger = setInterval(() => void this.purgeChangeLog().catch((error: unknown) => this.log?.warn({ err: error }, 'purging the search change log failed')), PURGE_EVERY_MS);
         this.purger.unref();
+        if (this.snapshots) {
+          this.snapshotTimer = setInterval(() => void this.saveSnapshot(), SNAPSHOT_EVERY_MS);
+          this.snapshotTimer.unref();
+        }
         if (this.worker) void this.embedLoop();
       },
       (error: unknown) => {
@@ -161,8 +178,11 @@ export class RegistrySearch {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     if (this.purger) clearInterval(this.purger);
+    if (this.snapshotTimer) clearInterval(this.snapshotTimer);
     this.wake?.();
     this.markReady();
+    // What the index has applied is saved for the next start.
+    await this.saveSnapshot();
     await this.worker?.close();
   }
 
@@ -214,11 +234,55 @@ export class RegistrySearch {
   }
 
   /**
+   * Makes the index: loaded from its snapshot when there is a usable one, else built from the store; then
+   * caught up from the change log. `loading` says how far it is meanwhile.
+   */
+  private async build(useSnapshot = true): Promise<void> {
+    const started = Date.now();
+    const loaded = useSnapshot && (await this.loadSnapshot());
+    if (!loaded) await this.buildFromStore();
+    if (this.closed) return;
+    await this.loadVectors();
+    if (this.worker) this.embedLeft = (await this.feed.countItemsWithoutVectors('skill', this.model)) + (await this.feed.countItemsWithoutVectors('unit', this.model));
+    this.built = true;
+    this.buildLeft = 0;
+    await this.sync();
+    this.markReady();
+    this.log?.info(
+      { skills: this.indexes.skill.attributes.size, units: this.indexes.unit.attributes.size, ms: Date.now() - started, model: this.model, from: loaded ? 'snapshot' : 'database' },
+      'search index ready',
+    );
+    if (!loaded) void this.saveSnapshot();
+  }
+
+  /** The saved index, when there is one that matches this store; then the catch-up applies what followed it. */
+  private async loadSnapshot(): Promise<boolean> {
+    if (!this.snapshots) return false;
+    const fresh = this.makeIndexes();
+    const change = await this.snapshots.load(fresh, (done, total) => (this.progress = { done, total }));
+    if (change === null) return false;
+    const { first, last } = await this.feed.searchChangeBounds();
+    // Newer than the store (a restored backup), or older than the log kept: rebuild.
+    if (change > last || (first > change + 1 && first > 0)) {
+      this.log?.warn({ change, first, last }, 'the search index snapshot does not match the change log; building the index from the database');
+      this.snapshots.stale();
+      return false;
+    }
+    this.indexes = fresh;
+    this.lastChange = change;
+    for (const kind of ['skill', 'unit'] as const) this.noteFullVocabulary(kind);
+    return true;
+  }
+
+  private saveSnapshot(): Promise<void> {
+    return this.built && this.snapshots ? this.snapshots.save(this.indexes, this.lastChange) : Promise.resolve();
+  }
+
+  /**
    * Builds the index from the store: items in keyset batches, indexed in slices of a few milliseconds
    * (slices.ts) so that requests are served all along; `loading` says how far it is.
    */
-  private async build(): Promise<void> {
-    const started = Date.now();
+  private async buildFromStore(): Promise<void> {
     const { last } = await this.feed.searchChangeBounds();
     this.lastChange = last;
     this.progress = { done: 0, total: (await this.feed.countSearchItems('skill')) + (await this.feed.countSearchItems('unit')) };
@@ -236,16 +300,6 @@ export class RegistrySearch {
       }
       await inSlices(index.engine.lexical.postingsLists(), (p) => p.trim());
     }
-    await this.loadVectors();
-    if (this.worker) this.embedLeft = (await this.feed.countItemsWithoutVectors('skill', this.model)) + (await this.feed.countItemsWithoutVectors('unit', this.model));
-    this.built = true;
-    this.buildLeft = 0;
-    await this.sync();
-    this.markReady();
-    this.log?.info(
-      { skills: this.indexes.skill.attributes.size, units: this.indexes.unit.attributes.size, ms: Date.now() - started, model: this.model },
-      'search index built',
-    );
   }
 
   /** Applies every change logged since the last sync (one cheap query when nothing changed). */
@@ -262,13 +316,10 @@ export class RegistrySearch {
     if (first > this.lastChange + 1 && this.lastChange > 0) {
       // Changes this index missed were purged: rebuild from the store.
       this.log?.warn({ missedBefore: first }, 'the search index fell behind the change log; rebuilding');
-      for (const kind of ['skill', 'unit'] as const) {
-        for (const seq of [...this.indexes[kind].attributes.keys()]) this.indexes[kind].drop(seq);
-        this.indexes[kind].engine.vectors = null;
-      }
+      this.indexes = this.makeIndexes();
       this.built = false;
       this.buildLeft = 1;
-      await this.build();
+      await this.build(false);
       return;
     }
     for (;;) {
