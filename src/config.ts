@@ -1,6 +1,6 @@
 // Every REG_* variable, parsed and validated once. Nothing else reads process.env.
 import { getHeapStatistics } from 'node:v8';
-import { providerSpecFromEnv, type ProviderSpec } from './search/embeddings/factory.js';
+import { providerSpecFromEnv, type ProviderSpec } from './search/index.js';
 import type { StorageQuota } from './store/store.js';
 
 export type Tier = 'anonymous' | 'free' | 'pro' | 'enterprise';

@@ -2,7 +2,7 @@
 // and, beside it, the attribute table of what its items are filtered and ordered by, the filter predicate
 // over that table, and the order of exact-score ties (quality, newest, id). Also the default vector index.
 import { createHash } from 'node:crypto';
-import type { SearchItem, SearchKind } from '../store/store.js';
+import type { SearchItem, SearchKind } from './feed.js';
 import type { SearchDocument } from './document.js';
 import type { EmbeddingProvider } from './embeddings/provider.js';
 import { SearchEngine } from './engine.js';

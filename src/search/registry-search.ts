@@ -6,7 +6,7 @@
 // computed off the request path; `pending` counts what is not indexed or embedded yet. Each kind's engine,
 // attribute table and filter predicate: registry-index.ts.
 import { getHeapStatistics } from 'node:v8';
-import type { SearchChange, SearchFeed, SearchKind } from '../store/store.js';
+import type { IndexFeed, SearchChange, SearchKind } from './feed.js';
 import { embeddingText } from './document.js';
 import { Backoff } from './embeddings/backoff.js';
 import { createProvider, type ProviderSpec } from './embeddings/factory.js';
@@ -116,7 +116,7 @@ export class RegistrySearch {
   private markReady!: () => void;
 
   constructor(
-    private readonly feed: SearchFeed,
+    private readonly feed: IndexFeed,
     options: RegistrySearchOptions,
   ) {
     this.log = options.log;

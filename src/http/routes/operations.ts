@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { unavailable } from '../../domain/errors.js';
 import type { Context } from '../../service/context.js';
-import type { VocabularyStatus } from '../../search/lexical.js';
+import type { VocabularyStatus } from '../../search/index.js';
 import { StoreUnavailableError } from '../../store/store.js';
 import { Health, Readiness, errors } from '../schemas.js';
 
