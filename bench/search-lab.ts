@@ -26,7 +26,8 @@ import { BUILTIN_ID, BuiltinEmbeddings } from '../src/search/embeddings/builtin.
 import { embeddingText } from '../src/search/document.js';
 import { SearchEngine } from '../src/search/engine.js';
 import { configFor, type SearchConfig } from '../src/search/hybrid.js';
-import { ExactVectorIndex, IvfVectorIndex, type VectorIndex } from '../src/search/vectors.js';
+import { ExactVectorIndex, type VectorIndex } from '../src/search/vectors.js';
+import { IvfVectorIndex } from './search-lab/ivf.js';
 import { UsearchVectorIndex } from '../src/search/vectors-usearch.js';
 
 const argv = process.argv.slice(2);

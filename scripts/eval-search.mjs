@@ -60,12 +60,17 @@ const registry = spawn(process.execPath, [join(root, 'dist', 'main.js')], {
 let exited = false;
 registry.on('exit', () => (exited = true));
 
-const stop = () => {
-  if (!exited) registry.kill('SIGTERM');
+const stopped = new Promise((done) => registry.on('exit', done));
+// The registry saves its search index at shutdown: its folder is removed once it has exited.
+const stop = async () => {
+  if (!exited) {
+    registry.kill('SIGTERM');
+    await stopped;
+  }
   rmSync(dir, { recursive: true, force: true });
 };
-process.on('SIGINT', () => {
-  stop();
+process.on('SIGINT', async () => {
+  await stop();
   process.exit(130);
 });
 
@@ -82,10 +87,10 @@ try {
   const run = spawn(process.execPath, [runner, '--base', base, ...process.argv.slice(2)], { stdio: 'inherit' });
   const status = await new Promise((done) => run.on('exit', (code) => done(code ?? 1)));
   console.log(`eval:search: ${((Date.now() - started) / 1000).toFixed(0)} s, embeddings: ${process.env.REG_EMBEDDINGS ?? 'none'}`);
-  stop();
+  await stop();
   process.exit(status);
 } catch (error) {
   console.error(`eval:search: ${error.message}`);
-  stop();
+  await stop();
   process.exit(1);
 }

@@ -173,6 +173,11 @@ export class LexicalIndex {
     return this.aliveCount;
   }
 
+  /** Postings held (those of removed documents included until compaction). */
+  get postingsCount(): number {
+    return this.totalPostings;
+  }
+
   get vocabularySize(): number {
     return this.terms.size;
   }

@@ -35,6 +35,17 @@ export interface Attributes {
   type?: string;
 }
 
+export interface IndexMemory {
+  items: number;
+  postings: number;
+  vectors: number;
+  lexicalBytes: number;
+  vectorBytes: number;
+  /** All bytes over items, and the lexical bytes over postings. */
+  bytesPerItem: number;
+  bytesPerPosting: number;
+}
+
 export interface SearchFilter {
   (item: { listed?: boolean; visibility?: string; agentId?: string; domain: string | null; tags?: readonly string[]; quality: number; conformant?: boolean; type?: string; name?: string }): boolean;
 }
@@ -143,6 +154,24 @@ export class KindIndex {
     };
   }
 
+  /** What the index holds and what it costs (approximate bytes: typed arrays at capacity, objects estimated). */
+  memory(): IndexMemory {
+    const { lexical, vectors } = this.engine.memoryBytes();
+    const items = this.attributes.size;
+    const postings = this.engine.lexical.postingsCount;
+    // Attributes and the engine's per-item record: objects, estimated.
+    const itemBytes = items * 200;
+    return {
+      items,
+      postings,
+      vectors: this.engine.vectors?.size ?? 0,
+      lexicalBytes: lexical + itemBytes,
+      vectorBytes: vectors,
+      bytesPerItem: items > 0 ? Math.round((lexical + itemBytes + vectors) / items) : 0,
+      bytesPerPosting: postings > 0 ? Math.round((lexical + itemBytes) / postings) : 0,
+    };
+  }
+
   /** Orders items of equal score: higher quality, then newest, then id (descending). */
   readonly tieBreak = (x: number, y: number): number => {
     const a = this.attributes.get(x)!;
@@ -151,10 +180,13 @@ export class KindIndex {
   };
 }
 
-/** HNSW through usearch when its native module loads (recall@50 ≈ 0.98 on the dev queries), else an exact scan. */
+/**
+ * HNSW through usearch when its native module loads, its graph quantized to 8 bits (similarities stay
+ * exact: they are computed from the Float32 copy), else an exact scan.
+ */
 export function defaultVectorIndex(dimensions: number): VectorIndex {
   try {
-    return new UsearchVectorIndex(dimensions, { quantization: 'f32', expansionSearch: 256 });
+    return new UsearchVectorIndex(dimensions, { quantization: 'i8', expansionSearch: 256 });
   } catch {
     return new ExactVectorIndex(dimensions);
   }

@@ -13,7 +13,7 @@ import { createProvider, type ProviderSpec } from './embeddings/factory.js';
 import type { EmbeddingProvider } from './embeddings/provider.js';
 import { WorkerEmbeddings } from './embeddings/worker.js';
 import type { TermLimits, VocabularyStatus } from './lexical.js';
-import { defaultVectorIndex, KindIndex, type SearchFilter } from './registry-index.js';
+import { defaultVectorIndex, KindIndex, type IndexMemory, type SearchFilter } from './registry-index.js';
 import { ANALYZER_REVISION } from './analyzer.js';
 import { inSlices } from './slices.js';
 import { SnapshotKeeper } from './snapshot-keeper.js';
@@ -87,6 +87,7 @@ export interface SearchStatus {
   pending: number;
   model: string;
   vocabulary: Record<SearchKind, VocabularyStatus>;
+  memory: Record<SearchKind, IndexMemory>;
 }
 
 export class RegistrySearch {
@@ -201,7 +202,8 @@ export class RegistrySearch {
    */
   async status(): Promise<SearchStatus> {
     await this.sync().catch((error: unknown) => this.log?.warn({ err: error }, 'search index sync failed'));
-    const status: SearchStatus = { ready: this.built, pending: this.buildLeft + this.embedLeft, model: this.model, vocabulary: this.vocabulary() };
+    const memory = { skill: this.indexes.skill.memory(), unit: this.indexes.unit.memory() };
+    const status: SearchStatus = { ready: this.built, pending: this.buildLeft + this.embedLeft, model: this.model, vocabulary: this.vocabulary(), memory };
     if (!this.built) status.loading = this.loading();
     return status;
   }
