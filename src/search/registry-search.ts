@@ -139,7 +139,7 @@ export class RegistrySearch {
       const c = this.indexes[kind].engine.config;
       return { analyzer: [ANALYZER_REVISION, c.analyzer], fields: c.fields, k1: c.k1, bodyWords: c.bodyWords, bodyProseOnly: c.bodyProseOnly, limits: Object.values(limits) };
     });
-    this.snapshots = options.snapshotDir && this.indexes.skill.engine.snapshotable ? new SnapshotKeeper(options.snapshotDir, shape, () => this.log) : null;
+    this.snapshots = options.snapshotDir ? new SnapshotKeeper(options.snapshotDir, shape, () => this.log) : null;
     this.ready = new Promise((resolve) => (this.markReady = resolve));
   }
 
