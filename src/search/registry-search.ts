@@ -7,14 +7,13 @@
 // attribute table and filter predicate: registry-index.ts.
 import { getHeapStatistics } from 'node:v8';
 import type { IndexFeed, SearchChange, SearchKind } from './feed.js';
-import { embeddingText } from './document.js';
-import { Backoff } from './embeddings/backoff.js';
 import { createProvider, type ProviderSpec } from './embeddings/factory.js';
 import type { EmbeddingProvider } from './embeddings/provider.js';
 import { WorkerEmbeddings } from './embeddings/worker.js';
 import type { TermLimits, VocabularyStatus } from './lexical.js';
 import { defaultVectorIndex, KindIndex, type IndexMemory, type SearchFilter } from './registry-index.js';
 import { ANALYZER_REVISION } from './analyzer.js';
+import { ItemVectors } from './item-vectors.js';
 import { inSlices } from './slices.js';
 import { SnapshotKeeper } from './snapshot-keeper.js';
 import type { VectorIndex } from './vectors.js';
@@ -29,7 +28,6 @@ const KEPT_CHANGES = 100_000;
 const PURGE_EVERY_MS = 15 * 60 * 1000;
 /** The index is saved this often while changes arrive (and after a build, and at shutdown). */
 const SNAPSHOT_EVERY_MS = 10 * 60 * 1000;
-const EMBED_BATCH = 16;
 /** A query's vector is awaited this long; later, the search ranks lexically (the vector is cached for next time). */
 const QUERY_VECTOR_BUDGET_MS = 20;
 /** Distinct terms one item has indexed, at most (real skills: 118 at the median, 384 at most). */
@@ -102,17 +100,14 @@ export class RegistrySearch {
   private built = false;
   /** 1 while the index is being built (searches then use the database), 0 after. */
   private buildLeft = 1;
-  private embedLeft = 0;
   /** Items indexed so far of those the build goes through. */
   private progress = { done: 0, total: 0 };
   private closed = false;
   private timer: NodeJS.Timeout | null = null;
   private purger: NodeJS.Timeout | null = null;
-  private wake: (() => void) | null = null;
   private log: Log | undefined;
-  private readonly vectorIndex: (dimensions: number) => VectorIndex;
-  /** Failures of the embedding loop in a row set how long it waits before the next attempt. */
-  private readonly embedBackoff: Backoff;
+  /** Item vectors, with embeddings on. */
+  private readonly vectors: ItemVectors | null;
   readonly ready: Promise<void>;
   private markReady!: () => void;
 
@@ -123,8 +118,9 @@ export class RegistrySearch {
     this.log = options.log;
     this.worker = options.embeddings.kind === 'none' ? null : new WorkerEmbeddings(options.embeddings);
     this.provider = this.worker ?? createProvider({ kind: 'none' });
-    this.vectorIndex = options.vectorIndex ?? defaultVectorIndex;
-    this.embedBackoff = new Backoff(options.embedBackoff);
+    this.vectors = this.worker
+      ? new ItemVectors(feed, this.worker, () => this.indexes, options.vectorIndex ?? defaultVectorIndex, { ...(options.embedBackoff ? { backoff: options.embedBackoff } : {}), log: () => this.log })
+      : null;
     const limits: TermLimits = {
       perDocument: ITEM_TERMS,
       newPerDocument: ITEM_NEW_TERMS,
@@ -166,7 +162,7 @@ export class RegistrySearch {
           this.snapshotTimer = setInterval(() => void this.saveSnapshot(), SNAPSHOT_EVERY_MS);
           this.snapshotTimer.unref();
         }
-        if (this.worker) void this.embedLoop();
+        this.vectors?.start();
       },
       (error: unknown) => {
         this.log?.warn({ err: error }, 'building the search index failed; searches use the database until a restart');
@@ -180,7 +176,7 @@ export class RegistrySearch {
     if (this.timer) clearInterval(this.timer);
     if (this.purger) clearInterval(this.purger);
     if (this.snapshotTimer) clearInterval(this.snapshotTimer);
-    this.wake?.();
+    this.vectors?.close();
     this.markReady();
     // What the index has applied is saved for the next start.
     await this.saveSnapshot();
@@ -203,7 +199,7 @@ export class RegistrySearch {
   async status(): Promise<SearchStatus> {
     await this.sync().catch((error: unknown) => this.log?.warn({ err: error }, 'search index sync failed'));
     const memory = { skill: this.indexes.skill.memory(), unit: this.indexes.unit.memory() };
-    const status: SearchStatus = { ready: this.built, pending: this.buildLeft + this.embedLeft, model: this.model, vocabulary: this.vocabulary(), memory };
+    const status: SearchStatus = { ready: this.built, pending: this.buildLeft + (this.vectors?.left ?? 0), model: this.model, vocabulary: this.vocabulary(), memory };
     if (!this.built) status.loading = this.loading();
     return status;
   }
@@ -244,8 +240,8 @@ export class RegistrySearch {
     const loaded = useSnapshot && (await this.loadSnapshot());
     if (!loaded) await this.buildFromStore();
     if (this.closed) return;
-    await this.loadVectors();
-    if (this.worker) this.embedLeft = (await this.feed.countItemsWithoutVectors('skill', this.model)) + (await this.feed.countItemsWithoutVectors('unit', this.model));
+    await this.vectors?.load();
+    await this.vectors?.count();
     this.built = true;
     this.buildLeft = 0;
     await this.sync();
@@ -345,9 +341,8 @@ export class RegistrySearch {
       for (const item of found) if (index.put(item)) changed++;
       this.noteFullVocabulary(kind);
       // New text needs a new vector: counted now, recounted by the embedding loop.
-      if (this.worker) this.embedLeft += changed;
+      this.vectors?.changed(changed);
     }
-    this.wake?.();
   }
 
   /**
@@ -368,73 +363,5 @@ export class RegistrySearch {
     const matches = engine.countMatches(q, MAX_SEARCH_RESULTS + 1, admit) + (result.semanticOnly ?? 0);
     const seqs = offset < end ? result.hits.map((h) => h.key) : [];
     return { seqs, total: Math.min(matches, MAX_SEARCH_RESULTS), capped: matches > MAX_SEARCH_RESULTS };
-  }
-
-  /**
-   * Once the vectors' length is known (configured, or learned from the worker's first answer), gives each
-   * engine its vector index and loads the vectors the store keeps for this model.
-   */
-  private async loadVectors(): Promise<void> {
-    const dims = this.worker?.dimensions ?? 0;
-    if (dims === 0) return;
-    for (const kind of ['skill', 'unit'] as const) {
-      const engine = this.indexes[kind].engine;
-      if (engine.vectors) continue;
-      engine.vectors = this.vectorIndex(dims);
-      let after = 0;
-      for (;;) {
-        const vectors = await this.feed.itemVectors(kind, this.model, after, BATCH);
-        for (const { seq, vector } of vectors) if (vector.length === dims) engine.setVector(seq, vector);
-        if (vectors.length < BATCH) break;
-        after = vectors[vectors.length - 1]!.seq;
-      }
-    }
-  }
-
-  /**
-   * Embeds, in the worker, the items that have no vector of this model yet; sleeps when there are none.
-   * Every failure (an endpoint down, a wrong answer) waits longer before the next attempt (embedBackoff),
-   * so a failing endpoint is asked a few times a minute at most, never in a loop.
-   */
-  private async embedLoop(): Promise<void> {
-    const worker = this.worker!;
-    while (!this.closed) {
-      try {
-        // Without a configured length, the first answer says it.
-        if (worker.dimensions === 0) await worker.embed(['dimensions']);
-        await this.loadVectors();
-        let did = 0;
-        for (const kind of ['skill', 'unit'] as const) {
-          const items = await this.feed.itemsWithoutVectors(kind, this.model, EMBED_BATCH);
-          if (items.length === 0) continue;
-          const vectors = await worker.embed(items.map((item) => embeddingText(item)));
-          if (vectors.length !== items.length) throw new Error(`the embedding worker returned ${vectors.length} vectors for ${items.length} items`);
-          const rows = items.map((item, i) => ({ seq: item.seq, vector: vectors[i]! }));
-          await this.feed.saveVectors(kind, this.model, rows);
-          for (const { seq, vector } of rows) this.indexes[kind].engine.setVector(seq, vector);
-          did += items.length;
-        }
-        this.embedBackoff.succeeded();
-        this.embedLeft = (await this.feed.countItemsWithoutVectors('skill', this.model)) + (await this.feed.countItemsWithoutVectors('unit', this.model));
-        if (did === 0) await this.sleep(SYNC_EVERY_MS);
-      } catch (error) {
-        if (this.closed) return;
-        const wait = this.embedBackoff.failed();
-        this.log?.warn({ err: error, failures: this.embedBackoff.streak, retryInMs: wait }, 'embedding items failed; retrying later');
-        await this.sleep(wait);
-      }
-    }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      timer.unref();
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = done;
-    });
   }
 }
