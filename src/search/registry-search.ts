@@ -242,9 +242,10 @@ export class RegistrySearch {
     if (this.closed) return;
     await this.vectors?.load();
     await this.vectors?.count();
+    // Caught up before it answers (and directly: a rebuild runs inside a sync, which must not wait for itself).
+    await this.applyChanges();
     this.built = true;
     this.buildLeft = 0;
-    await this.sync();
     this.markReady();
     this.log?.info(
       { skills: this.indexes.skill.attributes.size, units: this.indexes.unit.attributes.size, ms: Date.now() - started, model: this.model, from: loaded ? 'snapshot' : 'database' },
