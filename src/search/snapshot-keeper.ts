@@ -2,7 +2,8 @@
 // when a usable file is there; saved after a build from the store, every few minutes while changes
 // arrive, and at shutdown; one write at a time, never on a request's path.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdir, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { KindIndex } from './registry-index.js';
 import { loadIndexSnapshot, snapshotFingerprint, writeIndexSnapshot } from './snapshot.js';
 
@@ -34,6 +35,7 @@ export class SnapshotKeeper {
    * cannot be used (another version or configuration, damaged), and the caller builds from the store.
    */
   async load(fresh: Indexes, progress: (done: number, total: number) => void): Promise<number | null> {
+    await this.removeUnfinished();
     if (!existsSync(this.path)) return null;
     const started = Date.now();
     try {
@@ -45,6 +47,13 @@ export class SnapshotKeeper {
       this.log()?.warn({ path: this.path, err: error }, 'the search index snapshot cannot be used; building the index from the database');
       return null;
     }
+  }
+
+  /** Removes what a process stopped while writing left behind (its temporary file). */
+  private async removeUnfinished(): Promise<void> {
+    const names = await readdir(dirname(this.path)).catch(() => [] as string[]);
+    const unfinished = names.filter((name) => name.startsWith(`${basename(this.path)}.`) && name.endsWith('.tmp'));
+    await Promise.all(unfinished.map((name) => rm(join(dirname(this.path), name), { force: true })));
   }
 
   /** Forgets that the file matches the index (it is older than the store: the next save rewrites it). */

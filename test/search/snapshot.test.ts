@@ -2,7 +2,7 @@
 // one built from the database (including what was written after the snapshot, through the change log);
 // a damaged file or one made under another configuration is not used, and the index is built instead.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -48,7 +48,11 @@ describe('the search index snapshot', () => {
       await contributeUnit(t.app, key, { title: 'Written after the snapshot, zebra' });
       assert.equal((await call(t.app, 'DELETE', `/v1/knowledge/${ids[7]}`, { key })).statusCode, 200);
 
+      // A process stopped while writing left its temporary file: the next start removes it.
+      const leftover = join(snapshotDir, 'index.snapshot.12345.tmp');
+      writeFileSync(leftover, 'partial');
       const loaded = await open(t.store, { snapshotDir });
+      assert.equal(existsSync(leftover), false, 'the unfinished file is removed');
       const fresh = await open(t.store);
       try {
         assert.ok(loaded.logs.includes('search index loaded from its snapshot'), loaded.logs.join('\n'));
