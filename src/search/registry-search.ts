@@ -28,6 +28,8 @@ const KEPT_CHANGES = 100_000;
 const PURGE_EVERY_MS = 15 * 60 * 1000;
 /** The index is saved this often while changes arrive (and after a build, and at shutdown). */
 const SNAPSHOT_EVERY_MS = 10 * 60 * 1000;
+/** How long a shutdown waits for the last save (the process is given 10 s to stop). */
+const SHUTDOWN_SAVE_MS = 6_000;
 /** A query's vector is awaited this long; later, the search ranks lexically (the vector is cached for next time). */
 const QUERY_VECTOR_BUDGET_MS = 20;
 /** Distinct terms one item has indexed, at most (real skills: 118 at the median, 384 at most). */
@@ -178,8 +180,11 @@ export class RegistrySearch {
     if (this.snapshotTimer) clearInterval(this.snapshotTimer);
     this.vectors?.close();
     this.markReady();
-    // What the index has applied is saved for the next start.
-    await this.saveSnapshot();
+    // What the index has applied is saved for the next start, within the shutdown's grace: a save that
+    // takes longer is left unfinished (the previous file stays, and the next start catches up from it).
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.saveSnapshot(), new Promise((resolve) => (timer = setTimeout(resolve, SHUTDOWN_SAVE_MS)))]);
+    clearTimeout(timer);
     await this.worker?.close();
   }
 
