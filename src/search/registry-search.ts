@@ -30,6 +30,8 @@ const PURGE_EVERY_MS = 15 * 60 * 1000;
 const SNAPSHOT_EVERY_MS = 10 * 60 * 1000;
 /** How long a shutdown waits for the last save (the process is given 10 s to stop). */
 const SHUTDOWN_SAVE_MS = 6_000;
+/** /readyz's memory figures are this old at most. */
+const MEMORY_EVERY_MS = 10_000;
 /** A query's vector is awaited this long; later, the search ranks lexically (the vector is cached for next time). */
 const QUERY_VECTOR_BUDGET_MS = 20;
 /** Distinct terms one item has indexed, at most (real skills: 118 at the median, 384 at most). */
@@ -203,11 +205,22 @@ export class RegistrySearch {
    */
   async status(): Promise<SearchStatus> {
     await this.sync().catch((error: unknown) => this.log?.warn({ err: error }, 'search index sync failed'));
-    const memory = { skill: this.indexes.skill.memory(), unit: this.indexes.unit.memory() };
+    const memory = this.memory();
     const status: SearchStatus = { ready: this.built, pending: this.buildLeft + (this.vectors?.left ?? 0), model: this.model, vocabulary: this.vocabulary(), memory };
     if (!this.built) status.loading = this.loading();
     return status;
   }
+
+  /** Each index's figures; with a large vocabulary (it walks all of it), at most every MEMORY_EVERY_MS. */
+  private memory(): Record<SearchKind, IndexMemory> {
+    const now = Date.now();
+    const cheap = this.indexes.skill.engine.lexical.vocabularySize + this.indexes.unit.engine.lexical.vocabularySize < 100_000;
+    if (cheap || !this.memoryCache || now - this.memoryCache.at >= MEMORY_EVERY_MS) {
+      this.memoryCache = { at: now, figures: { skill: this.indexes.skill.memory(), unit: this.indexes.unit.memory() } };
+    }
+    return this.memoryCache.figures;
+  }
+  private memoryCache: { at: number; figures: Record<SearchKind, IndexMemory> } | null = null;
 
   /** How far the build is, in words. */
   private loading(): string {
