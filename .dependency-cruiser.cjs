@@ -46,6 +46,20 @@ module.exports = {
       to: { path: ['^src/(store|web|service)/', '^src/http/(?!schemas)', '^src/(app|main)\\.ts$'] },
     },
     {
+      name: 'search-has-one-entry',
+      severity: 'error',
+      comment: 'outside src/search/, the search module is imported through its entry, src/search/index.ts, only',
+      from: { path: '^src/', pathNot: '^src/search/' },
+      to: { path: '^src/search/(?!index\\.ts$)' },
+    },
+    {
+      name: 'search-stands-alone',
+      severity: 'error',
+      comment: 'the search module knows no store, service or door: the service layer feeds it from the store',
+      from: { path: '^src/search/' },
+      to: { path: ['^src/(store|service|http|mcp|cli|web)/', '^src/(config|app|main)\\.ts$'] },
+    },
+    {
       name: 'rest-routes-call-services',
       severity: 'error',
       comment: 'routes validate, call a service and answer; they build no SQL',

@@ -26,7 +26,10 @@ import { BUILTIN_ID, BuiltinEmbeddings } from '../src/search/embeddings/builtin.
 import { embeddingText } from '../src/search/document.js';
 import { SearchEngine } from '../src/search/engine.js';
 import { configFor, type SearchConfig } from '../src/search/hybrid.js';
-import { ExactVectorIndex, IvfVectorIndex, type VectorIndex } from '../src/search/vectors.js';
+import { ExactVectorIndex, type VectorIndex } from '../src/search/vectors.js';
+import { IvfVectorIndex } from './search-lab/ivf.js';
+import { CooccurrenceModel } from './search-lab/cooccurrence.js';
+import { addAssociates, expandByFeedback, NO_EXPANSION, type ExpansionConfig } from './search-lab/expansion.js';
 import { UsearchVectorIndex } from '../src/search/vectors-usearch.js';
 
 const argv = process.argv.slice(2);
@@ -40,8 +43,9 @@ const evalDir = findEvalDir(arg('eval-dir'));
 const split = (arg('split', 'all') ?? 'all') as 'a' | 'b' | 'all';
 const embeddings = arg('embeddings', 'none')!;
 const K = 10;
-const baseOverrides = JSON.parse(arg('config', '{}')!) as Partial<SearchConfig>;
-const sweep = JSON.parse(arg('sweep', '[{}]')!) as Array<Partial<SearchConfig> & { label?: string }>;
+type LabOverrides = Partial<SearchConfig> & Partial<ExpansionConfig>;
+const baseOverrides = JSON.parse(arg('config', '{}')!) as LabOverrides;
+const sweep = JSON.parse(arg('sweep', '[{}]')!) as Array<LabOverrides & { label?: string }>;
 const providerId = embeddings === 'use' ? BUILTIN_ID : 'none';
 /** Off-topic queries (nothing a skill registry holds), written for the lab, not taken from any query set. */
 const OFF_TOPIC = ['chocolate cake with raspberry filling', 'medieval french poetry about love', 'best hiking trails in patagonia', 'how to train a puppy to sit', 'symptoms of the common cold', 'history of the roman empire', 'knitting a wool scarf pattern', 'who won the 1998 world cup', 'growing tomatoes on a balcony', 'baroque violin sonatas', 'xyzzy plugh frobnicate', 'qwertyuiop asdfghjkl'];
@@ -129,10 +133,12 @@ async function main() {
   const out: unknown[] = [];
   console.log('\n| run | kw MRR A | kw MRR B | kw MRR all | task MRR A | task MRR B | task MRR all | kw s@10 | task s@10 | kw empty | task empty | off-topic answered | p50 ms | p99 ms | max ms |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  let cooccurrence: CooccurrenceModel | null = null;
   for (const variant of sweep) {
     const { label, ...ov } = variant;
-    const overrides: Partial<SearchConfig> = { ...baseOverrides, ...ov };
+    const { expansion, prf, ...overrides }: LabOverrides = { ...baseOverrides, ...ov };
     const cfg = configFor(providerId, overrides);
+    const lab: ExpansionConfig = { expansion: { ...NO_EXPANSION.expansion, ...expansion }, prf: { ...NO_EXPANSION.prf, ...prf } };
     const indexKey = JSON.stringify([cfg.analyzer, cfg.bodyWords, cfg.bodyProseOnly]);
     let engine = engines.get(indexKey);
     if (!engine) {
@@ -175,7 +181,7 @@ async function main() {
       console.error(`  index built in ${((performance.now() - t1) / 1000).toFixed(1)} s: ${engine.size} items, ${engine.lexical.vocabularySize} terms, lexical ~${(mem.lexical / 2 ** 20).toFixed(0)} MiB, vectors ${(mem.vectors / 2 ** 20).toFixed(0)} MiB, heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`);
       if (arg('cooccurrence') !== undefined) {
         const t2 = performance.now();
-        const m = engine.buildCooccurrence(JSON.parse(arg('cooccurrence') === 'true' ? '{}' : arg('cooccurrence')!));
+        const m = (cooccurrence = CooccurrenceModel.build(engine.lexical, JSON.parse(arg('cooccurrence') === 'true' ? '{}' : arg('cooccurrence')!)));
         console.error(`  co-occurrence model: ${m.terms} terms with associates, built in ${((performance.now() - t2) / 1000).toFixed(1)} s`);
       }
       engines.clear();
@@ -183,6 +189,16 @@ async function main() {
     }
     // The whole config, from the defaults: nothing of the previous variant stays.
     engine.setConfig(cfg);
+    const current = engine;
+    const model = cooccurrence;
+    current.rewriteQuery = (terms, filter) => {
+      let q = terms;
+      if (lab.expansion.enabled && model) q = addAssociates(model, q, lab.expansion);
+      if (lab.prf.enabled && terms.length >= lab.prf.minTerms) {
+        q = expandByFeedback(current.lexical, q, lab.prf, (key) => [...(current.item(key)?.nameTerms ?? []), ...(current.item(key)?.descSet ?? [])], filter);
+      }
+      return q;
+    };
     const rows: Row[] = [];
     let pruningDiffs = 0;
     for (const q of queries) {

@@ -7,7 +7,7 @@
 //
 // The evaluation (corpus, labelled queries, run.mjs) is test data kept outside the project: its folder is
 // $REG_SEARCH_EVAL_DIR, else ../shared/search-eval. REG_EMBEDDINGS and its companions pass through to the
-// registry (the default is the built-in model). Exits with run.mjs's status.
+// registry (the default is none: lexical ranking). Exits with run.mjs's status.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -60,12 +60,17 @@ const registry = spawn(process.execPath, [join(root, 'dist', 'main.js')], {
 let exited = false;
 registry.on('exit', () => (exited = true));
 
-const stop = () => {
-  if (!exited) registry.kill('SIGTERM');
+const stopped = new Promise((done) => registry.on('exit', done));
+// The registry saves its search index at shutdown: its folder is removed once it has exited.
+const stop = async () => {
+  if (!exited) {
+    registry.kill('SIGTERM');
+    await stopped;
+  }
   rmSync(dir, { recursive: true, force: true });
 };
-process.on('SIGINT', () => {
-  stop();
+process.on('SIGINT', async () => {
+  await stop();
   process.exit(130);
 });
 
@@ -81,11 +86,11 @@ try {
   const started = Date.now();
   const run = spawn(process.execPath, [runner, '--base', base, ...process.argv.slice(2)], { stdio: 'inherit' });
   const status = await new Promise((done) => run.on('exit', (code) => done(code ?? 1)));
-  console.log(`eval:search: ${((Date.now() - started) / 1000).toFixed(0)} s, embeddings: ${process.env.REG_EMBEDDINGS ?? 'builtin'}`);
-  stop();
+  console.log(`eval:search: ${((Date.now() - started) / 1000).toFixed(0)} s, embeddings: ${process.env.REG_EMBEDDINGS ?? 'none'}`);
+  await stop();
   process.exit(status);
 } catch (error) {
   console.error(`eval:search: ${error.message}`);
-  stop();
+  await stop();
   process.exit(1);
 }

@@ -31,7 +31,7 @@ import { discoveryRoutes } from './http/routes/discovery.js';
 import { skillVersionRoutes } from './http/routes/skill-versions.js';
 import { skillRoutes } from './http/routes/skills.js';
 import { mcpRoutes } from './mcp/http.js';
-import { RegistrySearch } from './search/registry-search.js';
+import { openSearchIndex } from './service/search-index.js';
 import type { Context } from './service/context.js';
 import type { Store } from './store/store.js';
 import { webFront } from './web/front.js';
@@ -142,7 +142,7 @@ function installValidators(app: FastifyInstance): void {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, store } = options;
   const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
-  const search = new RegistrySearch(store, { embeddings: config.embeddings, vocabulary: config.searchVocabulary });
+  const search = openSearchIndex(store, config);
   const ctx: Context = { store, config, clock: options.clock ?? (() => new Date()), ids: options.ids ?? randomIds, search };
 
   const app = Fastify({

@@ -5,7 +5,7 @@ import { getHeapStatistics } from 'node:v8';
 import { ConfigError, readVariables, type Setting } from './config/read.js';
 import { defaultQuota } from './config/variables.js';
 import { KEY_TIERS, type KeyTier } from './domain/model.js';
-import type { ProviderSpec } from './search/embeddings/factory.js';
+import type { ProviderSpec } from './search/index.js';
 import type { StorageQuota } from './store/store.js';
 
 export { ConfigError };
@@ -56,6 +56,11 @@ export interface Config {
    * agent's items may bring in (REG_SEARCH_AGENT_TERMS); beyond, new words are not indexed.
    */
   searchVocabulary: { total: number; perAgent: number };
+  /**
+   * Where the search index is saved, to load it at start-up instead of rebuilding it (REG_SEARCH_SNAPSHOT_DIR;
+   * default: `<database>.search` beside a SQLite file; none for PostgreSQL or memory; `none` turns it off).
+   */
+  searchSnapshotDir: string | null;
   /** Versions one skill may hold (REG_SKILL_MAX_VERSIONS); a publication beyond is refused. */
   maxSkillVersions: number;
   /**
@@ -137,6 +142,12 @@ function embeddings(settings: Settings): ProviderSpec {
   return { kind: 'openai', url, model, ...(apiKey ? { apiKey } : {}), ...(dimensions ? { dimensions } : {}) };
 }
 
+function searchSnapshotDir(dir: string | undefined, databaseUrl: string): string | null {
+  if (dir) return dir === 'none' ? null : dir;
+  const file = /^sqlite:(.+)$/.exec(databaseUrl)?.[1];
+  return file && file !== ':memory:' ? `${file}.search` : null;
+}
+
 /** Bytes a distinct word costs the search index (measured on 20,000 real skills: ~1 KiB of heap and RSS). */
 const BYTES_PER_TERM = 1024;
 
@@ -196,6 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddings: embeddings(settings),
     searchVocabulary: searchVocabulary(settings),
     maxSkillVersions: num(settings, 'REG_SKILL_MAX_VERSIONS')!,
+    searchSnapshotDir: searchSnapshotDir(str(settings, 'REG_SEARCH_SNAPSHOT_DIR'), str(settings, 'REG_DATABASE_URL')!),
     allowedHosts: allowedHosts(str(settings, 'REG_ALLOWED_HOSTS'), host, warnings),
     metrics: metrics(str(settings, 'REG_METRICS')!),
     corsOrigins: corsOrigins(str(settings, 'REG_CORS_ORIGINS')),

@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { RegistrySearch } from '../search/registry-search.js';
+import type { RegistrySearch } from '../search/index.js';
 import { StoreUnavailableError, type Store } from '../store/store.js';
 
 /** The search figures metrics show, read from what the search service tells /readyz (its only contract here). */

@@ -7,6 +7,9 @@ import stemWord from 'wink-porter2-stemmer';
 import { ENGLISH_STOP_WORDS, QUERY_GENERIC_WORDS, QUERY_STOP_WORDS, type StopWordList } from './stopwords.js';
 import { SYNONYM_GROUPS } from './synonyms.js';
 
+/** Raised whenever analysis changes (tokens, stop words, stems): saved indexes are then rebuilt. */
+export const ANALYZER_REVISION = 1;
+
 export interface AnalyzerOptions {
   /** Stop words dropped from items; queries also drop the query-only lists of the variant. */
   stopWords: StopWordList;

@@ -46,6 +46,16 @@ export class Bm25fImpacts {
     this.avg = avg;
   }
 
+  /** The average lengths impacts are computed with (a snapshot keeps them with the impacts). */
+  get averages(): Float64Array {
+    return this.avg.slice();
+  }
+
+  set averages(avg: Float64Array) {
+    if (avg.length !== this.avg.length) throw new Error(`expected ${this.avg.length} averages`);
+    this.avg = avg.slice();
+  }
+
   /** BM25F factor of one posting: tf row `tfs[off..off+nf)` of a document whose field lengths are `lens[lo..lo+nf)`. */
   impact(tfs: ArrayLike<number>, off: number, lens: Uint32Array, lo: number): number {
     const avg = this.avg;

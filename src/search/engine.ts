@@ -2,13 +2,10 @@
 // Pure computation over in-memory structures: no I/O, no clock, no randomness. Embedding is the caller's
 // business (a provider, normally behind a worker): `upsert` takes an item's vector when it has one, and
 // `search` takes the query's vector when it has one; without vectors the ranking is lexical only.
-// Helpers: scoring.ts (semantic normalization, rank fusion), duplicates.ts (near-duplicates last),
-// expansion.ts (co-occurrence and pseudo-relevance feedback query expansion).
+// Helpers: scoring.ts (semantic normalization, rank fusion), duplicates.ts (near-duplicates last).
 import { Analyzer } from './analyzer.js';
 import type { SearchDocument } from './document.js';
-import { CooccurrenceModel, type CooccurrenceOptions } from './cooccurrence.js';
 import { collapseDuplicates } from './duplicates.js';
-import { addAssociates, expandByFeedback } from './expansion.js';
 import { configFor, nameEvidence, phraseMatches, termsNeeded, type SearchConfig } from './hybrid.js';
 import { LexicalIndex, type QueryTerm } from './lexical.js';
 import { fuseRanks, semanticScale, type Candidate, type RankedHit } from './scoring.js';
@@ -41,7 +38,7 @@ export interface EngineSearchResult {
 /** Terms of a query beyond this many are ignored (a pasted document is not a query). */
 export const MAX_QUERY_TERMS = 32;
 
-interface ItemInfo {
+export interface ItemInfo {
   nameKey: string;
   /** The name's terms, for name evidence and feedback (kept when the config uses them: see itemTerms). */
   nameTerms: string[];
@@ -120,16 +117,25 @@ export class SearchEngine {
       nameTerms: this.keeps.name ? fields[0]! : NO_TERMS,
       descSet: this.keeps.description ? [...new Set(fields[1]!)].sort() : NO_TERMS,
     };
-    this.info.set(doc.key, info);
-    if (this.config.prf.enabled) this.descTerms.set(doc.key, fields[1]!);
-    if (nameKey) {
-      const same = this.byName.get(nameKey);
-      if (same === undefined) this.byName.set(nameKey, doc.key);
-      else if (typeof same === 'number') this.byName.set(nameKey, [same, doc.key]);
-      else same.push(doc.key);
-    }
+    this.restoreItem(doc.key, info);
     if (vector && vector.length > 0 && this.vectors) this.vectors.upsert(doc.key, vector);
     return refused;
+  }
+
+  /** Each item's name key and kept terms, in the order they were indexed (a snapshot saves them). */
+  items(): Iterable<[number, ItemInfo]> {
+    return this.info.entries();
+  }
+
+  /** Puts back an item's info (a snapshot's, after its lexical index), or records a new one's. */
+  restoreItem(key: number, info: ItemInfo): void {
+    this.info.set(key, info);
+    const nameKey = info.nameKey;
+    if (!nameKey) return;
+    const same = this.byName.get(nameKey);
+    if (same === undefined) this.byName.set(nameKey, key);
+    else if (typeof same === 'number') this.byName.set(nameKey, [same, key]);
+    else same.push(key);
   }
 
   /** Sets or replaces only the vector of an indexed item (embeddings arrive after the text). */
@@ -139,9 +145,12 @@ export class SearchEngine {
 
   remove(key: number): boolean {
     const info = this.info.get(key);
-    if (!info) return false;
+    if (!info) {
+      // Restored from a snapshot taken while the item was deleted: only its postings are left.
+      this.lexical.remove(key);
+      return false;
+    }
     this.info.delete(key);
-    this.descTerms.delete(key);
     const same = this.byName.get(info.nameKey);
     if (same === key) this.byName.delete(info.nameKey);
     else if (Array.isArray(same)) {
@@ -190,10 +199,7 @@ export class SearchEngine {
     const filter = options.filter;
     if (want <= 0) return { hits: [], candidates: 0, terms };
 
-    if (cfg.expansion.enabled && this.cooccurrence) qterms = addAssociates(this.cooccurrence, qterms, cfg.expansion);
-    if (cfg.prf.enabled && terms.length >= cfg.prf.minTerms) {
-      qterms = expandByFeedback(this.lexical, qterms, cfg.prf, (key) => [...this.info.get(key)!.nameTerms, ...(this.descTerms.get(key) ?? [])], filter);
-    }
+    if (this.rewriteQuery) qterms = this.rewriteQuery(qterms, filter);
 
     // The head of the ranking: a fixed number of lexical candidates (whatever the page, so that every
     // page cuts the same list), scored with every kind of evidence. Deeper pages continue with the tail.
@@ -285,14 +291,12 @@ export class SearchEngine {
     return this.lexical.countMatches(this.queryTerms(q).map((t) => t.term), cap, filter);
   }
 
-  /** Description terms of each item, kept for pseudo-relevance feedback (when enabled at indexing). */
-  private readonly descTerms = new Map<number, string[]>();
-  private cooccurrence: CooccurrenceModel | null = null;
+  /** An experiment's query rewriting (expansion; the search lab's), applied before matching. None by default. */
+  rewriteQuery: ((terms: QueryTerm[], filter?: (key: number) => boolean) => QueryTerm[]) | null = null;
 
-  /** (Re)builds the co-occurrence model from the items indexed now (cost: ~1-3 s per 20k skills). */
-  buildCooccurrence(options: Partial<CooccurrenceOptions> = {}): CooccurrenceModel {
-    this.cooccurrence = CooccurrenceModel.build(this.lexical, options);
-    return this.cooccurrence;
+  /** An item's name key and kept terms. */
+  item(key: number): ItemInfo | undefined {
+    return this.info.get(key);
   }
 
   /** Approximate memory of the indexes (lexical postings and vectors). */

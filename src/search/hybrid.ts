@@ -84,13 +84,6 @@ export interface SearchConfig {
    */
   collapseDuplicates: 'off' | 'description' | 'name';
   duplicateJaccard: number;
-  /**
-   * Expansion by co-occurrence learned from the items (cooccurrence.ts): each query term adds up to
-   * `perTerm` associates at weight `weight` × NPMI. Used once the engine's model is built.
-   */
-  expansion: { enabled: boolean; weight: number; perTerm: number };
-  /** Pseudo-relevance feedback (RM3-like): expand queries of at least `prfMinTerms` terms. */
-  prf: { enabled: boolean; minTerms: number; docs: number; terms: number; weight: number };
 }
 
 /**
@@ -138,8 +131,6 @@ export const DEFAULT_CONFIG: SearchConfig = {
   // Copies of one skill (same name, description Jaccard ≥ 0.8) collapse: +0.004 to +0.009 (step 5).
   collapseDuplicates: 'description',
   duplicateJaccard: 0.8,
-  expansion: { enabled: false, weight: 0.3, perTerm: 3 },
-  prf: { enabled: false, minTerms: 6, docs: 10, terms: 10, weight: 0.3 },
 };
 
 /**
@@ -163,7 +154,7 @@ export function configFor(providerId: string, overrides: Partial<SearchConfig> =
 /** Which per-item terms a config reads at query time (besides the index itself). */
 export function termsNeeded(cfg: SearchConfig): { name: boolean; description: boolean } {
   return {
-    name: cfg.nameCoverage > 0 || cfg.nameComplete > 0 || cfg.namePhrase > 0 || cfg.prf.enabled,
+    name: cfg.nameCoverage > 0 || cfg.nameComplete > 0 || cfg.namePhrase > 0,
     description: cfg.collapseDuplicates === 'description',
   };
 }

@@ -90,6 +90,22 @@ export interface SearchOptions {
   exhaustive?: boolean;
 }
 
+/** A LexicalIndex's state apart from its postings lists (snapshot.ts saves and restores it). */
+export interface LexicalHead {
+  nextOrd: number;
+  totalLen: number[];
+  averages: number[];
+  deadPostings: number;
+  documentsCut: number;
+  termsRefused: number;
+  /** Owner names by owner id. */
+  owners: string[];
+  /** Copies, `nextOrd` long (lens: nf per ordinal). */
+  lens: Uint32Array;
+  keys: Float64Array;
+  alive: Uint8Array;
+}
+
 export class LexicalIndex {
   fields: readonly FieldSpec[];
   private readonly nf: number;
@@ -155,6 +171,11 @@ export class LexicalIndex {
   /** Live documents. */
   get size(): number {
     return this.aliveCount;
+  }
+
+  /** Postings held (those of removed documents included until compaction). */
+  get postingsCount(): number {
+    return this.totalPostings;
   }
 
   get vocabularySize(): number {
@@ -297,6 +318,70 @@ export class LexicalIndex {
   /** Frees the postings lists' unused capacity (see Postings.trim); lists grow again as needed. */
   trim(): void {
     for (const p of this.terms.values()) p.trim();
+  }
+
+  /** Every term's postings list (to trim them a slice at a time). */
+  postingsLists(): Iterable<Postings> {
+    return this.terms.values();
+  }
+
+  /** Every term with its postings list (a snapshot writes them a slice at a time). */
+  termLists(): Iterable<[string, Postings]> {
+    return this.terms.entries();
+  }
+
+  /** A copy of everything but the postings lists, now. */
+  head(): LexicalHead {
+    const n = this.nextOrd;
+    return {
+      nextOrd: n,
+      totalLen: [...this.totalLen],
+      averages: [...this.bm25f.averages],
+      deadPostings: this.deadPostings,
+      documentsCut: this.documentsCut,
+      termsRefused: this.termsRefused,
+      owners: [...this.ownerIds.keys()],
+      lens: this.lens.slice(0, n * this.nf),
+      keys: this.keys.slice(0, n),
+      alive: this.alive.slice(0, n),
+    };
+  }
+
+  /**
+   * Restores, into an empty index, a head saved by head(), then its lists one by one (restoreList), then
+   * the key of each ordinal (restoreOrdinal).
+   */
+  restoreHead(h: LexicalHead): void {
+    if (this.nextOrd !== 0 || this.terms.size !== 0) throw new Error('restoring into an index that is not empty');
+    const nf = this.nf;
+    if (h.lens.length !== h.nextOrd * nf || h.keys.length !== h.nextOrd || h.alive.length !== h.nextOrd || h.totalLen.length !== nf) throw new Error('a lexical head of the wrong shape');
+    const cap = Math.max(64, h.nextOrd);
+    this.lens = new Uint32Array(cap * nf);
+    this.lens.set(h.lens);
+    this.keys = new Float64Array(cap);
+    this.keys.set(h.keys);
+    this.alive = new Uint8Array(cap);
+    this.alive.set(h.alive);
+    this.nextOrd = h.nextOrd;
+    this.totalLen.set(h.totalLen);
+    this.bm25f.averages = Float64Array.from(h.averages);
+    this.deadPostings = h.deadPostings;
+    this.documentsCut = h.documentsCut;
+    this.termsRefused = h.termsRefused;
+    for (const owner of h.owners) this.ownerId(owner);
+  }
+
+  restoreList(term: string, p: Postings): void {
+    if (p.nf !== this.nf || (p.length > 0 && p.docs[p.length - 1]! >= this.nextOrd) || p.owner >= this.ownerTerms.length) throw new Error(`a postings list of the wrong shape: ${term}`);
+    this.terms.set(term, p);
+    this.totalPostings += p.length;
+    if (p.owner >= 0) this.ownerTerms[p.owner]!++;
+  }
+
+  restoreOrdinal(ord: number): void {
+    if (this.alive[ord] !== 1) return;
+    this.ordOf.set(this.keys[ord]!, ord);
+    this.aliveCount++;
   }
 
   /** Drops the postings of removed documents and recomputes impacts and block bounds; ordinals are kept. */

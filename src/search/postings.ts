@@ -29,6 +29,18 @@ export class Postings {
     this.imp = new Float32Array(2);
   }
 
+  /** A list from saved arrays (a snapshot): `docs` ascending, `tfs` nf per posting, `imp` the impacts. */
+  static restored(nf: number, owner: number, docs: Int32Array, tfs: Uint8Array, imp: Float32Array): Postings {
+    if (tfs.length !== docs.length * nf || imp.length !== docs.length) throw new Error('postings arrays of different lengths');
+    const p = new Postings(nf, owner);
+    p.docs = docs;
+    p.tfs = tfs;
+    p.imp = imp;
+    p.length = docs.length;
+    p.buildBlocks();
+    return p;
+  }
+
   push(doc: number, tf: ArrayLike<number>, impact: number): void {
     const nf = this.nf;
     if (this.length === this.docs.length) {

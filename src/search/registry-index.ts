@@ -2,7 +2,7 @@
 // and, beside it, the attribute table of what its items are filtered and ordered by, the filter predicate
 // over that table, and the order of exact-score ties (quality, newest, id). Also the default vector index.
 import { createHash } from 'node:crypto';
-import type { SearchItem, SearchKind } from '../store/store.js';
+import type { SearchItem, SearchKind } from './feed.js';
 import type { SearchDocument } from './document.js';
 import type { EmbeddingProvider } from './embeddings/provider.js';
 import { SearchEngine } from './engine.js';
@@ -16,7 +16,7 @@ import { UsearchVectorIndex } from './vectors-usearch.js';
  * item, so kept small: repeated texts (domains, publishers, tags, types) are shared through `intern`, and
  * the text's fingerprint is a number.
  */
-interface Attributes {
+export interface Attributes {
   quality: number;
   createdAt: string;
   id: string;
@@ -33,6 +33,17 @@ interface Attributes {
   name?: string;
   /** Units. */
   type?: string;
+}
+
+export interface IndexMemory {
+  items: number;
+  postings: number;
+  vectors: number;
+  lexicalBytes: number;
+  vectorBytes: number;
+  /** All bytes over items, and the lexical bytes over postings. */
+  bytesPerItem: number;
+  bytesPerPosting: number;
 }
 
 export interface SearchFilter {
@@ -65,22 +76,25 @@ export class KindIndex {
   readonly engine: SearchEngine;
   readonly attributes = new Map<number, Attributes>();
   private readonly interner = new Interner();
+  /** While a snapshot is written: the items changed since it began (their saved state may be mixed). */
+  touched: Set<number> | null = null;
 
   constructor(
     readonly kind: SearchKind,
     provider: EmbeddingProvider,
-    vectors: VectorIndex | undefined,
     bounds: { limits: TermLimits; memoryFull: () => boolean },
   ) {
     // Copies of one skill collapse into the best one; knowledge units are each their own.
     const overrides = kind === 'unit' ? { collapseDuplicates: 'off' as const } : {};
-    this.engine = new SearchEngine(overrides, { providerId: provider.id, dimensions: provider.dimensions, itemTerms: 'needed', ...(vectors ? { vectorIndex: vectors } : {}) });
+    // The vector index is given later (registry-search.ts), once the vectors' length is known.
+    this.engine = new SearchEngine(overrides, { providerId: provider.id, itemTerms: 'needed' });
     this.engine.lexical.limits = bounds.limits;
     this.engine.lexical.memoryFull = bounds.memoryFull;
   }
 
   /** Indexes an item, or only refreshes its attributes when its text did not change (then: false). */
   put(item: SearchItem): boolean {
+    this.touched?.add(item.seq);
     const doc: SearchDocument = { key: item.seq, name: item.name, description: item.description, tags: item.tags, domain: item.domain, body: item.body, owner: item.agentId };
     const textKey = createHash('sha1').update(`${doc.name}\u0000${doc.description}\u0000${doc.tags.join('\u0001')}\u0000${doc.domain ?? ''}\u0000${doc.body}`).digest().readUIntBE(0, 6);
     const before = this.attributes.get(item.seq);
@@ -106,12 +120,26 @@ export class KindIndex {
     return changed;
   }
 
+  /** Puts back an item's saved attributes (a snapshot's), sharing repeated texts again. */
+  restoreAttributes(seq: number, a: Attributes): void {
+    const it = this.interner;
+    this.attributes.set(seq, {
+      ...a,
+      domain: it.get(a.domain) ?? null,
+      visibility: it.get(a.visibility),
+      agentId: it.get(a.agentId),
+      tags: a.tags?.map((t) => it.get(t)),
+      type: it.get(a.type),
+    });
+  }
+
   private release(a: Attributes): void {
     const it = this.interner;
     for (const text of [a.domain, a.visibility, a.agentId, a.type, ...(a.tags ?? [])]) it.release(text);
   }
 
   drop(seq: number): void {
+    this.touched?.add(seq);
     this.engine.remove(seq);
     const a = this.attributes.get(seq);
     if (a) this.release(a);
@@ -126,6 +154,24 @@ export class KindIndex {
     };
   }
 
+  /** What the index holds and what it costs (approximate bytes: typed arrays at capacity, objects estimated). */
+  memory(): IndexMemory {
+    const { lexical, vectors } = this.engine.memoryBytes();
+    const items = this.attributes.size;
+    const postings = this.engine.lexical.postingsCount;
+    // Attributes and the engine's per-item record: objects, estimated.
+    const itemBytes = items * 200;
+    return {
+      items,
+      postings,
+      vectors: this.engine.vectors?.size ?? 0,
+      lexicalBytes: lexical + itemBytes,
+      vectorBytes: vectors,
+      bytesPerItem: items > 0 ? Math.round((lexical + itemBytes + vectors) / items) : 0,
+      bytesPerPosting: postings > 0 ? Math.round((lexical + itemBytes) / postings) : 0,
+    };
+  }
+
   /** Orders items of equal score: higher quality, then newest, then id (descending). */
   readonly tieBreak = (x: number, y: number): number => {
     const a = this.attributes.get(x)!;
@@ -134,10 +180,13 @@ export class KindIndex {
   };
 }
 
-/** HNSW through usearch when its native module loads (recall@50 ≈ 0.98 on the dev queries), else an exact scan. */
+/**
+ * HNSW through usearch when its native module loads, its graph quantized to 8 bits (similarities stay
+ * exact: they are computed from the Float32 copy), else an exact scan.
+ */
 export function defaultVectorIndex(dimensions: number): VectorIndex {
   try {
-    return new UsearchVectorIndex(dimensions, { quantization: 'f32', expansionSearch: 256 });
+    return new UsearchVectorIndex(dimensions, { quantization: 'i8', expansionSearch: 256 });
   } catch {
     return new ExactVectorIndex(dimensions);
   }

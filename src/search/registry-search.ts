@@ -6,22 +6,32 @@
 // computed off the request path; `pending` counts what is not indexed or embedded yet. Each kind's engine,
 // attribute table and filter predicate: registry-index.ts.
 import { getHeapStatistics } from 'node:v8';
-import type { SearchChange, SearchFeed, SearchKind } from '../store/store.js';
-import { embeddingText } from './document.js';
+import type { IndexFeed, SearchChange, SearchKind } from './feed.js';
 import { createProvider, type ProviderSpec } from './embeddings/factory.js';
 import type { EmbeddingProvider } from './embeddings/provider.js';
 import { WorkerEmbeddings } from './embeddings/worker.js';
 import type { TermLimits, VocabularyStatus } from './lexical.js';
-import { defaultVectorIndex, KindIndex, type SearchFilter } from './registry-index.js';
+import { defaultVectorIndex, KindIndex, type IndexMemory, type SearchFilter } from './registry-index.js';
+import { ANALYZER_REVISION } from './analyzer.js';
+import { ItemVectors } from './item-vectors.js';
+import { inSlices } from './slices.js';
+import { SnapshotKeeper } from './snapshot-keeper.js';
 import type { VectorIndex } from './vectors.js';
 
 /** A search answers at most this many matches (its `total` says when there were more): paging stops there. */
 export const MAX_SEARCH_RESULTS = 1_000;
 const BATCH = 1_000;
+/** Items read per query while building: a batch is read on the event loop (SQLite) before it is sliced. */
+const BUILD_BATCH = 200;
 const SYNC_EVERY_MS = 2_000;
 const KEPT_CHANGES = 100_000;
 const PURGE_EVERY_MS = 15 * 60 * 1000;
-const EMBED_BATCH = 16;
+/** The index is saved this often while changes arrive (and after a build, and at shutdown). */
+const SNAPSHOT_EVERY_MS = 10 * 60 * 1000;
+/** How long a shutdown waits for the last save (the process is given 10 s to stop). */
+const SHUTDOWN_SAVE_MS = 6_000;
+/** /readyz's memory figures are this old at most. */
+const MEMORY_EVERY_MS = 10_000;
 /** A query's vector is awaited this long; later, the search ranks lexically (the vector is cached for next time). */
 const QUERY_VECTOR_BUDGET_MS = 20;
 /** Distinct terms one item has indexed, at most (real skills: 118 at the median, 384 at most). */
@@ -66,17 +76,27 @@ export interface RegistrySearchOptions {
   vocabulary?: VocabularyBounds;
   /** Whether memory is short (default: heapFull); new terms are then refused. */
   memoryFull?: () => boolean;
+  /** How long the embedding loop waits after failures (default: 1 s doubling to 5 min, jittered). */
+  embedBackoff?: { baseMs?: number; maxMs?: number };
+  /** Where the index is saved and loaded from (snapshot.ts); without it, every start builds from the store. */
+  snapshotDir?: string;
 }
 
 export interface SearchStatus {
   ready: boolean;
+  /** While not ready: how far the index is, e.g. 'search index loading: 40% (400,000 of 1,000,000)'. */
+  loading?: string;
   pending: number;
   model: string;
   vocabulary: Record<SearchKind, VocabularyStatus>;
+  memory: Record<SearchKind, IndexMemory>;
 }
 
 export class RegistrySearch {
-  private readonly indexes: Record<SearchKind, KindIndex>;
+  private indexes: Record<SearchKind, KindIndex>;
+  private readonly makeIndexes: () => Record<SearchKind, KindIndex>;
+  private readonly snapshots: SnapshotKeeper | null;
+  private snapshotTimer: NodeJS.Timeout | null = null;
   private readonly provider: EmbeddingProvider;
   private readonly worker: WorkerEmbeddings | null;
   private lastChange = 0;
@@ -84,23 +104,27 @@ export class RegistrySearch {
   private built = false;
   /** 1 while the index is being built (searches then use the database), 0 after. */
   private buildLeft = 1;
-  private embedLeft = 0;
+  /** Items indexed so far of those the build goes through. */
+  private progress = { done: 0, total: 0 };
   private closed = false;
   private timer: NodeJS.Timeout | null = null;
   private purger: NodeJS.Timeout | null = null;
-  private wake: (() => void) | null = null;
   private log: Log | undefined;
+  /** Item vectors, with embeddings on. */
+  private readonly vectors: ItemVectors | null;
   readonly ready: Promise<void>;
   private markReady!: () => void;
 
   constructor(
-    private readonly feed: SearchFeed,
+    private readonly feed: IndexFeed,
     options: RegistrySearchOptions,
   ) {
     this.log = options.log;
     this.worker = options.embeddings.kind === 'none' ? null : new WorkerEmbeddings(options.embeddings);
     this.provider = this.worker ?? createProvider({ kind: 'none' });
-    const vectors = (dims: number) => (dims > 0 ? (options.vectorIndex?.(dims) ?? defaultVectorIndex(dims)) : undefined);
+    this.vectors = this.worker
+      ? new ItemVectors(feed, this.worker, () => this.indexes, options.vectorIndex ?? defaultVectorIndex, { ...(options.embedBackoff ? { backoff: options.embedBackoff } : {}), log: () => this.log })
+      : null;
     const limits: TermLimits = {
       perDocument: ITEM_TERMS,
       newPerDocument: ITEM_NEW_TERMS,
@@ -108,10 +132,14 @@ export class RegistrySearch {
       total: options.vocabulary?.total ?? Infinity,
     };
     const bounds = { limits, memoryFull: options.memoryFull ?? heapFull };
-    this.indexes = {
-      skill: new KindIndex('skill', this.provider, vectors(this.provider.dimensions), bounds),
-      unit: new KindIndex('unit', this.provider, vectors(this.provider.dimensions), bounds),
-    };
+    this.makeIndexes = () => ({ skill: new KindIndex('skill', this.provider, bounds), unit: new KindIndex('unit', this.provider, bounds) });
+    this.indexes = this.makeIndexes();
+    // A saved index is usable only by an index of the same shape: analysis, fields and bounds.
+    const shape = (['skill', 'unit'] as const).map((kind) => {
+      const c = this.indexes[kind].engine.config;
+      return { analyzer: [ANALYZER_REVISION, c.analyzer], fields: c.fields, k1: c.k1, bodyWords: c.bodyWords, bodyProseOnly: c.bodyProseOnly, limits: Object.values(limits) };
+    });
+    this.snapshots = options.snapshotDir ? new SnapshotKeeper(options.snapshotDir, shape, () => this.log) : null;
     this.ready = new Promise((resolve) => (this.markReady = resolve));
   }
 
@@ -134,7 +162,11 @@ export class RegistrySearch {
         this.timer.unref();
         this.purger = setInterval(() => void this.purgeChangeLog().catch((error: unknown) => this.log?.warn({ err: error }, 'purging the search change log failed')), PURGE_EVERY_MS);
         this.purger.unref();
-        if (this.worker) void this.embedLoop();
+        if (this.snapshots) {
+          this.snapshotTimer = setInterval(() => void this.saveSnapshot(), SNAPSHOT_EVERY_MS);
+          this.snapshotTimer.unref();
+        }
+        this.vectors?.start();
       },
       (error: unknown) => {
         this.log?.warn({ err: error }, 'building the search index failed; searches use the database until a restart');
@@ -147,8 +179,14 @@ export class RegistrySearch {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     if (this.purger) clearInterval(this.purger);
-    this.wake?.();
+    if (this.snapshotTimer) clearInterval(this.snapshotTimer);
+    this.vectors?.close();
     this.markReady();
+    // What the index has applied is saved for the next start, within the shutdown's grace: a save that
+    // takes longer is left unfinished (the previous file stays, and the next start catches up from it).
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.saveSnapshot(), new Promise((resolve) => (timer = setTimeout(resolve, SHUTDOWN_SAVE_MS)))]);
+    clearTimeout(timer);
     await this.worker?.close();
   }
 
@@ -167,7 +205,29 @@ export class RegistrySearch {
    */
   async status(): Promise<SearchStatus> {
     await this.sync().catch((error: unknown) => this.log?.warn({ err: error }, 'search index sync failed'));
-    return { ready: this.built, pending: this.buildLeft + this.embedLeft, model: this.model, vocabulary: this.vocabulary() };
+    const memory = this.memory();
+    const status: SearchStatus = { ready: this.built, pending: this.buildLeft + (this.vectors?.left ?? 0), model: this.model, vocabulary: this.vocabulary(), memory };
+    if (!this.built) status.loading = this.loading();
+    return status;
+  }
+
+  /** Each index's figures; with a large vocabulary (it walks all of it), at most every MEMORY_EVERY_MS. */
+  private memory(): Record<SearchKind, IndexMemory> {
+    const now = Date.now();
+    const cheap = this.indexes.skill.engine.lexical.vocabularySize + this.indexes.unit.engine.lexical.vocabularySize < 100_000;
+    if (cheap || !this.memoryCache || now - this.memoryCache.at >= MEMORY_EVERY_MS) {
+      this.memoryCache = { at: now, figures: { skill: this.indexes.skill.memory(), unit: this.indexes.unit.memory() } };
+    }
+    return this.memoryCache.figures;
+  }
+  private memoryCache: { at: number; figures: Record<SearchKind, IndexMemory> } | null = null;
+
+  /** How far the build is, in words. */
+  private loading(): string {
+    const { done, total } = this.progress;
+    const n = (x: number) => x.toLocaleString('en-US');
+    const share = total > 0 ? Math.min(99, Math.floor((100 * done) / total)) : 0;
+    return `search index loading: ${share}% (${n(done)} of ${n(total)})`;
   }
 
   vocabulary(): Record<SearchKind, VocabularyStatus> {
@@ -189,43 +249,74 @@ export class RegistrySearch {
     return this.built;
   }
 
-  private async build(): Promise<void> {
+  /**
+   * Makes the index: loaded from its snapshot when there is a usable one, else built from the store; then
+   * caught up from the change log. `loading` says how far it is meanwhile.
+   */
+  private async build(useSnapshot = true): Promise<void> {
     const started = Date.now();
+    const loaded = useSnapshot && (await this.loadSnapshot());
+    if (!loaded) await this.buildFromStore();
+    if (this.closed) return;
+    await this.vectors?.load();
+    await this.vectors?.count();
+    // Caught up before it answers (and directly: a rebuild runs inside a sync, which must not wait for itself).
+    await this.applyChanges();
+    this.built = true;
+    this.buildLeft = 0;
+    this.markReady();
+    this.log?.info(
+      { skills: this.indexes.skill.attributes.size, units: this.indexes.unit.attributes.size, ms: Date.now() - started, model: this.model, from: loaded ? 'snapshot' : 'database' },
+      'search index ready',
+    );
+    if (!loaded) void this.saveSnapshot();
+  }
+
+  /** The saved index, when there is one that matches this store; then the catch-up applies what followed it. */
+  private async loadSnapshot(): Promise<boolean> {
+    if (!this.snapshots) return false;
+    const fresh = this.makeIndexes();
+    const change = await this.snapshots.load(fresh, (done, total) => (this.progress = { done, total }));
+    if (change === null) return false;
+    const { first, last } = await this.feed.searchChangeBounds();
+    // Newer than the store (a restored backup), or older than the log kept: rebuild.
+    if (change > last || (first > change + 1 && first > 0)) {
+      this.log?.warn({ change, first, last }, 'the search index snapshot does not match the change log; building the index from the database');
+      this.snapshots.stale();
+      return false;
+    }
+    this.indexes = fresh;
+    this.lastChange = change;
+    for (const kind of ['skill', 'unit'] as const) this.noteFullVocabulary(kind);
+    return true;
+  }
+
+  private saveSnapshot(): Promise<void> {
+    return this.built && this.snapshots ? this.snapshots.save(this.indexes, this.lastChange) : Promise.resolve();
+  }
+
+  /**
+   * Builds the index from the store: items in keyset batches, indexed in slices of a few milliseconds
+   * (slices.ts) so that requests are served all along; `loading` says how far it is.
+   */
+  private async buildFromStore(): Promise<void> {
     const { last } = await this.feed.searchChangeBounds();
     this.lastChange = last;
+    this.progress = { done: 0, total: (await this.feed.countSearchItems('skill')) + (await this.feed.countSearchItems('unit')) };
     for (const kind of ['skill', 'unit'] as const) {
       const index = this.indexes[kind];
       let after = 0;
       for (;;) {
         if (this.closed) return;
-        const items = await this.feed.searchItems(kind, after, BATCH);
-        for (const item of items) index.put(item);
+        const items = await this.feed.searchItems(kind, after, BUILD_BATCH);
+        await inSlices(items, (item) => index.put(item));
+        this.progress.done += items.length;
         this.noteFullVocabulary(kind);
-        if (items.length < BATCH) break;
+        if (items.length < BUILD_BATCH) break;
         after = items[items.length - 1]!.seq;
-        // Yield between batches: a large build must not hold up the requests being served meanwhile.
-        await new Promise((resolve) => setImmediate(resolve));
       }
-      index.engine.lexical.trim();
-      if (this.worker) {
-        let vectorsAfter = 0;
-        for (;;) {
-          const vectors = await this.feed.itemVectors(kind, this.model, vectorsAfter, BATCH);
-          for (const { seq, vector } of vectors) if (vector.length === this.provider.dimensions) index.engine.setVector(seq, vector);
-          if (vectors.length < BATCH) break;
-          vectorsAfter = vectors[vectors.length - 1]!.seq;
-        }
-      }
+      await inSlices(index.engine.lexical.postingsLists(), (p) => p.trim());
     }
-    if (this.worker) this.embedLeft = (await this.feed.countItemsWithoutVectors('skill', this.model)) + (await this.feed.countItemsWithoutVectors('unit', this.model));
-    this.built = true;
-    this.buildLeft = 0;
-    await this.sync();
-    this.markReady();
-    this.log?.info(
-      { skills: this.indexes.skill.attributes.size, units: this.indexes.unit.attributes.size, ms: Date.now() - started, model: this.model },
-      'search index built',
-    );
   }
 
   /** Applies every change logged since the last sync (one cheap query when nothing changed). */
@@ -242,10 +333,10 @@ export class RegistrySearch {
     if (first > this.lastChange + 1 && this.lastChange > 0) {
       // Changes this index missed were purged: rebuild from the store.
       this.log?.warn({ missedBefore: first }, 'the search index fell behind the change log; rebuilding');
-      for (const kind of ['skill', 'unit'] as const) for (const seq of [...this.indexes[kind].attributes.keys()]) this.indexes[kind].drop(seq);
+      this.indexes = this.makeIndexes();
       this.built = false;
       this.buildLeft = 1;
-      await this.build();
+      await this.build(false);
       return;
     }
     for (;;) {
@@ -269,9 +360,8 @@ export class RegistrySearch {
       for (const item of found) if (index.put(item)) changed++;
       this.noteFullVocabulary(kind);
       // New text needs a new vector: counted now, recounted by the embedding loop.
-      if (this.worker) this.embedLeft += changed;
+      this.vectors?.changed(changed);
     }
-    this.wake?.();
   }
 
   /**
@@ -292,41 +382,5 @@ export class RegistrySearch {
     const matches = engine.countMatches(q, MAX_SEARCH_RESULTS + 1, admit) + (result.semanticOnly ?? 0);
     const seqs = offset < end ? result.hits.map((h) => h.key) : [];
     return { seqs, total: Math.min(matches, MAX_SEARCH_RESULTS), capped: matches > MAX_SEARCH_RESULTS };
-  }
-
-  /** Embeds, in the worker, the items that have no vector of this model yet; sleeps when there are none. */
-  private async embedLoop(): Promise<void> {
-    while (!this.closed) {
-      try {
-        let did = 0;
-        for (const kind of ['skill', 'unit'] as const) {
-          const items = await this.feed.itemsWithoutVectors(kind, this.model, EMBED_BATCH);
-          if (items.length === 0) continue;
-          const vectors = await this.worker!.embed(items.map((item) => embeddingText(item)));
-          const rows = items.map((item, i) => ({ seq: item.seq, vector: vectors[i]! })).filter((r) => r.vector.length === this.provider.dimensions);
-          await this.feed.saveVectors(kind, this.model, rows);
-          for (const { seq, vector } of rows) this.indexes[kind].engine.setVector(seq, vector);
-          did += items.length;
-        }
-        this.embedLeft = (await this.feed.countItemsWithoutVectors('skill', this.model)) + (await this.feed.countItemsWithoutVectors('unit', this.model));
-        if (did === 0) await this.sleep(SYNC_EVERY_MS);
-      } catch (error) {
-        if (this.closed) return;
-        this.log?.warn({ err: error }, 'embedding items failed; retrying shortly');
-        await this.sleep(10_000);
-      }
-    }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      timer.unref();
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = done;
-    });
   }
 }

@@ -2,7 +2,7 @@
 // ids (so tests are deterministic). REST routes and MCP tools pass the same context.
 import type { Config } from '../config.js';
 import type { IdSource } from '../domain/ids.js';
-import type { RegistrySearch } from '../search/registry-search.js';
+import type { RegistrySearch } from '../search/index.js';
 import type { Caller } from '../domain/caller.js';
 import { forbidden } from '../domain/errors.js';
 import { QuotaExceededError, type IdempotentResponse, type StorageQuota, type Store } from '../store/store.js';

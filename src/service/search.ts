@@ -5,7 +5,7 @@ import { visibleTo } from '../domain/access.js';
 import { unavailable } from '../domain/errors.js';
 import type { Visibility } from '../domain/model.js';
 import type { Viewer } from '../store/store.js';
-import type { SearchFilter } from '../search/registry-index.js';
+import type { SearchFilter } from '../search/index.js';
 import type { Context } from './context.js';
 
 

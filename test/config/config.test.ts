@@ -75,7 +75,7 @@ describe('configuration', () => {
 
   it('refuses every malformed value with one line naming the variable and what it accepts', () => {
     const bad: Record<string, [string, RegExp]> = {
-      REG_EMBEDDINGS_DIMENSIONS: ['abc', /an integer from 1 to 65536/],
+      REG_EMBEDDINGS_DIMENSIONS: ['abc', /an integer from 1 to 8192/],
       REG_OPEN_ADMIN_REGISTRATION: ['maybe', /a flag/],
       REG_EMBEDDINGS: ['bogus', /one of builtin, none/],
       REG_QUOTA_PRO: ['units=lots', /units=10000/],
@@ -111,7 +111,7 @@ describe('configuration', () => {
   });
 
   it('reads the embedding model and its options', () => {
-    assert.deepEqual(loadConfig({}).embeddings, { kind: 'builtin' });
+    assert.deepEqual(loadConfig({}).embeddings, { kind: 'none' });
     assert.deepEqual(loadConfig({ REG_EMBEDDINGS: 'off' }).embeddings, { kind: 'none' });
     const openai = { REG_EMBEDDINGS: 'openai', REG_EMBEDDINGS_URL: 'http://127.0.0.1:11434/v1', REG_EMBEDDINGS_MODEL: 'm', REG_EMBEDDINGS_DIMENSIONS: '384' };
     assert.deepEqual(loadConfig(openai).embeddings, { kind: 'openai', url: 'http://127.0.0.1:11434/v1', model: 'm', dimensions: 384 });

@@ -101,8 +101,9 @@ for (const backend of backends()) {
 
     it('reports the index as caught up in /readyz', async () => {
       const ready = (await call(t.app, 'GET', '/readyz')).json();
-      const { vocabulary, ...rest } = ready.search;
+      const { vocabulary, memory, ...rest } = ready.search;
       assert.deepEqual(rest, { pending: 0, indexed: true, model: 'none' });
+      assert.ok(memory.skills.items > 0 && memory.skills.postings > memory.skills.items && memory.skills.bytes_per_posting > 0, JSON.stringify(memory));
       assert.ok(vocabulary.skills.terms > 0 && vocabulary.skills.full === false, JSON.stringify(vocabulary));
     });
 

@@ -5,7 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { OpenAIEmbeddings } from '../../src/search/embeddings/openai.js';
 import { BuiltinEmbeddings } from '../../src/search/embeddings/builtin.js';
 import { WorkerEmbeddings } from '../../src/search/embeddings/worker.js';
-import { providerSpecFromEnv } from '../../src/search/embeddings/factory.js';
+import { loadConfig } from '../../src/config.js';
+
+const providerSpecFromEnv = (env: Record<string, string>) => loadConfig(env).embeddings;
 
 /** A loopback OpenAI-compatible endpoint: the vector of a text is [length, vowels, 1]. */
 async function fakeEndpoint() {
@@ -63,11 +65,15 @@ test('the worker runs a provider off the main thread, queries cached', async () 
 });
 
 test('REG_EMBEDDINGS chooses the provider', () => {
-  assert.deepEqual(providerSpecFromEnv({}), { kind: 'builtin' });
+  assert.deepEqual(providerSpecFromEnv({}), { kind: 'none' }, 'off unless chosen');
+  assert.deepEqual(providerSpecFromEnv({ REG_EMBEDDINGS: 'builtin' }), { kind: 'builtin' });
   assert.deepEqual(providerSpecFromEnv({ REG_EMBEDDINGS: 'none' }), { kind: 'none' });
   assert.deepEqual(providerSpecFromEnv({ REG_EMBEDDINGS: 'openai', REG_EMBEDDINGS_URL: 'http://x', REG_EMBEDDINGS_MODEL: 'm' }), { kind: 'openai', url: 'http://x', model: 'm' });
   assert.throws(() => providerSpecFromEnv({ REG_EMBEDDINGS: 'openai' }));
   assert.throws(() => providerSpecFromEnv({ REG_EMBEDDINGS: 'bogus' }));
+  const openai = { REG_EMBEDDINGS: 'openai', REG_EMBEDDINGS_URL: 'http://x', REG_EMBEDDINGS_MODEL: 'm' };
+  assert.equal((providerSpecFromEnv({ ...openai, REG_EMBEDDINGS_DIMENSIONS: '768' }) as { dimensions?: number }).dimensions, 768);
+  for (const bad of ['0', '-3', '1.5', 'abc', '100000']) assert.throws(() => providerSpecFromEnv({ ...openai, REG_EMBEDDINGS_DIMENSIONS: bad }), /REG_EMBEDDINGS_DIMENSIONS/);
 });
 
 test('the built-in model loads from node_modules and puts related texts closer', async () => {

@@ -395,6 +395,7 @@ export function storeContract(backend: Backend): void {
       const [skillItem] = await store.searchItemsBySeq('skill', [skillSeq]);
       assert.deepEqual([skillItem?.id, skillItem?.name, skillItem?.body, skillItem?.listed, skillItem?.visibility], [plan.skillId, 'fed-skill', 'the fed body\n', true, 'public']);
       assert.ok((await store.searchItems('skill', 0, 1_000)).some((i) => i.seq === skillSeq));
+      for (const kind of ['skill', 'unit'] as const) assert.equal(await store.countSearchItems(kind), (await store.searchItems(kind, 0, 100_000)).length, `${kind}s counted as listed`);
 
       const model = 'test-model';
       assert.ok((await store.itemsWithoutVectors('unit', model, 10_000)).some((i) => i.seq === unitSeq));

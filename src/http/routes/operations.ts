@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { unavailable } from '../../domain/errors.js';
 import type { Context } from '../../service/context.js';
-import type { VocabularyStatus } from '../../search/lexical.js';
+import type { IndexMemory, VocabularyStatus } from '../../search/index.js';
 import { StoreUnavailableError } from '../../store/store.js';
 import { Health, Readiness, errors } from '../schemas.js';
 
@@ -27,9 +27,11 @@ export const operationRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
     {
       config: { rateLimit: false },
       schema: {
-        summary: 'The database answers and can take writes',
+        summary: 'The database answers and can take writes, and the search index is loaded',
         operationId: 'getReadiness',
-        description: 'warnings: what the configuration turned off or ignored (also logged at start-up).',
+        description:
+          'warnings: what the configuration turned off or ignored (also logged at start-up). 503 while the search index loads, ' +
+          "with how far it is in the message (e.g. 'search index loading: 40% (400,000 of 1,000,000)').",
         tags: ['operations'],
         response: { 200: Readiness, ...errors(503) },
       },
@@ -42,6 +44,17 @@ export const operationRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
         throw unavailable(error instanceof StoreUnavailableError && /disk/.test(error.message) ? error.message : 'the database is not reachable');
       }
       const search = await ctx.search?.status();
+      // Until the search index can answer, searches are refused: the instance is not ready for traffic.
+      if (search && !search.ready) throw unavailable(search.loading ?? 'search index loading');
+      const memory = (m: IndexMemory | undefined) => ({
+        items: m?.items ?? 0,
+        postings: m?.postings ?? 0,
+        vectors: m?.vectors ?? 0,
+        lexical_bytes: m?.lexicalBytes ?? 0,
+        vector_bytes: m?.vectorBytes ?? 0,
+        bytes_per_item: m?.bytesPerItem ?? 0,
+        bytes_per_posting: m?.bytesPerPosting ?? 0,
+      });
       const vocabulary = (v: VocabularyStatus | undefined) => ({ terms: v?.terms ?? 0, limit: v?.limit ?? 0, full: v?.full ?? false, items_cut: v?.documentsCut ?? 0 });
       const full = search ? (['skill', 'unit'] as const).filter((kind) => search.vocabulary[kind].full !== false) : [];
       const warnings = [
@@ -56,6 +69,7 @@ export const operationRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
           indexed: search?.ready ?? false,
           model: search?.model ?? 'none',
           vocabulary: { skills: vocabulary(search?.vocabulary.skill), units: vocabulary(search?.vocabulary.unit) },
+          memory: { skills: memory(search?.memory.skill), units: memory(search?.memory.unit) },
         },
       };
     },

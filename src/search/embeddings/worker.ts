@@ -1,9 +1,13 @@
 // Embedding off the request path: a provider running on a worker thread, with two queues so that a query
 // never waits behind a bulk of items (items go in small slices; queries go first), and an LRU cache of
-// query vectors. The main thread only posts messages.
+// query vectors. The main thread only posts messages. Without a configured length, the vectors' length is
+// learned from the first answer. After a failed query, queries wait for a back-off (searches rank lexically
+// meanwhile), so a failing endpoint is not asked once per search.
 import { Worker } from 'node:worker_threads';
+import { Backoff } from './backoff.js';
 import { BUILTIN_ID } from './builtin.js';
 import type { ProviderSpec } from './factory.js';
+import { endpointBase } from './openai.js';
 import type { EmbeddingProvider } from './provider.js';
 
 interface Job {
@@ -17,11 +21,14 @@ export interface WorkerEmbeddingsOptions {
   itemSlice?: number;
   /** Query vectors kept (LRU). */
   queryCacheSize?: number;
+  /** How long queries wait after a failed one (default: 1 s doubling to 5 min, jittered). */
+  backoff?: { baseMs?: number; maxMs?: number };
 }
 
 export class WorkerEmbeddings implements EmbeddingProvider {
   readonly id: string;
-  readonly dimensions: number;
+  /** 0 until the first answer when the spec does not say. */
+  dimensions: number;
   private worker: Worker | null = null;
   private readonly queries: Job[] = [];
   private readonly items: Job[] = [];
@@ -31,10 +38,12 @@ export class WorkerEmbeddings implements EmbeddingProvider {
   private readonly cache = new Map<string, Float32Array>();
   private readonly itemSlice: number;
   private readonly cacheSize: number;
+  private readonly queryBackoff: Backoff;
 
   constructor(private readonly spec: ProviderSpec, options: WorkerEmbeddingsOptions = {}) {
     if (spec.kind === 'none') throw new Error('no worker is needed without embeddings');
-    this.id = spec.kind === 'builtin' ? BUILTIN_ID : `openai:${spec.model}@${spec.url.replace(/\/+$/, '').replace(/\/v1$/, '')}`;
+    this.id = spec.kind === 'builtin' ? BUILTIN_ID : `openai:${spec.model}@${endpointBase(spec.url)}`;
+    this.queryBackoff = new Backoff(options.backoff);
     this.dimensions = spec.kind === 'builtin' ? 512 : spec.dimensions ?? 0;
     this.itemSlice = options.itemSlice ?? 2;
     this.cacheSize = options.queryCacheSize ?? 10_000;
@@ -55,7 +64,7 @@ export class WorkerEmbeddings implements EmbeddingProvider {
       if (!p) return;
       this.pending.delete(msg.id);
       if (msg.error !== undefined) p.reject(new Error(msg.error));
-      else p.resolve(msg.vectors!);
+      else this.accept(msg.vectors!, p);
     });
     w.on('error', (err) => this.failAll(err));
     w.on('exit', () => {
@@ -64,6 +73,13 @@ export class WorkerEmbeddings implements EmbeddingProvider {
     });
     this.worker = w;
     return w;
+  }
+
+  /** Vectors of the known length (the first answer's when the spec gave none), else a rejection. */
+  private accept(vectors: Float32Array[], p: { resolve: (v: Float32Array[]) => void; reject: (e: Error) => void }): void {
+    if (this.dimensions === 0 && vectors.length > 0) this.dimensions = vectors[0]!.length;
+    if (vectors.some((v) => v.length !== this.dimensions || this.dimensions === 0)) p.reject(new Error(`the embedding worker returned vectors of a length other than ${this.dimensions}`));
+    else p.resolve(vectors);
   }
 
   private failAll(err: Error): void {
@@ -116,7 +132,14 @@ export class WorkerEmbeddings implements EmbeddingProvider {
       this.cache.set(text, hit);
       return hit;
     }
-    const [v] = await this.enqueue(this.queries, [text]);
+    let v: Float32Array | undefined;
+    try {
+      [v] = await this.enqueue(this.queries, [text]);
+      this.queryBackoff.succeeded();
+    } catch (error) {
+      this.queryBackoff.failed();
+      throw error;
+    }
     this.cache.set(text, v!);
     if (this.cache.size > this.cacheSize) this.cache.delete(this.cache.keys().next().value!);
     return v!;
@@ -124,11 +147,13 @@ export class WorkerEmbeddings implements EmbeddingProvider {
 
   /**
    * The query's vector if it is ready within `budgetMs` (cached, or computed in time), else null: the
-   * caller then ranks lexically. A late vector still lands in the cache for the next identical query.
+   * caller then ranks lexically. A late vector still lands in the cache for the next identical query. While
+   * queries back off after a failure, none is asked.
    */
   async embedQueryWithin(text: string, budgetMs: number): Promise<Float32Array | null> {
     const hit = this.cache.get(text);
     if (hit) return hit;
+    if (this.queryBackoff.waiting) return null;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<null>((resolve) => {
       timer = setTimeout(() => resolve(null), budgetMs);

@@ -79,6 +79,10 @@ export function searchFeedReads(db: Db): SearchFeedReads {
   return {
     searchItems: (kind, afterSeq, limit) => items(db, kind, sql`${alias(kind)}.seq > ${afterSeq}`, sql`LIMIT ${limit}`),
     searchItemsBySeq: async (kind, seqs) => (seqs.length === 0 ? [] : items(db, kind, oneOf(sql`${alias(kind)}.seq`, seqs, 'bigint'))),
+    async countSearchItems(kind) {
+      const table = raw(kind === 'skill' ? 'skills' : 'knowledge_units');
+      return Number((await db.get<{ n: number | string }>(sql`SELECT count(*) AS n FROM ${table}`))!.n);
+    },
     async searchChanges(afterSeq, limit): Promise<SearchChange[]> {
       const found = await db.all<{ seq: number | string; kind: SearchKind; item_seq: number | string }>(
         sql`SELECT seq, kind, item_seq FROM search_changes WHERE seq > ${afterSeq} ORDER BY seq LIMIT ${limit}`,

@@ -3,7 +3,7 @@
 // query term then also looks for its strongest associates, at a reduced weight. Built from the lexical
 // index (derived data: rebuild it after bulk loads, or periodically as items change; a stale model only
 // weakens expansion, never hides an item).
-import type { LexicalIndex } from './lexical.js';
+import type { LexicalIndex } from '../../src/search/lexical.js';
 
 export interface CooccurrenceOptions {
   /** Fields whose terms co-occur (indexes into the index's fields; default name and description). */
