@@ -1,5 +1,7 @@
 // npm run bench [-- --quick] [--sizes 10000,100000] [--backend sqlite|postgres] [--duration s]
-//   [--connections n] [--reuse] [--server build|tsx|dist]
+//   [--connections n] [--reuse] [--server build|tsx|dist] [--scenarios contribute,publish,…] [--label name]
+// --scenarios runs only those (see scenarios.ts for the names); --label keeps the results apart from the
+// full runs, as <backend>-<N>-<name>.json, and the summary compares the backends of each label.
 // For each backend and size: load the corpus through the bulk path, start the real service as a child
 // process and drive it with autocannon; the ceiling is measured once per size under the same load. Prints a table and
 // write bench/results/<backend>-<N>.json and bench/results/summary.md.
@@ -25,6 +27,9 @@ interface Args {
   exportRepeats: number;
   reuse: boolean;
   server: 'build' | 'tsx' | 'dist';
+  /** Only these scenarios (every one when absent). */
+  scenarios: Set<string> | null;
+  label: string | undefined;
 }
 
 const RESULTS_DIR = join(ROOT, 'bench', 'results');
@@ -39,7 +44,7 @@ function parseArgs(argv: string[]): Args {
     if (v === undefined || v.startsWith('--')) throw new Error(`${flag} needs a value`);
     return v;
   };
-  const known = new Set(['--quick', '--sizes', '--backend', '--duration', '--connections', '--reuse', '--server']);
+  const known = new Set(['--quick', '--sizes', '--backend', '--duration', '--connections', '--reuse', '--server', '--scenarios', '--label']);
   for (const a of argv) if (a.startsWith('--') && !known.has(a)) throw new Error(`unknown option ${a}; see bench/run.ts`);
   const quick = argv.includes('--quick');
   const sizes = (value('--sizes') ?? (quick ? '10000' : '10000,100000,1000000')).split(',').map(Number);
@@ -63,7 +68,14 @@ function parseArgs(argv: string[]): Args {
     exportRepeats: quick ? 1 : 3,
     reuse: argv.includes('--reuse'),
     server,
+    scenarios: value('--scenarios') === undefined ? null : new Set(value('--scenarios')!.split(',')),
+    label: labelOf(value('--label')),
   };
+}
+
+function labelOf(label: string | undefined): string | undefined {
+  if (label !== undefined && !/^[a-z0-9][a-z0-9-]{0,40}$/.test(label)) throw new Error('--label takes lower-case letters, digits and hyphens');
+  return label;
 }
 
 function serverCommand(args: Args): string[] {
@@ -109,9 +121,10 @@ async function registerRunAgents(baseUrl: string) {
   const register = (agent_id: string, scopes: string[]) =>
     post(`${baseUrl}/v1/auth/register`, { agent_id, scopes, tier: 'enterprise' }).then((r) => r.data.api_key);
   const contributorKey = await register(`bench-contributor-${tag}`, ['read', 'write']);
+  const publisherKey = await register(`bench-publisher-${tag}`, ['read', 'write']);
   const validatorKeys: string[] = [];
   for (let v = 0; v < VALIDATORS; v++) validatorKeys.push(await register(`bench-validator-${tag}-${v}`, ['read']));
-  return { contributorKey, validatorKeys };
+  return { contributorKey, validatorKeys, publisherKey };
 }
 
 async function benchOne(args: Args, target: Target, ceiling: Measurement, log: (line: string) => void): Promise<RunResult> {
@@ -131,7 +144,11 @@ async function benchOne(args: Args, target: Target, ceiling: Measurement, log: (
     const idleRssMb = readMemory(service.pid).rssMb;
     log(`  service healthy after ${Math.round(startupMs)} ms, search index built after ${Math.round(searchIndexMs)} ms more, RSS ${Math.round(idleRssMb)} MiB`);
     const agents = await registerRunAgents(service.url);
-    for (const scenario of scenarios({ c, n: target.n, ...agents })) {
+    const all = scenarios({ c, n: target.n, ...agents });
+    const unknown = [...(args.scenarios ?? [])].filter((name) => !all.some((s) => s.name === name));
+    if (unknown.length > 0) throw new Error(`no scenario named ${unknown.join(', ')}; there are ${all.map((s) => s.name).join(', ')}`);
+    const chosen = all.filter((s) => args.scenarios?.has(s.name) ?? true);
+    for (const scenario of chosen) {
       const matches = scenario.samplePaths ? await medianMatches(service.url, scenario.samplePaths) : undefined;
       const m = await measureLoad(service.url, scenario.requests, { ...options, warmup: scenario.read ? args.warmup : 0 });
       const ratio = m.rps / ceiling.rps;
@@ -158,6 +175,7 @@ async function benchOne(args: Args, target: Target, ceiling: Measurement, log: (
     result = {
       backend: target.backend,
       n: target.n,
+      ...(args.label ? { label: args.label } : {}),
       mode: args.quick ? 'quick' : 'full',
       startedAt,
       machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
@@ -214,7 +232,7 @@ async function main(): Promise<void> {
     // Once per size, before the backends, so that every backend of the size is held against the same one.
     const ceiling = await measureCeiling(args, n, log);
     for (const backend of args.backends) {
-      const target = await createTarget(backend, n, process.env.REG_TEST_DATABASE_URL?.trim());
+      const target = await createTarget(backend, n, process.env.REG_TEST_DATABASE_URL?.trim(), args.reuse);
       try {
         const r = await benchOne(args, target, ceiling, log);
         done.push(r);

@@ -7,12 +7,18 @@ import { versionSortKey, type VersionFacts } from '../../domain/versions.js';
 import type { SkillSummary } from '../../domain/summaries.js';
 import type { RecentSkillQuery } from '../recent-queries.js';
 import * as skillRows from '../skill-rows.js';
-import { oneOf, raw, sql, where, type Db, type Sql } from '../sql.js';
+import { byDialect, oneOf, raw, sql, where, type Db, type Sql } from '../sql.js';
 import type { DiscoveryEntry, Page, SkillExport, SkillIdentity, SkillQuery, SkillStore, Viewer } from '../store.js';
 import { keyset } from './exports.js';
 
 const ORDER = raw('s.quality_score DESC, s.created_at DESC, s.id DESC');
 const SUMMARY = raw(skillRows.SKILL_SUMMARY_COLUMNS);
+/**
+ * The skill that holds its name (not a legacy duplicate), written as the identity index's own condition:
+ * neither database uses a partial index for a bound parameter, and then looks through every skill of the
+ * publisher instead.
+ */
+const HOLDS_NAME = byDialect({ sqlite: raw('legacy_duplicate = 0'), postgres: raw('NOT legacy_duplicate') });
 
 /** Which skills a viewer may see: public ones, its own, or every one for an admin. */
 function visibleTo(viewer: Viewer): Sql[] {
@@ -60,7 +66,7 @@ export function skillReads(db: Db): SkillReads & { exportedVersion(id: string, v
 
     async findSkillByName(agentId, name): Promise<SkillIdentity | null> {
       const skill = await db.get<{ id: string; visibility: string }>(
-        sql`SELECT id, visibility FROM skills WHERE agent_id = ${agentId} AND name = ${name} AND legacy_duplicate = ${false}`,
+        sql`SELECT id, visibility FROM skills WHERE agent_id = ${agentId} AND name = ${name} AND ${HOLDS_NAME}`,
       );
       return skill ? { skillId: skill.id, visibility: skill.visibility as SkillIdentity['visibility'] } : null;
     },

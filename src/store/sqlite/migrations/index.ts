@@ -11,6 +11,7 @@ import * as m7 from './007-search-feed.js';
 import * as m8 from './008-host-frontmatter.js';
 import * as m9 from './009-search-in-the-index-only.js';
 import * as m10 from './010-version-order.js';
+import * as m12 from './012-writes-at-scale.js';
 
 export interface Migration {
   version: number;
@@ -19,5 +20,8 @@ export interface Migration {
   backfill?: (db: Database) => void;
 }
 
-/** In order: each module's version is its place in the list. */
-export const migrations: Migration[] = [m1, m2, m3, m4, m5, m6, m7, m8, m9, m10].map((m, i) => ({ version: i + 1, ...m }));
+/** In order: each module's version is its place in the list, then those numbered by their file. */
+export const migrations: Migration[] = [
+  ...[m1, m2, m3, m4, m5, m6, m7, m8, m9, m10].map((m, i) => ({ version: i + 1, ...m })),
+  { version: 12, ...m12 },
+];
