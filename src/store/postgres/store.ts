@@ -119,9 +119,9 @@ export async function openPostgresStore(url: string, options: PoolOptions = {}):
       refuseUnstorable(unit);
       await write(async (client) => {
         const usage = { units: 1, skills: 0, bytes: rows.unitBytes(unit) };
-        if (quota) await writes.reserveStorage(client, unit.agent_id, quota, usage);
         await writes.insertUnits(client, [{ unit, baseQuality }]);
-        await writes.reward(client, [{ agentId: unit.agent_id, targetId: unit.id, at: unit.created_at, usage }], 'contribute_knowledge', rewardMillis);
+        const rewarded = { agentId: unit.agent_id, targetId: unit.id, at: unit.created_at, usage };
+        await writes.reward(client, [rewarded], 'contribute_knowledge', rewardMillis, quota);
       }, response);
     },
     deleteUnit: (id, at) => write((client) => writes.deleteUnit(client, id, at)),
