@@ -118,16 +118,16 @@ function sqliteFiles(file: string): string[] {
   return [file, `${file}-wal`, `${file}-shm`];
 }
 
-async function sizeMb(target: Target, store: Store): Promise<number> {
+async function sizeMb(target: Target): Promise<number> {
   if (target.backend === 'sqlite') {
     return sqliteFiles(target.file).reduce((sum, f) => sum + (existsSync(f) ? statSync(f).size : 0), 0) / 2 ** 20;
   }
-  const pool = (store as unknown as { pool: pg.Pool }).pool;
-  const { rows } = await pool.query<{ bytes: string }>(
+  const [row] = await adminQuery(
+    target.adminUrl,
     `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) AS bytes FROM pg_class c
-     JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind = 'r'`,
+     JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = '${target.schema}' AND c.relkind = 'r'`,
   );
-  return Number(rows[0]!.bytes) / 2 ** 20;
+  return Number(row!.bytes) / 2 ** 20;
 }
 
 /** Creates the corpus's agents, each with its deterministic key (another draw if a prefix is taken). */
@@ -231,7 +231,7 @@ export async function loadCorpus(
       await client.connect();
       try {
         await client.query('SET statement_timeout = 0');
-        for (const table of ['agents', 'api_keys', 'knowledge_units', 'skills', 'skill_tags', 'reputation_events']) {
+        for (const table of ['agents', 'api_keys', 'knowledge_units', 'skills', 'skill_versions', 'skill_tags', 'reputation_events', 'search_changes']) {
           await client.query(`VACUUM ANALYZE ${target.schema}.${table}`);
         }
       } finally {
@@ -246,12 +246,12 @@ export async function loadCorpus(
       seconds,
       unitsPerSecond: n / ((unitsDone - started) / 1000),
       skillsPerSecond: skills / Math.max(0.001, (skillsDone - unitsDone) / 1000),
-      sizeMb: target.backend === 'postgres' ? await sizeMb(target, store) : 0,
+      sizeMb: target.backend === 'postgres' ? await sizeMb(target) : 0,
       reused: false,
     };
     if (target.backend === 'sqlite') {
       await store.close(); // checkpoints the WAL, so the file size is the database's
-      report.sizeMb = await sizeMb(target, store);
+      report.sizeMb = await sizeMb(target);
     }
     if (target.backend === 'sqlite' || target.kept) {
       const manifest: Manifest = { corpusVersion: CORPUS_VERSION, seed: c.seed, n, report };
