@@ -1,7 +1,9 @@
 // npm run bench [-- --quick] [--sizes 10000,100000] [--backend sqlite|postgres] [--duration s]
 //   [--connections n] [--reuse] [--server build|tsx|dist] [--scenarios contribute,publish,…] [--label name]
+//   [--cpu-prof dir]
 // --scenarios runs only those (see scenarios.ts for the names); --label keeps the results apart from the
 // full runs, as <backend>-<N>-<name>.json, and the summary compares the backends of each label.
+// --cpu-prof writes a V8 CPU profile of each service process into dir (node --cpu-prof) when it stops.
 // For each backend and size: load the corpus through the bulk path, start the real service as a child
 // process and drive it with autocannon; the ceiling is measured once per size under the same load. Prints a table and
 // write bench/results/<backend>-<N>.json and bench/results/summary.md.
@@ -30,6 +32,7 @@ interface Args {
   /** Only these scenarios (every one when absent). */
   scenarios: Set<string> | null;
   label: string | undefined;
+  cpuProfileDir: string | undefined;
 }
 
 const RESULTS_DIR = join(ROOT, 'bench', 'results');
@@ -44,7 +47,7 @@ function parseArgs(argv: string[]): Args {
     if (v === undefined || v.startsWith('--')) throw new Error(`${flag} needs a value`);
     return v;
   };
-  const known = new Set(['--quick', '--sizes', '--backend', '--duration', '--connections', '--reuse', '--server', '--scenarios', '--label']);
+  const known = new Set(['--quick', '--sizes', '--backend', '--duration', '--connections', '--reuse', '--server', '--scenarios', '--label', '--cpu-prof']);
   for (const a of argv) if (a.startsWith('--') && !known.has(a)) throw new Error(`unknown option ${a}; see bench/run.ts`);
   const quick = argv.includes('--quick');
   const sizes = (value('--sizes') ?? (quick ? '10000' : '10000,100000,1000000')).split(',').map(Number);
@@ -70,6 +73,7 @@ function parseArgs(argv: string[]): Args {
     server,
     scenarios: value('--scenarios') === undefined ? null : new Set(value('--scenarios')!.split(',')),
     label: labelOf(value('--label')),
+    cpuProfileDir: value('--cpu-prof'),
   };
 }
 
@@ -79,12 +83,13 @@ function labelOf(label: string | undefined): string | undefined {
 }
 
 function serverCommand(args: Args): string[] {
-  if (args.server === 'tsx') return [process.execPath, '--import', 'tsx', 'src/main.ts'];
+  const node = [process.execPath, ...(args.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${args.cpuProfileDir}`] : [])];
+  if (args.server === 'tsx') return [...node, '--import', 'tsx', 'src/main.ts'];
   if (args.server === 'dist') {
     if (!existsSync(join(ROOT, 'dist', 'main.js'))) throw new Error('--server dist needs `npm run build` first');
-    return [process.execPath, 'dist/main.js'];
+    return [...node, 'dist/main.js'];
   }
-  return [process.execPath, join(BUILD_DIR, 'src', 'main.js')];
+  return [...node, join(BUILD_DIR, 'src', 'main.js')];
 }
 
 const SERVICE_ENV = {
@@ -102,8 +107,11 @@ const SERVICE_ENV = {
 async function untilSearchIndexed(baseUrl: string): Promise<number> {
   const started = performance.now();
   for (;;) {
-    const res = await fetch(`${baseUrl}/readyz`);
-    const body = (await res.json()) as { search?: { indexed?: boolean; pending?: number } };
+    // A busy server may drop a connection now and then while it builds: the question is asked again.
+    const body = await fetch(`${baseUrl}/readyz`).then(
+      (res) => res.json() as Promise<{ search?: { indexed?: boolean; pending?: number } }>,
+      () => ({}) as { search?: undefined },
+    );
     if (body.search?.indexed && body.search.pending === 0) return performance.now() - started;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

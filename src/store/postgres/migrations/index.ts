@@ -17,6 +17,7 @@ import * as m6 from './006-search-feed.js';
 import * as m7 from './007-host-frontmatter.js';
 import * as m8 from './008-search-in-the-index-only.js';
 import * as m9 from './009-version-order.js';
+import * as m11 from './011-writes-at-scale.js';
 
 export interface Migration {
   version: number;
@@ -26,5 +27,8 @@ export interface Migration {
   backfill?: (client: pg.Client) => Promise<void>;
 }
 
-/** In order: each module's version is its place in the list. */
-export const migrations: Migration[] = [m1, m2, m3, m4, m5, m6, m7, m8, m9].map((m, i) => ({ version: i + 1, ...m }));
+/** In order: each module's version is its place in the list, then those numbered by their file. */
+export const migrations: Migration[] = [
+  ...[m1, m2, m3, m4, m5, m6, m7, m8, m9].map((m, i) => ({ version: i + 1, ...m })),
+  { version: 11, ...m11 },
+];
