@@ -24,7 +24,8 @@ export interface RunResult {
   mode: 'quick' | 'full';
   startedAt: string;
   machine: { cpus: number; cpuModel: string; memoryGb: number; node: string };
-  settings: { connections: number; duration: number; warmup: number; server: string };
+  /** writeWarmup: seconds each write scenario ran before it was measured (none when absent). */
+  settings: { connections: number; duration: number; warmup: number; writeWarmup?: number; server: string };
   load: LoadReport;
   startupMs: number;
   /** After start-up: until the in-memory search index was built from the database. */
@@ -189,7 +190,7 @@ export function writeSummary(dir: string): string {
     out.push(`## ${r.backend}, ${r.n.toLocaleString('en')} units${r.label ? ` (${r.label}: ${r.scenarios.map((x) => x.name).join(', ')})` : ''}`, '');
     out.push(
       `${r.mode} run of ${r.startedAt}; ${r.settings.connections} connections, ${r.settings.duration} s per scenario ` +
-        `(${r.settings.warmup} s warm-up for reads), server: ${r.settings.server}; ${r.machine.cpus} × ${r.machine.cpuModel}, ` +
+        `(${r.settings.warmup} s warm-up for reads${r.settings.writeWarmup ? `, ${r.settings.writeWarmup} s for writes` : ''}), server: ${r.settings.server}; ${r.machine.cpus} × ${r.machine.cpuModel}, ` +
         `${r.machine.memoryGb} GB, Node ${r.machine.node}.`,
       '',
       `Loaded ${r.load.units.toLocaleString('en')} units at ${fmt(r.load.unitsPerSecond, 0)}/s and ` +

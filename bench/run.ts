@@ -1,9 +1,11 @@
 // npm run bench [-- --quick] [--sizes 10000,100000] [--backend sqlite|postgres] [--duration s]
 //   [--connections n] [--reuse] [--server build|tsx|dist] [--scenarios contribute,publish,…] [--label name]
-//   [--cpu-prof dir]
+//   [--cpu-prof dir] [--write-warmup s]
 // --scenarios runs only those (see scenarios.ts for the names); --label keeps the results apart from the
 // full runs, as <backend>-<N>-<name>.json, and the summary compares the backends of each label.
 // --cpu-prof writes a V8 CPU profile of each service process into dir (node --cpu-prof) when it stops.
+// --write-warmup runs each write scenario that long before measuring it (by default writes are measured
+// from their first request, which includes the search index making room for the first new items).
 // For each backend and size: load the corpus through the bulk path, start the real service as a child
 // process and drive it with autocannon; the ceiling is measured once per size under the same load. Prints a table and
 // write bench/results/<backend>-<N>.json and bench/results/summary.md.
@@ -33,6 +35,7 @@ interface Args {
   scenarios: Set<string> | null;
   label: string | undefined;
   cpuProfileDir: string | undefined;
+  writeWarmup: number;
 }
 
 const RESULTS_DIR = join(ROOT, 'bench', 'results');
@@ -47,7 +50,7 @@ function parseArgs(argv: string[]): Args {
     if (v === undefined || v.startsWith('--')) throw new Error(`${flag} needs a value`);
     return v;
   };
-  const known = new Set(['--quick', '--sizes', '--backend', '--duration', '--connections', '--reuse', '--server', '--scenarios', '--label', '--cpu-prof']);
+  const known = new Set(['--quick', '--sizes', '--backend', '--duration', '--connections', '--reuse', '--server', '--scenarios', '--label', '--cpu-prof', '--write-warmup']);
   for (const a of argv) if (a.startsWith('--') && !known.has(a)) throw new Error(`unknown option ${a}; see bench/run.ts`);
   const quick = argv.includes('--quick');
   const sizes = (value('--sizes') ?? (quick ? '10000' : '10000,100000,1000000')).split(',').map(Number);
@@ -74,6 +77,7 @@ function parseArgs(argv: string[]): Args {
     scenarios: value('--scenarios') === undefined ? null : new Set(value('--scenarios')!.split(',')),
     label: labelOf(value('--label')),
     cpuProfileDir: value('--cpu-prof'),
+    writeWarmup: Number(value('--write-warmup') ?? 0),
   };
 }
 
@@ -158,7 +162,7 @@ async function benchOne(args: Args, target: Target, ceiling: Measurement, log: (
     const chosen = all.filter((s) => args.scenarios?.has(s.name) ?? true);
     for (const scenario of chosen) {
       const matches = scenario.samplePaths ? await medianMatches(service.url, scenario.samplePaths) : undefined;
-      const m = await measureLoad(service.url, scenario.requests, { ...options, warmup: scenario.read ? args.warmup : 0 });
+      const m = await measureLoad(service.url, scenario.requests, { ...options, warmup: scenario.read ? args.warmup : args.writeWarmup });
       const ratio = m.rps / ceiling.rps;
       // Reads again from one client alone: the latency an agent sees when it is not queued behind others.
       const alone = scenario.read ? await measureLoad(service.url, scenario.requests, { ...options, connections: 1, warmup: 0 }) : undefined;
@@ -187,7 +191,13 @@ async function benchOne(args: Args, target: Target, ceiling: Measurement, log: (
       mode: args.quick ? 'quick' : 'full',
       startedAt,
       machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
-      settings: { connections: args.connections, duration: args.duration, warmup: args.warmup, server: args.server },
+      settings: {
+        connections: args.connections,
+        duration: args.duration,
+        warmup: args.warmup,
+        ...(args.writeWarmup > 0 ? { writeWarmup: args.writeWarmup } : {}),
+        server: args.server,
+      },
       load,
       startupMs,
       searchIndexMs,
