@@ -28,7 +28,7 @@ function visibleTo(viewer: Viewer): Sql[] {
 
 export type SkillReads = Omit<SkillStore, 'publishSkill' | 'setSkillYanked' | 'setSkillVisibility' | 'deleteSkill' | 'importSkills'>;
 
-export function skillReads(db: Db): SkillReads & { exportedVersion(id: string, version: string): Promise<SkillExport['versions'][number]> } {
+export function skillReads(db: Db): SkillReads & { exportedVersions(skillSeq: number | string): Promise<SkillExport['versions']> } {
   const summary = (row: skillRows.SkillSummaryRow) => skillRows.toSkillSummary(row, db.decode);
 
   /** The version row a read means: the one named, else the skill's default (the newest when all are yanked). */
@@ -60,8 +60,20 @@ export function skillReads(db: Db): SkillReads & { exportedVersion(id: string, v
     getSkill,
     getSkillBundle,
 
-    async exportedVersion(id, version) {
-      return skillRows.exportedVersion((await getSkill(id, version))!, (await getSkillBundle(id, version))!);
+    /** Every version of a skill, oldest first, with its files' content: two queries, however many versions. */
+    async exportedVersions(skillSeq) {
+      const versions = await db.all<skillRows.SkillVersionRow>(
+        sql`SELECT ${raw(skillRows.SKILL_VERSION_COLUMNS)} FROM skills s JOIN skill_versions v ON v.skill_seq = s.seq
+          WHERE s.seq = ${skillSeq} ORDER BY v.seq`,
+      );
+      const files = await db.all<skillRows.SkillFileRow & { version_seq: number | string; content: Uint8Array }>(
+        sql`SELECT f.version_seq, ${raw(skillRows.SKILL_FILE_COLUMNS.replace(/(\w+)/g, 'f.$1'))}, f.content FROM skill_files f
+          JOIN skill_versions v ON v.seq = f.version_seq WHERE v.skill_seq = ${skillSeq} ORDER BY f.version_seq, f.path`,
+      );
+      return versions.map((row) => {
+        const own = files.filter((f) => Number(f.version_seq) === Number(row.version_seq));
+        return skillRows.exportedVersion(skillRows.toSkill(row, own, db.decode), { version: row.version, skillMd: row.skill_md_content, files: own });
+      });
     },
 
     async findSkillByName(agentId, name): Promise<SkillIdentity | null> {
