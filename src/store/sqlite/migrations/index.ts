@@ -23,5 +23,5 @@ export interface Migration {
 /** In order: each module's version is its place in the list, then those numbered by their file. */
 export const migrations: Migration[] = [
   ...[m1, m2, m3, m4, m5, m6, m7, m8, m9, m10].map((m, i) => ({ version: i + 1, ...m })),
-  { version: 12, ...m12 },
+  { version: 12, name: m12.name, sql: m12.sql },
 ];
