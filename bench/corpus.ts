@@ -350,11 +350,12 @@ interface SkillDraft {
 }
 
 /** The SKILL.md of skill i, with the fields the parser would read from it. */
-function skillDraft(c: Corpus, i: number): SkillDraft {
+function skillDraft(c: Corpus, i: number, stream = 0): SkillDraft {
   const cc = corpusInternal(c.seed);
-  const rng = rngFrom(hash32(c.seed, STREAM.skill, i));
+  const rng = rngFrom(stream === 0 ? hash32(c.seed, STREAM.skill, i) : hash32(c.seed, STREAM.skill, stream, i));
   const domain = sampleCdf(cc.domainCdf, rng);
-  const name = `${zipfWord(cc, rng)}-${pick(rng, cc.domainWords[domain]!)}-${i.toString(36)}`;
+  const suffix = stream === 0 ? i.toString(36) : `s${stream}x${i.toString(36)}`;
+  const name = `${zipfWord(cc, rng)}-${pick(rng, cc.domainWords[domain]!)}-${suffix}`;
   const tags = distinctDomainWords(cc, rng, domain, int(rng, 1, 4));
   const license = rng() < 0.8 ? pick(rng, LICENSES) : null;
   const description = [sentence(cc, rng, domain, 8, 16), sentence(cc, rng, domain, 6, 14)].join(' ');
@@ -381,6 +382,11 @@ function skillDraft(c: Corpus, i: number): SkillDraft {
     tags,
     body: body.join('\n'),
   };
+}
+
+/** The SKILL.md of skill i of a stream (0: the loaded corpus, others: new publications), as a client would POST it. */
+export function skillMarkdown(c: Corpus, i: number, stream = 0): string {
+  return skillDraft(c, i, stream).markdown;
 }
 
 /** Every this-many skills, the generated fields are checked against the service's own SKILL.md parser. */

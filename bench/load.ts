@@ -1,6 +1,7 @@
 // Creates a benchmark database (a SQLite file under bench/.corpus/, or a fresh PostgreSQL schema) and
 // fills it with N corpus units and N/10 skills through the store's bulk path, reporting the load rate.
-// Standalone: `tsx bench/load.ts --n 1000000` prepares bench/.corpus/sqlite-1000000.db for `--reuse`.
+// Standalone: `tsx bench/load.ts --n 1000000 [--backend postgres]` prepares bench/.corpus/sqlite-1000000.db
+// (or the PostgreSQL schema reg_bench_kept_1000000) for `--reuse`.
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,7 +33,7 @@ export type Backend = 'sqlite' | 'postgres';
 
 export type Target =
   | { backend: 'sqlite'; n: number; file: string; url: string }
-  | { backend: 'postgres'; n: number; adminUrl: string; schema: string; url: string };
+  | { backend: 'postgres'; n: number; adminUrl: string; schema: string; url: string; kept: boolean };
 
 export interface LoadReport {
   units: number;
@@ -63,24 +64,27 @@ async function adminQuery(url: string, sql: string): Promise<pg.QueryResultRow[]
   }
 }
 
-/** The SQLite file for N (kept between runs for --reuse), or a new PostgreSQL schema. */
-export async function createTarget(backend: Backend, n: number, postgresUrl?: string): Promise<Target> {
+/**
+ * The SQLite file for N (kept between runs for --reuse), or a PostgreSQL schema: a new one, or with
+ * `reuse` the one kept for N (`reg_bench_kept_<N>`), left in place after the run.
+ */
+export async function createTarget(backend: Backend, n: number, postgresUrl?: string, reuse = false): Promise<Target> {
   if (backend === 'sqlite') {
     mkdirSync(CORPUS_DIR, { recursive: true });
     const file = join(CORPUS_DIR, `sqlite-${n}.db`);
     return { backend, n, file, url: `sqlite:${file}` };
   }
   if (!postgresUrl) throw new Error('the postgres backend needs REG_TEST_DATABASE_URL');
-  const schema = `reg_bench_${randomBytes(6).toString('hex')}`;
-  await adminQuery(postgresUrl, `CREATE SCHEMA ${schema}`);
+  const schema = reuse ? `reg_bench_kept_${n}` : `reg_bench_${randomBytes(6).toString('hex')}`;
+  await adminQuery(postgresUrl, `CREATE SCHEMA IF NOT EXISTS ${schema}`);
   // The service takes only a URL: the schema travels as a startup option in it.
   const url = new URL(postgresUrl);
   url.searchParams.set('options', `-c search_path=${schema}`);
-  return { backend, n, adminUrl: postgresUrl, schema, url: url.toString() };
+  return { backend, n, adminUrl: postgresUrl, schema, url: url.toString(), kept: reuse };
 }
 
 export async function dropTarget(target: Target): Promise<void> {
-  if (target.backend === 'postgres') await adminQuery(target.adminUrl, `DROP SCHEMA IF EXISTS ${target.schema} CASCADE`);
+  if (target.backend === 'postgres' && !target.kept) await adminQuery(target.adminUrl, `DROP SCHEMA IF EXISTS ${target.schema} CASCADE`);
 }
 
 function openStore(target: Target): Promise<Store> {
@@ -98,22 +102,32 @@ function warmPageCache(file: string): void {
   }
 }
 
-const manifestFile = (target: Target) => join(CORPUS_DIR, `sqlite-${target.n}.json`);
+const manifestFile = (target: Target) => join(CORPUS_DIR, `${target.backend}-${target.n}.json`);
+
+/** Whether the kept database already holds this corpus (its manifest is written after a complete load). */
+async function loadedEarlier(target: Target, seed: number): Promise<Manifest | undefined> {
+  if (!existsSync(manifestFile(target))) return undefined;
+  const manifest = JSON.parse(readFileSync(manifestFile(target), 'utf8')) as Manifest;
+  if (manifest.corpusVersion !== CORPUS_VERSION || manifest.seed !== seed || manifest.n !== target.n) return undefined;
+  if (target.backend === 'sqlite') return existsSync(target.file) ? manifest : undefined;
+  const [row] = await adminQuery(target.adminUrl, `SELECT to_regclass('${target.schema}.knowledge_units') IS NOT NULL AS present`);
+  return row?.present === true ? manifest : undefined;
+}
 
 function sqliteFiles(file: string): string[] {
   return [file, `${file}-wal`, `${file}-shm`];
 }
 
-async function sizeMb(target: Target, store: Store): Promise<number> {
+async function sizeMb(target: Target): Promise<number> {
   if (target.backend === 'sqlite') {
     return sqliteFiles(target.file).reduce((sum, f) => sum + (existsSync(f) ? statSync(f).size : 0), 0) / 2 ** 20;
   }
-  const pool = (store as unknown as { pool: pg.Pool }).pool;
-  const { rows } = await pool.query<{ bytes: string }>(
+  const [row] = await adminQuery(
+    target.adminUrl,
     `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) AS bytes FROM pg_class c
-     JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind = 'r'`,
+     JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = '${target.schema}' AND c.relkind = 'r'`,
   );
-  return Number(rows[0]!.bytes) / 2 ** 20;
+  return Number(row!.bytes) / 2 ** 20;
 }
 
 /** Creates the corpus's agents, each with its deterministic key (another draw if a prefix is taken). */
@@ -152,7 +166,7 @@ export async function exporterKey(c: Corpus, baseUrl: string): Promise<string> {
 
 /**
  * Fills the target with N units and N/10 skills in batches of BATCH (one transaction each). With `reuse`,
- * a SQLite file already holding this corpus is kept as it is.
+ * a SQLite file or kept PostgreSQL schema already holding this corpus is kept as it is.
  */
 export async function loadCorpus(
   target: Target,
@@ -161,19 +175,17 @@ export async function loadCorpus(
   const c = corpus(options.seed);
   const log = options.log ?? (() => {});
   const { n } = target;
-  if (target.backend === 'sqlite') {
-    if (options.reuse && existsSync(target.file) && existsSync(manifestFile(target))) {
-      const manifest = JSON.parse(readFileSync(manifestFile(target), 'utf8')) as Manifest;
-      if (manifest.corpusVersion === CORPUS_VERSION && manifest.seed === c.seed && manifest.n === n) {
-        log(`reusing ${target.file} (loaded earlier; writes of earlier runs remain)`);
-        // A freshly loaded file is in the OS page cache; a kept one may have been evicted since. Read it
-        // once, so that reused and fresh runs both measure a warm server, not the disk.
-        warmPageCache(target.file);
-        return { ...manifest.report, reused: true };
-      }
-    }
-    for (const f of [...sqliteFiles(target.file), manifestFile(target)]) rmSync(f, { force: true });
+  const earlier = options.reuse ? await loadedEarlier(target, c.seed) : undefined;
+  if (earlier) {
+    log(`reusing the corpus loaded earlier in ${target.backend === 'sqlite' ? target.file : `schema ${target.schema}`} (writes of earlier runs remain)`);
+    // A freshly loaded file is in the OS page cache; a kept one may have been evicted since. Read it
+    // once, so that reused and fresh runs both measure a warm server, not the disk.
+    if (target.backend === 'sqlite') warmPageCache(target.file);
+    return { ...earlier.report, reused: true };
   }
+  rmSync(manifestFile(target), { force: true });
+  if (target.backend === 'sqlite') for (const f of sqliteFiles(target.file)) rmSync(f, { force: true });
+  else if (target.kept) await adminQuery(target.adminUrl, `DROP SCHEMA IF EXISTS ${target.schema} CASCADE; CREATE SCHEMA ${target.schema}`);
 
   const store = await openStore(target);
   try {
@@ -219,7 +231,7 @@ export async function loadCorpus(
       await client.connect();
       try {
         await client.query('SET statement_timeout = 0');
-        for (const table of ['agents', 'api_keys', 'knowledge_units', 'skills', 'skill_tags', 'reputation_events']) {
+        for (const table of ['agents', 'api_keys', 'knowledge_units', 'skills', 'skill_versions', 'skill_tags', 'reputation_events', 'search_changes']) {
           await client.query(`VACUUM ANALYZE ${target.schema}.${table}`);
         }
       } finally {
@@ -234,12 +246,14 @@ export async function loadCorpus(
       seconds,
       unitsPerSecond: n / ((unitsDone - started) / 1000),
       skillsPerSecond: skills / Math.max(0.001, (skillsDone - unitsDone) / 1000),
-      sizeMb: target.backend === 'postgres' ? await sizeMb(target, store) : 0,
+      sizeMb: target.backend === 'postgres' ? await sizeMb(target) : 0,
       reused: false,
     };
     if (target.backend === 'sqlite') {
       await store.close(); // checkpoints the WAL, so the file size is the database's
-      report.sizeMb = await sizeMb(target, store);
+      report.sizeMb = await sizeMb(target);
+    }
+    if (target.backend === 'sqlite' || target.kept) {
       const manifest: Manifest = { corpusVersion: CORPUS_VERSION, seed: c.seed, n, report };
       writeFileSync(manifestFile(target), JSON.stringify(manifest, null, 2));
     }
@@ -249,16 +263,17 @@ export async function loadCorpus(
   }
 }
 
-// Standalone: prepare a SQLite corpus for later runs with --reuse.
+// Standalone: prepare a corpus for later runs with --reuse.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const at = process.argv.indexOf('--n');
   const n = Number(at >= 0 ? process.argv[at + 1] : NaN);
   if (!Number.isInteger(n) || n <= 0) {
-    console.error('usage: tsx bench/load.ts --n <units>');
+    console.error('usage: tsx bench/load.ts --n <units> [--backend sqlite|postgres]');
     process.exit(2);
   }
-  const target = await createTarget('sqlite', n);
-  const report = await loadCorpus(target, { log: console.log });
+  const backend: Backend = process.argv.includes('--backend') && process.argv[process.argv.indexOf('--backend') + 1] === 'postgres' ? 'postgres' : 'sqlite';
+  const target = await createTarget(backend, n, process.env.REG_TEST_DATABASE_URL?.trim(), true);
+  const report = await loadCorpus(target, { log: console.log, reuse: false });
   console.log(
     `loaded ${report.units} units (${Math.round(report.unitsPerSecond)}/s) and ${report.skills} skills ` +
       `(${Math.round(report.skillsPerSecond)}/s) in ${report.seconds.toFixed(1)} s; ${report.sizeMb.toFixed(0)} MiB at ${target.url}`,

@@ -19,10 +19,13 @@ export interface ScenarioResult extends Measurement {
 export interface RunResult {
   backend: 'sqlite' | 'postgres';
   n: number;
+  /** A run of chosen scenarios, kept apart from the full runs under this name (`--label`). */
+  label?: string;
   mode: 'quick' | 'full';
   startedAt: string;
   machine: { cpus: number; cpuModel: string; memoryGb: number; node: string };
-  settings: { connections: number; duration: number; warmup: number; server: string };
+  /** writeWarmup: seconds each write scenario ran before it was measured (none when absent). */
+  settings: { connections: number; duration: number; warmup: number; writeWarmup?: number; server: string };
   load: LoadReport;
   startupMs: number;
   /** After start-up: until the in-memory search index was built from the database. */
@@ -130,16 +133,39 @@ export function printTable(r: RunResult): void {
 
 export function writeResult(dir: string, r: RunResult): string {
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${r.backend}-${r.n}.json`);
+  const file = join(dir, `${r.backend}-${r.n}${r.label ? `-${r.label}` : ''}.json`);
   writeFileSync(file, JSON.stringify(r, null, 2) + '\n');
   return file;
 }
 
 function readResults(dir: string): RunResult[] {
   return readdirSync(dir)
-    .filter((f) => /^(sqlite|postgres)-\d+\.json$/.test(f))
+    .filter((f) => /^(sqlite|postgres)-\d+(-[a-z0-9-]+)?\.json$/.test(f))
     .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as RunResult)
-    .sort((a, b) => a.backend.localeCompare(b.backend) || a.n - b.n);
+    .sort((a, b) => (a.label ?? '').localeCompare(b.label ?? '') || a.backend.localeCompare(b.backend) || a.n - b.n);
+}
+
+/**
+ * PostgreSQL against SQLite, scenario by scenario, for each size and label measured on both: req/s and
+ * p99 side by side, and PostgreSQL's req/s as a share of SQLite's.
+ */
+function comparisons(results: RunResult[]): string[] {
+  const out: string[] = [];
+  for (const pg of results.filter((r) => r.backend === 'postgres')) {
+    const lite = results.find((r) => r.backend === 'sqlite' && r.n === pg.n && r.label === pg.label);
+    if (!lite) continue;
+    out.push(`## PostgreSQL against SQLite, ${pg.n.toLocaleString('en')} units${pg.label ? ` (${pg.label})` : ''}`, '');
+    out.push(mdRow(['scenario', 'SQLite req/s', 'PostgreSQL req/s', 'PostgreSQL ÷ SQLite', 'SQLite p99 ms', 'PostgreSQL p99 ms']));
+    out.push(mdRow(['---', '---:', '---:', '---:', '---:', '---:']));
+    for (const x of pg.scenarios) {
+      const y = lite.scenarios.find((s) => s.name === x.name);
+      if (!y) continue;
+      out.push(mdRow([x.label, fmt(y.rps, 0), fmt(x.rps, 0), fmt(x.rps / y.rps, 2), fmt(y.single?.p99 ?? y.p99, 2), fmt(x.single?.p99 ?? x.p99, 2)]));
+    }
+    const e = (r: RunResult) => r.export.totalMs;
+    out.push(mdRow([`export (${pg.export.units.toLocaleString('en')} units), ms`, fmt(e(lite), 0), fmt(e(pg), 0), fmt(e(lite) / e(pg), 2), '', '']), '');
+  }
+  return out;
 }
 
 const mdRow = (cells: string[]) => `| ${cells.join(' | ')} |`;
@@ -161,10 +187,10 @@ export function writeSummary(dir: string): string {
   ];
   for (const r of results) {
     const base = results.find((b) => b.backend === r.backend && b.n === 10_000);
-    out.push(`## ${r.backend}, ${r.n.toLocaleString('en')} units`, '');
+    out.push(`## ${r.backend}, ${r.n.toLocaleString('en')} units${r.label ? ` (${r.label}: ${r.scenarios.map((x) => x.name).join(', ')})` : ''}`, '');
     out.push(
       `${r.mode} run of ${r.startedAt}; ${r.settings.connections} connections, ${r.settings.duration} s per scenario ` +
-        `(${r.settings.warmup} s warm-up for reads), server: ${r.settings.server}; ${r.machine.cpus} × ${r.machine.cpuModel}, ` +
+        `(${r.settings.warmup} s warm-up for reads${r.settings.writeWarmup ? `, ${r.settings.writeWarmup} s for writes` : ''}), server: ${r.settings.server}; ${r.machine.cpus} × ${r.machine.cpuModel}, ` +
         `${r.machine.memoryGb} GB, Node ${r.machine.node}.`,
       '',
       `Loaded ${r.load.units.toLocaleString('en')} units at ${fmt(r.load.unitsPerSecond, 0)}/s and ` +
@@ -186,6 +212,7 @@ export function writeSummary(dir: string): string {
       '',
     );
   }
+  out.push(...comparisons(results));
   if (!results.some((r) => r.backend === 'sqlite' && r.n === 1_000_000)) {
     out.push('_No SQLite 1M result yet: the targets have not been measured at their stated size._', '');
   }

@@ -1,5 +1,11 @@
 // npm run bench [-- --quick] [--sizes 10000,100000] [--backend sqlite|postgres] [--duration s]
-//   [--connections n] [--reuse] [--server build|tsx|dist]
+//   [--connections n] [--reuse] [--server build|tsx|dist] [--scenarios contribute,publish,…] [--label name]
+//   [--cpu-prof dir] [--write-warmup s]
+// --scenarios runs only those (see scenarios.ts for the names); --label keeps the results apart from the
+// full runs, as <backend>-<N>-<name>.json, and the summary compares the backends of each label.
+// --cpu-prof writes a V8 CPU profile of each service process into dir (node --cpu-prof) when it stops.
+// --write-warmup runs each write scenario that long before measuring it (by default writes are measured
+// from their first request, which includes the search index making room for the first new items).
 // For each backend and size: load the corpus through the bulk path, start the real service as a child
 // process and drive it with autocannon; the ceiling is measured once per size under the same load. Prints a table and
 // write bench/results/<backend>-<N>.json and bench/results/summary.md.
@@ -25,6 +31,11 @@ interface Args {
   exportRepeats: number;
   reuse: boolean;
   server: 'build' | 'tsx' | 'dist';
+  /** Only these scenarios (every one when absent). */
+  scenarios: Set<string> | null;
+  label: string | undefined;
+  cpuProfileDir: string | undefined;
+  writeWarmup: number;
 }
 
 const RESULTS_DIR = join(ROOT, 'bench', 'results');
@@ -39,7 +50,7 @@ function parseArgs(argv: string[]): Args {
     if (v === undefined || v.startsWith('--')) throw new Error(`${flag} needs a value`);
     return v;
   };
-  const known = new Set(['--quick', '--sizes', '--backend', '--duration', '--connections', '--reuse', '--server']);
+  const known = new Set(['--quick', '--sizes', '--backend', '--duration', '--connections', '--reuse', '--server', '--scenarios', '--label', '--cpu-prof', '--write-warmup']);
   for (const a of argv) if (a.startsWith('--') && !known.has(a)) throw new Error(`unknown option ${a}; see bench/run.ts`);
   const quick = argv.includes('--quick');
   const sizes = (value('--sizes') ?? (quick ? '10000' : '10000,100000,1000000')).split(',').map(Number);
@@ -63,16 +74,26 @@ function parseArgs(argv: string[]): Args {
     exportRepeats: quick ? 1 : 3,
     reuse: argv.includes('--reuse'),
     server,
+    scenarios: value('--scenarios') === undefined ? null : new Set(value('--scenarios')!.split(',')),
+    label: labelOf(value('--label')),
+    cpuProfileDir: value('--cpu-prof'),
+    writeWarmup: Number(value('--write-warmup') ?? 0),
   };
 }
 
+function labelOf(label: string | undefined): string | undefined {
+  if (label !== undefined && !/^[a-z0-9][a-z0-9-]{0,40}$/.test(label)) throw new Error('--label takes lower-case letters, digits and hyphens');
+  return label;
+}
+
 function serverCommand(args: Args): string[] {
-  if (args.server === 'tsx') return [process.execPath, '--import', 'tsx', 'src/main.ts'];
+  const node = [process.execPath, ...(args.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${args.cpuProfileDir}`] : [])];
+  if (args.server === 'tsx') return [...node, '--import', 'tsx', 'src/main.ts'];
   if (args.server === 'dist') {
     if (!existsSync(join(ROOT, 'dist', 'main.js'))) throw new Error('--server dist needs `npm run build` first');
-    return [process.execPath, 'dist/main.js'];
+    return [...node, 'dist/main.js'];
   }
-  return [process.execPath, join(BUILD_DIR, 'src', 'main.js')];
+  return [...node, join(BUILD_DIR, 'src', 'main.js')];
 }
 
 const SERVICE_ENV = {
@@ -90,8 +111,11 @@ const SERVICE_ENV = {
 async function untilSearchIndexed(baseUrl: string): Promise<number> {
   const started = performance.now();
   for (;;) {
-    const res = await fetch(`${baseUrl}/readyz`);
-    const body = (await res.json()) as { search?: { indexed?: boolean; pending?: number } };
+    // A busy server may drop a connection now and then while it builds: the question is asked again.
+    const body = await fetch(`${baseUrl}/readyz`).then(
+      (res) => res.json() as Promise<{ search?: { indexed?: boolean; pending?: number } }>,
+      () => ({}) as { search?: undefined },
+    );
     if (body.search?.indexed && body.search.pending === 0) return performance.now() - started;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -109,9 +133,10 @@ async function registerRunAgents(baseUrl: string) {
   const register = (agent_id: string, scopes: string[]) =>
     post(`${baseUrl}/v1/auth/register`, { agent_id, scopes, tier: 'enterprise' }).then((r) => r.data.api_key);
   const contributorKey = await register(`bench-contributor-${tag}`, ['read', 'write']);
+  const publisherKey = await register(`bench-publisher-${tag}`, ['read', 'write']);
   const validatorKeys: string[] = [];
   for (let v = 0; v < VALIDATORS; v++) validatorKeys.push(await register(`bench-validator-${tag}-${v}`, ['read']));
-  return { contributorKey, validatorKeys };
+  return { contributorKey, validatorKeys, publisherKey };
 }
 
 async function benchOne(args: Args, target: Target, ceiling: Measurement, log: (line: string) => void): Promise<RunResult> {
@@ -131,9 +156,13 @@ async function benchOne(args: Args, target: Target, ceiling: Measurement, log: (
     const idleRssMb = readMemory(service.pid).rssMb;
     log(`  service healthy after ${Math.round(startupMs)} ms, search index built after ${Math.round(searchIndexMs)} ms more, RSS ${Math.round(idleRssMb)} MiB`);
     const agents = await registerRunAgents(service.url);
-    for (const scenario of scenarios({ c, n: target.n, ...agents })) {
+    const all = scenarios({ c, n: target.n, ...agents });
+    const unknown = [...(args.scenarios ?? [])].filter((name) => !all.some((s) => s.name === name));
+    if (unknown.length > 0) throw new Error(`no scenario named ${unknown.join(', ')}; there are ${all.map((s) => s.name).join(', ')}`);
+    const chosen = all.filter((s) => args.scenarios?.has(s.name) ?? true);
+    for (const scenario of chosen) {
       const matches = scenario.samplePaths ? await medianMatches(service.url, scenario.samplePaths) : undefined;
-      const m = await measureLoad(service.url, scenario.requests, { ...options, warmup: scenario.read ? args.warmup : 0 });
+      const m = await measureLoad(service.url, scenario.requests, { ...options, warmup: scenario.read ? args.warmup : args.writeWarmup });
       const ratio = m.rps / ceiling.rps;
       // Reads again from one client alone: the latency an agent sees when it is not queued behind others.
       const alone = scenario.read ? await measureLoad(service.url, scenario.requests, { ...options, connections: 1, warmup: 0 }) : undefined;
@@ -158,10 +187,17 @@ async function benchOne(args: Args, target: Target, ceiling: Measurement, log: (
     result = {
       backend: target.backend,
       n: target.n,
+      ...(args.label ? { label: args.label } : {}),
       mode: args.quick ? 'quick' : 'full',
       startedAt,
       machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
-      settings: { connections: args.connections, duration: args.duration, warmup: args.warmup, server: args.server },
+      settings: {
+        connections: args.connections,
+        duration: args.duration,
+        warmup: args.warmup,
+        ...(args.writeWarmup > 0 ? { writeWarmup: args.writeWarmup } : {}),
+        server: args.server,
+      },
       load,
       startupMs,
       searchIndexMs,
@@ -214,7 +250,7 @@ async function main(): Promise<void> {
     // Once per size, before the backends, so that every backend of the size is held against the same one.
     const ceiling = await measureCeiling(args, n, log);
     for (const backend of args.backends) {
-      const target = await createTarget(backend, n, process.env.REG_TEST_DATABASE_URL?.trim());
+      const target = await createTarget(backend, n, process.env.REG_TEST_DATABASE_URL?.trim(), args.reuse);
       try {
         const r = await benchOne(args, target, ceiling, log);
         done.push(r);

@@ -5,6 +5,7 @@ import {
   DOMAINS,
   hash32,
   naturalQueries,
+  skillMarkdown,
   typicalQueries,
   unitId,
   unitInput,
@@ -18,6 +19,8 @@ export interface ScenarioContext {
   n: number;
   contributorKey: string;
   validatorKeys: string[];
+  /** An agent new to the run that publishes skills. */
+  publisherKey: string;
 }
 
 export interface Scenario {
@@ -68,6 +71,15 @@ export function scenarios(ctx: ScenarioContext): Scenario[] {
     setupRequest: (request) => ({ ...request, body: JSON.stringify(unitInput(c, contributed++, 1)) }),
   };
 
+  // New skills, each at its first version, from stream 1 of the corpus's SKILL.md files (never the loaded ones).
+  let published = 0;
+  const publish: autocannon.Request = {
+    method: 'POST',
+    path: '/v1/skills',
+    headers: { ...json, authorization: `Bearer ${ctx.publisherKey}` },
+    setupRequest: (request) => ({ ...request, body: JSON.stringify({ skill_md_content: skillMarkdown(c, published++, 1), visibility: 'public' }) }),
+  };
+
   // Request k: validator k mod V on unit (k div V), spread over the corpus. Validators are new for each
   // run and no pair repeats, so every verdict is a first verdict (a new row and a reward).
   let verdicts = 0;
@@ -97,6 +109,7 @@ export function scenarios(ctx: ScenarioContext): Scenario[] {
     { name: 'get_by_id_web', label: 'web unit page (HTML), the same units as get_by_id', read: true, requests: cycle(unitPages) },
     { name: 'contribute', label: 'contribute unit (POST)', read: false, requests: [contribute] },
     { name: 'validate', label: 'validate unit (first verdicts)', read: false, requests: [validate] },
+    { name: 'publish', label: 'publish skill (POST, new skills)', read: false, requests: [publish] },
   ];
 }
 

@@ -35,13 +35,13 @@ export type StoreWrites = Pick<
 >;
 
 export function composeStore(db: Db, writes: StoreWrites, lists?: Pick<Store, 'listSkills' | 'listUnits'>): Store {
-  const { exportedVersion, ...skills } = skillReads(db);
+  const { exportedVersions, ...skills } = skillReads(db);
   return {
     ...agentReads(db),
     ...idempotencyReads(db),
     ...skills,
     ...unitReads(db),
-    ...exportReads(db, exportedVersion),
+    ...exportReads(db, exportedVersions),
     ...searchFeedReads(db),
     ...lists,
     ...writes,

@@ -38,7 +38,6 @@ export async function publish(client: PoolClient, plan: SkillPlan, quota: Storag
   let skill: SkillRef;
   if (plan.kind === 'create') {
     const usage = { units: 0, skills: 1, bytes };
-    if (quota) await reserveStorage(client, plan.agentId, quota, usage);
     try {
       const inserted = await run<{ seq: string }>(
         client,
@@ -52,7 +51,7 @@ export async function publish(client: PoolClient, plan: SkillPlan, quota: Storag
       throw error;
     }
     const rewarded = { agentId: plan.agentId, targetId: plan.skillId, at, isPrivate: plan.visibility === 'private', usage };
-    await reward(client, [rewarded], 'contribute_skill', plan.rewardMillis);
+    await reward(client, [rewarded], 'contribute_skill', plan.rewardMillis, quota);
   } else {
     await lockAgent(client, plan.agentId);
     const [found] = (

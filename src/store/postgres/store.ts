@@ -11,6 +11,7 @@ import { postgresDb } from './db.js';
 import { refuseUnstorable } from './errors.js';
 import { purgeResponses, saveResponse } from './idempotency.js';
 import * as skills from './skills.js';
+import { FOLD_EVERY_MS, foldUnitCounts } from './unit-counts.js';
 import * as writes from './writes.js';
 
 /** A transaction PostgreSQL rolled back to break a deadlock or a serialization conflict: nothing of it was written. */
@@ -42,6 +43,10 @@ export async function openPostgresStore(url: string, options: PoolOptions = {}):
   await migrate(url, options);
   const pool = createPool(url, options);
   let closed = false;
+  const folding = setInterval(() => {
+    foldUnitCounts(pool).catch((error: Error) => options.log?.warn({ reason: error.message }, 'folding the unit counts failed; lists still count them exactly'));
+  }, FOLD_EVERY_MS);
+  folding.unref();
 
   /** A write in one transaction, with the idempotent response saved in it (retried when it lost a deadlock). */
   const write = <T>(work: (client: PoolClient) => Promise<T>, response?: IdempotentResponse): Promise<T> =>
@@ -71,6 +76,7 @@ export async function openPostgresStore(url: string, options: PoolOptions = {}):
     async close() {
       if (closed) return;
       closed = true;
+      clearInterval(folding);
       await pool.end();
     },
 
@@ -119,9 +125,9 @@ export async function openPostgresStore(url: string, options: PoolOptions = {}):
       refuseUnstorable(unit);
       await write(async (client) => {
         const usage = { units: 1, skills: 0, bytes: rows.unitBytes(unit) };
-        if (quota) await writes.reserveStorage(client, unit.agent_id, quota, usage);
         await writes.insertUnits(client, [{ unit, baseQuality }]);
-        await writes.reward(client, [{ agentId: unit.agent_id, targetId: unit.id, at: unit.created_at, usage }], 'contribute_knowledge', rewardMillis);
+        const rewarded = { agentId: unit.agent_id, targetId: unit.id, at: unit.created_at, usage };
+        await writes.reward(client, [rewarded], 'contribute_knowledge', rewardMillis, quota);
       }, response);
     },
     deleteUnit: (id, at) => write((client) => writes.deleteUnit(client, id, at)),

@@ -94,7 +94,8 @@ UPDATE agents AS a SET score_millis = a.score_millis + d.millis, contributions =
   stored_bytes = a.stored_bytes + d.bytes, updated_at = d.at
 FROM unnest($1::text[], $2::bigint[], $3::int[], $4::int[], $5::text[], $6::int[], $7::int[], $8::bigint[])
   AS d(agent_id, millis, contributions, validations, at, units, skills, bytes)
-WHERE a.agent_id = d.agent_id`;
+WHERE a.agent_id = d.agent_id
+RETURNING a.agent_id, a.unit_count, a.skill_count, a.stored_bytes`;
 
 interface Rewarded {
   agentId: string;
@@ -107,9 +108,18 @@ interface Rewarded {
 
 /**
  * History items for `items` (`millis` each) and each agent's running totals, moved once per agent in
- * agent-id order (so two writers touching the same agents lock their rows in the same order).
+ * agent-id order (so two writers touching the same agents lock their rows in the same order). With a
+ * quota, storage that takes an agent over it is refused (QuotaExceededError, the transaction rolls back):
+ * the totals are moved first and checked as they come back, so the agent's row is locked only from here to
+ * the commit, not while the contribution itself is written.
  */
-export async function reward(client: PoolClient, items: readonly Rewarded[], action: ReputationAction, millis: number): Promise<void> {
+export async function reward(
+  client: PoolClient,
+  items: readonly Rewarded[],
+  action: ReputationAction,
+  millis: number,
+  quota?: StorageQuota,
+): Promise<void> {
   for (const chunk of chunks(items)) {
     await run(client, INSERT_EVENTS, [
       chunk.map((i) => i.agentId),
@@ -133,7 +143,7 @@ export async function reward(client: PoolClient, items: readonly Rewarded[], act
   const ids = [...totals.keys()].sort();
   const moves = ids.map((id) => rewardMove(action, millis, totals.get(id)!.count));
   const of = (id: string) => totals.get(id)!;
-  const updated = await run(client, MOVE_TOTALS, [
+  const updated = await run<{ agent_id: string; unit_count: number; skill_count: number; stored_bytes: string }>(client, MOVE_TOTALS, [
     ids,
     moves.map((m) => m.scoreMillis),
     moves.map((m) => m.contributions),
@@ -144,6 +154,11 @@ export async function reward(client: PoolClient, items: readonly Rewarded[], act
     ids.map((id) => of(id).bytes),
   ]);
   if (updated.rowCount !== ids.length) throw new Error('a contributing agent does not exist; create agents before their contributions');
+  if (!quota) return;
+  for (const held of updated.rows) {
+    const growth = of(held.agent_id);
+    checkQuota(quota, held.unit_count, held.skill_count, Number(held.stored_bytes), growth);
+  }
 }
 
 // ---- knowledge units -----------------------------------------------------------------------------

@@ -31,7 +31,7 @@ export async function* keyset<R, T>(
   }
 }
 
-export function exportReads(db: Db, skill: (id: string, version: string) => Promise<SkillExport['versions'][number]>): ExportStore {
+export function exportReads(db: Db, versionsOf: (skillSeq: number | string) => Promise<SkillExport['versions']>): ExportStore {
   return {
     exportKeys: (agentId): AsyncIterable<KeyMetadata> =>
       keyset(db, (after, size) => sql`SELECT id AS seq, ${raw(rows.KEY_COLUMNS)} FROM api_keys
@@ -56,12 +56,7 @@ export function exportReads(db: Db, skill: (id: string, version: string) => Prom
         (after, size) => sql`SELECT seq, id, name, visibility, created_at, updated_at,
           CASE WHEN latest_version_seq IS NULL THEN NULL ELSE version END AS latest
           FROM skills WHERE agent_id = ${agentId} AND seq > ${after} ORDER BY seq LIMIT ${size}`,
-        async (row: skillRows.SkillExportRow & { seq: number | string }) => {
-          const versions = await db.all<{ version: string }>(sql`SELECT version FROM skill_versions WHERE skill_seq = ${row.seq} ORDER BY seq`);
-          const exported = [];
-          for (const { version } of versions) exported.push(await skill(row.id, version));
-          return skillRows.toSkillExport(row, exported);
-        },
+        async (row: skillRows.SkillExportRow & { seq: number | string }) => skillRows.toSkillExport(row, await versionsOf(row.seq)),
         SKILL_BATCH,
       ),
   };

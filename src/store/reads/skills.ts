@@ -7,12 +7,18 @@ import { versionSortKey, type VersionFacts } from '../../domain/versions.js';
 import type { SkillSummary } from '../../domain/summaries.js';
 import type { RecentSkillQuery } from '../recent-queries.js';
 import * as skillRows from '../skill-rows.js';
-import { oneOf, raw, sql, where, type Db, type Sql } from '../sql.js';
+import { byDialect, oneOf, raw, sql, where, type Db, type Sql } from '../sql.js';
 import type { DiscoveryEntry, Page, SkillExport, SkillIdentity, SkillQuery, SkillStore, Viewer } from '../store.js';
 import { keyset } from './exports.js';
 
 const ORDER = raw('s.quality_score DESC, s.created_at DESC, s.id DESC');
 const SUMMARY = raw(skillRows.SKILL_SUMMARY_COLUMNS);
+/**
+ * The skill that holds its name (not a legacy duplicate), written as the identity index's own condition:
+ * neither database uses a partial index for a bound parameter, and then looks through every skill of the
+ * publisher instead.
+ */
+const HOLDS_NAME = byDialect({ sqlite: raw('legacy_duplicate = 0'), postgres: raw('NOT legacy_duplicate') });
 
 /** Which skills a viewer may see: public ones, its own, or every one for an admin. */
 function visibleTo(viewer: Viewer): Sql[] {
@@ -22,7 +28,7 @@ function visibleTo(viewer: Viewer): Sql[] {
 
 export type SkillReads = Omit<SkillStore, 'publishSkill' | 'setSkillYanked' | 'setSkillVisibility' | 'deleteSkill' | 'importSkills'>;
 
-export function skillReads(db: Db): SkillReads & { exportedVersion(id: string, version: string): Promise<SkillExport['versions'][number]> } {
+export function skillReads(db: Db): SkillReads & { exportedVersions(skillSeq: number | string): Promise<SkillExport['versions']> } {
   const summary = (row: skillRows.SkillSummaryRow) => skillRows.toSkillSummary(row, db.decode);
 
   /** The version row a read means: the one named, else the skill's default (the newest when all are yanked). */
@@ -54,13 +60,25 @@ export function skillReads(db: Db): SkillReads & { exportedVersion(id: string, v
     getSkill,
     getSkillBundle,
 
-    async exportedVersion(id, version) {
-      return skillRows.exportedVersion((await getSkill(id, version))!, (await getSkillBundle(id, version))!);
+    /** Every version of a skill, oldest first, with its files' content: two queries, however many versions. */
+    async exportedVersions(skillSeq) {
+      const versions = await db.all<skillRows.SkillVersionRow>(
+        sql`SELECT ${raw(skillRows.SKILL_VERSION_COLUMNS)} FROM skills s JOIN skill_versions v ON v.skill_seq = s.seq
+          WHERE s.seq = ${skillSeq} ORDER BY v.seq`,
+      );
+      const files = await db.all<skillRows.SkillFileRow & { version_seq: number | string; content: Uint8Array }>(
+        sql`SELECT f.version_seq, ${raw(skillRows.SKILL_FILE_COLUMNS.replace(/(\w+)/g, 'f.$1'))}, f.content FROM skill_files f
+          JOIN skill_versions v ON v.seq = f.version_seq WHERE v.skill_seq = ${skillSeq} ORDER BY f.version_seq, f.path`,
+      );
+      return versions.map((row) => {
+        const own = files.filter((f) => Number(f.version_seq) === Number(row.version_seq));
+        return skillRows.exportedVersion(skillRows.toSkill(row, own, db.decode), { version: row.version, skillMd: row.skill_md_content, files: own });
+      });
     },
 
     async findSkillByName(agentId, name): Promise<SkillIdentity | null> {
       const skill = await db.get<{ id: string; visibility: string }>(
-        sql`SELECT id, visibility FROM skills WHERE agent_id = ${agentId} AND name = ${name} AND legacy_duplicate = ${false}`,
+        sql`SELECT id, visibility FROM skills WHERE agent_id = ${agentId} AND name = ${name} AND ${HOLDS_NAME}`,
       );
       return skill ? { skillId: skill.id, visibility: skill.visibility as SkillIdentity['visibility'] } : null;
     },

@@ -43,24 +43,33 @@ function filters(query: UnitQuery, alias: string, withQuality: boolean): Sql[] {
   return conditions;
 }
 
+/** Units per (domain, type, quality bucket): on PostgreSQL the counts and the changes not folded into them yet. */
+const COUNTS = byDialect({
+  sqlite: raw('unit_counts c'),
+  postgres: raw('(SELECT domain, type, bucket, n FROM unit_counts UNION ALL SELECT domain, type, bucket, n FROM unit_count_changes) c'),
+});
+
+/** The quality bucket of a score, floor(q × 100), as the counts' triggers compute it. */
+const bucketOf = (score: Sql) => byDialect({ sqlite: sql`CAST(${score} * 100 AS INTEGER)`, postgres: sql`floor(${score}::float8 * 100)::integer` });
+
 /**
- * The exact number of units a list's filters admit. SQLite keeps unit_counts (units per domain, type and
- * quality bucket floor(q × 100), kept exact by triggers), since its count(*) walks every row: whole buckets
- * are summed, and only the bucket min_quality cuts through is counted row by row over a short index range.
- * PostgreSQL counts the rows.
+ * The exact number of units a list's filters admit, without counting every row: the store keeps how many
+ * units each (domain, type, quality bucket) holds, exact in every transaction (SQLite: unit_counts, kept by
+ * triggers; PostgreSQL: unit_counts and the changes appended since the last fold, postgres/unit-counts.ts).
+ * Whole buckets are summed, and only the bucket min_quality cuts through is counted row by row over a
+ * short index range.
  */
 async function unitTotal(db: Db, query: UnitQuery): Promise<number> {
   const count = async (q: Sql) => Number((await db.get<{ n: number | string }>(q, { adHoc: true }))!.n);
-  if (db.dialect === 'postgres') return count(sql`SELECT count(*) AS n FROM knowledge_units ku ${where(filters(query, 'ku', true))}`);
   const buckets = filters(query, 'c', false);
-  if (query.minQuality === undefined) return count(sql`SELECT coalesce(sum(c.n), 0) AS n FROM unit_counts c ${where(buckets)}`);
+  if (query.minQuality === undefined) return count(sql`SELECT coalesce(sum(c.n), 0) AS n FROM ${COUNTS} ${where(buckets)}`);
   const floor = query.minQuality;
-  const whole = await count(sql`SELECT coalesce(sum(c.n), 0) AS n FROM unit_counts c ${where([sql`c.bucket > CAST(${floor} * 100 AS INTEGER)`, ...buckets])}`);
-  // The upper bound only narrows the index range; the CAST condition decides membership exactly.
+  const whole = await count(sql`SELECT coalesce(sum(c.n), 0) AS n FROM ${COUNTS} ${where([sql`c.bucket > ${bucketOf(sql`${floor}`)}`, ...buckets])}`);
+  // The upper bound only narrows the index range; the bucket condition decides membership exactly.
   const edge = await count(
     sql`SELECT count(*) AS n FROM knowledge_units ku ${where([
-      sql`ku.quality_score >= ${floor} AND ku.quality_score < (CAST(${floor} * 100 AS INTEGER) + 2) / 100.0`,
-      sql`CAST(ku.quality_score * 100 AS INTEGER) = CAST(${floor} * 100 AS INTEGER)`,
+      sql`ku.quality_score >= ${floor} AND ku.quality_score < (${bucketOf(sql`${floor}`)} + 2) / 100.0`,
+      sql`${bucketOf(raw('ku.quality_score'))} = ${bucketOf(sql`${floor}`)}`,
       ...filters(query, 'ku', false),
     ])}`,
   );

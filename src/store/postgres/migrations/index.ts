@@ -17,6 +17,7 @@ import * as m6 from './006-search-feed.js';
 import * as m7 from './007-host-frontmatter.js';
 import * as m8 from './008-search-in-the-index-only.js';
 import * as m9 from './009-version-order.js';
+import * as m10 from './010-writes-at-scale.js';
 
 export interface Migration {
   version: number;
@@ -27,4 +28,4 @@ export interface Migration {
 }
 
 /** In order: each module's version is its place in the list. */
-export const migrations: Migration[] = [m1, m2, m3, m4, m5, m6, m7, m8, m9].map((m, i) => ({ version: i + 1, ...m }));
+export const migrations: Migration[] = [m1, m2, m3, m4, m5, m6, m7, m8, m9, m10].map((m, i) => ({ version: i + 1, ...m }));
