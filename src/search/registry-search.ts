@@ -357,7 +357,10 @@ export class RegistrySearch {
       const present = new Set(found.map((item) => item.seq));
       for (const seq of seqs) if (!present.has(seq)) index.drop(seq);
       let changed = 0;
-      for (const item of found) if (index.put(item)) changed++;
+      // In slices: a batch of changes (a catch-up after a start) must not hold the event loop.
+      await inSlices(found, (item) => {
+        if (index.put(item)) changed++;
+      });
       this.noteFullVocabulary(kind);
       // New text needs a new vector: counted now, recounted by the embedding loop.
       this.vectors?.changed(changed);
