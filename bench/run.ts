@@ -107,7 +107,7 @@ const SERVICE_ENV = {
   REG_RATE_LIMIT_ENTERPRISE: '10000000',
 };
 
-/** Waits until /readyz says the search index is built (searches answer from the database until then). */
+/** Waits until /readyz answers that the search index is loaded (it answers 503 meanwhile, and so do searches). */
 async function untilSearchIndexed(baseUrl: string): Promise<number> {
   const started = performance.now();
   for (;;) {

@@ -29,13 +29,21 @@ export class Postings {
     this.imp = new Float32Array(2);
   }
 
-  /** A list from saved arrays (a snapshot): `docs` ascending, `tfs` nf per posting, `imp` the impacts. */
+  /**
+   * A list from saved arrays (a snapshot; copied): `docs` ascending, `tfs` nf per posting, `imp` the
+   * impacts. With an eighth of room to grow, so that the changes applied after loading do not copy every
+   * long list at once.
+   */
   static restored(nf: number, owner: number, docs: Int32Array, tfs: Uint8Array, imp: Float32Array): Postings {
     if (tfs.length !== docs.length * nf || imp.length !== docs.length) throw new Error('postings arrays of different lengths');
     const p = new Postings(nf, owner);
-    p.docs = docs;
-    p.tfs = tfs;
-    p.imp = imp;
+    const cap = docs.length + (docs.length >> 3) + 2;
+    p.docs = new Int32Array(cap);
+    p.docs.set(docs);
+    p.tfs = new Uint8Array(cap * nf);
+    p.tfs.set(tfs);
+    p.imp = new Float32Array(cap);
+    p.imp.set(imp);
     p.length = docs.length;
     p.buildBlocks();
     return p;

@@ -215,12 +215,14 @@ export class RegistrySearch {
   private memory(): Record<SearchKind, IndexMemory> {
     const now = Date.now();
     const cheap = this.indexes.skill.engine.lexical.vocabularySize + this.indexes.unit.engine.lexical.vocabularySize < 100_000;
-    if (cheap || !this.memoryCache || now - this.memoryCache.at >= MEMORY_EVERY_MS) {
-      this.memoryCache = { at: now, figures: { skill: this.indexes.skill.memory(), unit: this.indexes.unit.memory() } };
+    let cache = this.memoryCache;
+    if (cheap || !cache || cache.of !== this.indexes || now - cache.at >= MEMORY_EVERY_MS) {
+      cache = this.memoryCache = { at: now, of: this.indexes, figures: { skill: this.indexes.skill.memory(), unit: this.indexes.unit.memory() } };
     }
-    return this.memoryCache.figures;
+    return cache.figures;
   }
-  private memoryCache: { at: number; figures: Record<SearchKind, IndexMemory> } | null = null;
+  /** The figures, when, and of which indexes (a load or a rebuild replaces them). */
+  private memoryCache: { at: number; of: Record<SearchKind, KindIndex>; figures: Record<SearchKind, IndexMemory> } | null = null;
 
   /** How far the build is, in words. */
   private loading(): string {
@@ -357,7 +359,10 @@ export class RegistrySearch {
       const present = new Set(found.map((item) => item.seq));
       for (const seq of seqs) if (!present.has(seq)) index.drop(seq);
       let changed = 0;
-      for (const item of found) if (index.put(item)) changed++;
+      // In slices: a batch of changes (a catch-up after a start) must not hold the event loop.
+      await inSlices(found, (item) => {
+        if (index.put(item)) changed++;
+      });
       this.noteFullVocabulary(kind);
       // New text needs a new vector: counted now, recounted by the embedding loop.
       this.vectors?.changed(changed);

@@ -183,7 +183,7 @@ export async function loadIndexSnapshot(path: string, fresh: Record<Kind, KindIn
       const imp = copy(await bytes(), (b) => new Float32Array(b));
       let at = 0;
       for (const [term, owner, n] of record.terms) {
-        lexical.restoreList(term, Postings.restored(nf, owner, docs.slice(at, at + n), tfs.slice(at * nf, (at + n) * nf), imp.slice(at, at + n)));
+        lexical.restoreList(term, Postings.restored(nf, owner, docs.subarray(at, at + n), tfs.subarray(at * nf, (at + n) * nf), imp.subarray(at, at + n)));
         at += n;
         await breathe();
       }
