@@ -10,6 +10,13 @@
 export const BLOCK = 128;
 export const MAX_TF = 255;
 
+/**
+ * The capacity a list keeps for its length once it stops doubling (after a build, or loaded from a
+ * snapshot): an eighth more, so that the items added next do not copy every long list at once (at a
+ * million items, that copy is the whole index).
+ */
+export const roomFor = (length: number): number => length + (length >> 3) + 2;
+
 export class Postings {
   docs: Int32Array;
   tfs: Uint8Array;
@@ -31,13 +38,12 @@ export class Postings {
 
   /**
    * A list from saved arrays (a snapshot; copied): `docs` ascending, `tfs` nf per posting, `imp` the
-   * impacts. With an eighth of room to grow, so that the changes applied after loading do not copy every
-   * long list at once.
+   * impacts. With room to grow (roomFor).
    */
   static restored(nf: number, owner: number, docs: Int32Array, tfs: Uint8Array, imp: Float32Array): Postings {
     if (tfs.length !== docs.length * nf || imp.length !== docs.length) throw new Error('postings arrays of different lengths');
     const p = new Postings(nf, owner);
-    const cap = docs.length + (docs.length >> 3) + 2;
+    const cap = roomFor(docs.length);
     p.docs = new Int32Array(cap);
     p.docs.set(docs);
     p.tfs = new Uint8Array(cap * nf);
@@ -99,10 +105,10 @@ export class Postings {
     for (let i = 0; i < this.length; i++) this.addToBlock(i);
   }
 
-  /** Gives back the room the doubling left unused (after a bulk build, when most lists stop growing). */
+  /** Gives back most of the room the doubling left unused (after a bulk build), keeping roomFor's. */
   trim(): void {
     const nf = this.nf;
-    const cap = Math.max(2, this.length);
+    const cap = roomFor(this.length);
     if (this.docs.length > cap) {
       this.docs = this.docs.slice(0, cap);
       this.tfs = this.tfs.slice(0, cap * nf);

@@ -118,3 +118,17 @@ test('countMatches counts OR matches up to a cap', () => {
   assert.equal(ix.countMatches(['odd']), 10);
   assert.equal(ix.countMatches(['all'], 5), 5);
 });
+
+test('a trimmed list keeps room: the items added after a build do not copy every long list', async () => {
+  const { Postings, roomFor } = await import('../../src/search/postings.js');
+  const list = new Postings(FIELDS.length);
+  for (let i = 0; i < 100_000; i++) list.push(i, [1, 0, 0, 0], 1);
+  list.trim();
+  assert.ok(list.docs.length < 2 * list.length, 'the doubling room is given back');
+  const arrays = list.docs;
+  const room = roomFor(100_000) - 100_000;
+  for (let i = 0; i < room; i++) list.push(100_000 + i, [1, 0, 0, 0], 1);
+  assert.equal(list.docs, arrays, `the next ${room} postings go into the same arrays (no copy of the list)`);
+  list.push(100_000 + room, [1, 0, 0, 0], 1);
+  assert.notEqual(list.docs, arrays, 'beyond the room, the list grows');
+});
