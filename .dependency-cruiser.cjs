@@ -2,13 +2,26 @@
 // domain rules and the store. Checked in `npm run lint`, so a cycle or an import against the layering fails.
 module.exports = {
   forbidden: [
-    { name: 'no-cycles', severity: 'error', comment: 'modules that import each other, directly or through others', from: {}, to: { circular: true } },
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'modules that import each other, directly or through others',
+      from: {},
+      to: { circular: true },
+    },
     {
       name: 'domain-is-pure',
       severity: 'error',
       comment: 'domain/ holds pure rules: it imports no other layer of the registry and does no I/O',
       from: { path: '^src/domain/' },
-      to: { path: ['^src/(http|store|service|search|mcp|cli|web)/', '^src/(config|app|main)\\.ts$', '^(node:)?(fs|net|http|https|child_process|worker_threads)$', '^node_modules/(pg|better-sqlite3|ioredis|fastify)/'] },
+      to: {
+        path: [
+          '^src/(http|store|service|search|mcp|cli|web)/',
+          '^src/(config|app|main)\\.ts$',
+          '^(node:)?(fs|net|http|https|child_process|worker_threads)$',
+          '^node_modules/(pg|better-sqlite3|ioredis|fastify)/',
+        ],
+      },
     },
     {
       name: 'store-stores',
@@ -27,7 +40,8 @@ module.exports = {
     {
       name: 'mcp-is-a-door',
       severity: 'error',
-      comment: 'the MCP server calls services (in process) or the REST API (stdio); it shares only the route schemas with REST',
+      comment:
+        'the MCP server calls services (in process) or the REST API (stdio); it shares only the route schemas with REST',
       from: { path: '^src/mcp/', pathNot: '^src/mcp/http\\.ts$' },
       to: { path: ['^src/(store|web|cli)/', '^src/http/(?!schemas)', '^node_modules/fastify/'] },
     },
@@ -41,7 +55,8 @@ module.exports = {
     {
       name: 'the-command-line-is-a-client',
       severity: 'error',
-      comment: 'the command line talks to a registry over HTTP; only the operator commands run on the server host open the store',
+      comment:
+        'the command line talks to a registry over HTTP; only the operator commands run on the server host open the store',
       from: { path: '^src/cli/', pathNot: '^src/cli/(admin-create|backup|restore|ops-command)\\.ts$' },
       to: { path: ['^src/(store|web|service)/', '^src/http/(?!schemas)', '^src/(app|main)\\.ts$'] },
     },
@@ -71,6 +86,10 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+    },
   },
 };

@@ -54,7 +54,10 @@ export function buildServer(root: string, outDir: string, extra: string[]): numb
   }
   // The web front reads its templates and files beside its compiled code (as `npm run build` places them).
   for (const folder of ['templates', 'assets']) {
-    cpSync(join(root, 'src', 'web', folder), join(outDir, 'src', 'web', folder), { recursive: true, filter: (path) => !path.endsWith('.ts') });
+    cpSync(join(root, 'src', 'web', folder), join(outDir, 'src', 'web', folder), {
+      recursive: true,
+      filter: (path) => !path.endsWith('.ts'),
+    });
   }
   return compiled;
 }

@@ -101,7 +101,43 @@ audio video stream frame pixel shader texture mesh vertex camera scene sprite ph
   .split(/\s+/)
   .filter(Boolean);
 
-const ONSETS = ['b', 'br', 'c', 'cl', 'cr', 'd', 'dr', 'f', 'fl', 'g', 'gl', 'gr', 'h', 'j', 'k', 'l', 'm', 'n', 'p', 'pl', 'pr', 'qu', 'r', 's', 'sc', 'sh', 'sl', 'sp', 'st', 't', 'th', 'tr', 'v', 'w', 'z'];
+const ONSETS = [
+  'b',
+  'br',
+  'c',
+  'cl',
+  'cr',
+  'd',
+  'dr',
+  'f',
+  'fl',
+  'g',
+  'gl',
+  'gr',
+  'h',
+  'j',
+  'k',
+  'l',
+  'm',
+  'n',
+  'p',
+  'pl',
+  'pr',
+  'qu',
+  'r',
+  's',
+  'sc',
+  'sh',
+  'sl',
+  'sp',
+  'st',
+  't',
+  'th',
+  'tr',
+  'v',
+  'w',
+  'z',
+];
 const VOWELS = ['a', 'e', 'i', 'o', 'u', 'a', 'e', 'o', 'ai', 'ea', 'io', 'ou', 'y'];
 const CODAS = ['', '', '', 'n', 'r', 'l', 's', 't', 'm', 'nd', 'rt', 'st', 'x', 'ck', 'ng', 'lk'];
 
@@ -111,17 +147,43 @@ const ZIPF_EXPONENT = 1.0;
 export const COMMON_WORDS = 50;
 
 // Short, frequent glue between content words; never used as query terms.
-const FUNCTION_WORDS = 'the a of to in and for with is on that by when this it as be or from at an are can not each into its before after without'.split(' ');
+const FUNCTION_WORDS =
+  'the a of to in and for with is on that by when this it as be or from at an are can not each into its before after without'.split(
+    ' ',
+  );
 
 export const DOMAINS = [
-  'web-development', 'databases', 'devops', 'security', 'machine-learning', 'data-engineering', 'mobile',
-  'networking', 'cloud-infrastructure', 'testing', 'frontend', 'backend-apis', 'observability',
-  'distributed-systems', 'compilers', 'embedded', 'game-development', 'scientific-computing', 'finance',
+  'web-development',
+  'databases',
+  'devops',
+  'security',
+  'machine-learning',
+  'data-engineering',
+  'mobile',
+  'networking',
+  'cloud-infrastructure',
+  'testing',
+  'frontend',
+  'backend-apis',
+  'observability',
+  'distributed-systems',
+  'compilers',
+  'embedded',
+  'game-development',
+  'scientific-computing',
+  'finance',
   'documentation',
 ] as const;
 
 const LICENSES = ['MIT', 'Apache-2.0', 'BSD-3-Clause'];
-const PLAIN_SOURCES = ['team runbook', 'incident review', 'code review notes', 'production experience', 'pairing session', 'internal wiki'];
+const PLAIN_SOURCES = [
+  'team runbook',
+  'incident review',
+  'code review notes',
+  'production experience',
+  'pairing session',
+  'internal wiki',
+];
 
 // Streams: each kind of item has its own, so adding items of one kind never changes another.
 const STREAM = { vocabulary: 1, domains: 2, unit: 3, skill: 4, input: 5, key: 6, id: 7, query: 8 } as const;
@@ -151,7 +213,8 @@ function buildVocabulary(seed: number): string[] {
   while (words.length < VOCABULARY_SIZE) {
     let w = '';
     const syllables = int(rng, 2, 3);
-    for (let s = 0; s < syllables; s++) w += pick(rng, ONSETS) + pick(rng, VOWELS) + (s === syllables - 1 ? pick(rng, CODAS) : '');
+    for (let s = 0; s < syllables; s++)
+      w += pick(rng, ONSETS) + pick(rng, VOWELS) + (s === syllables - 1 ? pick(rng, CODAS) : '');
     if (w.length < 4 || w.length > 12 || seen.has(w)) continue;
     seen.add(w);
     words.push(w);
@@ -371,7 +434,13 @@ function skillDraft(c: Corpus, i: number, stream = 0): SkillDraft {
   for (let b = int(rng, 2, 5); b > 0; b--) body.push(`- ${sentence(cc, rng, domain, 5, 12)}`);
   body.push('', '## Steps', '');
   for (let s = 1, n = int(rng, 3, 7); s <= n; s++) body.push(`${s}. ${sentence(cc, rng, domain, 6, 14)}`);
-  body.push('', '```sh', `${zipfWord(cc, rng)} --${zipfWord(cc, rng)} ${zipfWord(cc, rng)}.${pick(rng, ['json', 'yaml', 'toml'])}`, '```', '');
+  body.push(
+    '',
+    '```sh',
+    `${zipfWord(cc, rng)} --${zipfWord(cc, rng)} ${zipfWord(cc, rng)}.${pick(rng, ['json', 'yaml', 'toml'])}`,
+    '```',
+    '',
+  );
   return {
     markdown: [...head, ...body].join('\n'),
     visibility: rng() < 0.9 ? 'public' : 'private',
@@ -402,9 +471,16 @@ export function skillItem(c: Corpus, i: number, units: number): SkillItem {
     if (!parsed.ok) throw new Error(`corpus skill ${i} is not a valid SKILL.md: ${parsed.message}`);
     const { skill: doc, warnings } = parsed;
     const same =
-      doc.name === draft.name && doc.description === draft.description && doc.license === draft.license &&
-      doc.domain === draft.domain && doc.body === draft.body && JSON.stringify(doc.tags) === JSON.stringify(draft.tags);
-    if (!same || warnings.length > 0) throw new Error(`corpus skill ${i}: generated fields differ from the parser's (${warnings.map((w) => w.message).join('; ')})`);
+      doc.name === draft.name &&
+      doc.description === draft.description &&
+      doc.license === draft.license &&
+      doc.domain === draft.domain &&
+      doc.body === draft.body &&
+      JSON.stringify(doc.tags) === JSON.stringify(draft.tags);
+    if (!same || warnings.length > 0)
+      throw new Error(
+        `corpus skill ${i}: generated fields differ from the parser's (${warnings.map((w) => w.message).join('; ')})`,
+      );
   }
   // Skills are spread over the same period as units, ten units apart.
   const at = new Date(EPOCH + i * 10 * UNIT_SPACING_MS + 7_000).toISOString();

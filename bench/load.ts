@@ -3,7 +3,17 @@
 // Standalone: `tsx bench/load.ts --n 1000000 [--backend postgres]` prepares bench/.corpus/sqlite-1000000.db
 // (or the PostgreSQL schema reg_bench_kept_1000000) for `--reuse`.
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -84,7 +94,8 @@ export async function createTarget(backend: Backend, n: number, postgresUrl?: st
 }
 
 export async function dropTarget(target: Target): Promise<void> {
-  if (target.backend === 'postgres' && !target.kept) await adminQuery(target.adminUrl, `DROP SCHEMA IF EXISTS ${target.schema} CASCADE`);
+  if (target.backend === 'postgres' && !target.kept)
+    await adminQuery(target.adminUrl, `DROP SCHEMA IF EXISTS ${target.schema} CASCADE`);
 }
 
 function openStore(target: Target): Promise<Store> {
@@ -110,7 +121,10 @@ async function loadedEarlier(target: Target, seed: number): Promise<Manifest | u
   const manifest = JSON.parse(readFileSync(manifestFile(target), 'utf8')) as Manifest;
   if (manifest.corpusVersion !== CORPUS_VERSION || manifest.seed !== seed || manifest.n !== target.n) return undefined;
   if (target.backend === 'sqlite') return existsSync(target.file) ? manifest : undefined;
-  const [row] = await adminQuery(target.adminUrl, `SELECT to_regclass('${target.schema}.knowledge_units') IS NOT NULL AS present`);
+  const [row] = await adminQuery(
+    target.adminUrl,
+    `SELECT to_regclass('${target.schema}.knowledge_units') IS NOT NULL AS present`,
+  );
   return row?.present === true ? manifest : undefined;
 }
 
@@ -177,7 +191,9 @@ export async function loadCorpus(
   const { n } = target;
   const earlier = options.reuse ? await loadedEarlier(target, c.seed) : undefined;
   if (earlier) {
-    log(`reusing the corpus loaded earlier in ${target.backend === 'sqlite' ? target.file : `schema ${target.schema}`} (writes of earlier runs remain)`);
+    log(
+      `reusing the corpus loaded earlier in ${target.backend === 'sqlite' ? target.file : `schema ${target.schema}`} (writes of earlier runs remain)`,
+    );
     // A freshly loaded file is in the OS page cache; a kept one may have been evicted since. Read it
     // once, so that reused and fresh runs both measure a warm server, not the disk.
     if (target.backend === 'sqlite') warmPageCache(target.file);
@@ -185,7 +201,8 @@ export async function loadCorpus(
   }
   rmSync(manifestFile(target), { force: true });
   if (target.backend === 'sqlite') for (const f of sqliteFiles(target.file)) rmSync(f, { force: true });
-  else if (target.kept) await adminQuery(target.adminUrl, `DROP SCHEMA IF EXISTS ${target.schema} CASCADE; CREATE SCHEMA ${target.schema}`);
+  else if (target.kept)
+    await adminQuery(target.adminUrl, `DROP SCHEMA IF EXISTS ${target.schema} CASCADE; CREATE SCHEMA ${target.schema}`);
 
   const store = await openStore(target);
   try {
@@ -213,7 +230,9 @@ export async function loadCorpus(
       next = await generating;
       const now = performance.now();
       if (now - lastLog > 5_000) {
-        log(`  ${done.toLocaleString('en')} / ${n.toLocaleString('en')} units, ${Math.round(done / ((now - started) / 1000))}/s`);
+        log(
+          `  ${done.toLocaleString('en')} / ${n.toLocaleString('en')} units, ${Math.round(done / ((now - started) / 1000))}/s`,
+        );
         lastLog = now;
       }
     }
@@ -231,7 +250,16 @@ export async function loadCorpus(
       await client.connect();
       try {
         await client.query('SET statement_timeout = 0');
-        for (const table of ['agents', 'api_keys', 'knowledge_units', 'skills', 'skill_versions', 'skill_tags', 'reputation_events', 'search_changes']) {
+        for (const table of [
+          'agents',
+          'api_keys',
+          'knowledge_units',
+          'skills',
+          'skill_versions',
+          'skill_tags',
+          'reputation_events',
+          'search_changes',
+        ]) {
           await client.query(`VACUUM ANALYZE ${target.schema}.${table}`);
         }
       } finally {
@@ -271,7 +299,10 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     console.error('usage: tsx bench/load.ts --n <units> [--backend sqlite|postgres]');
     process.exit(2);
   }
-  const backend: Backend = process.argv.includes('--backend') && process.argv[process.argv.indexOf('--backend') + 1] === 'postgres' ? 'postgres' : 'sqlite';
+  const backend: Backend =
+    process.argv.includes('--backend') && process.argv[process.argv.indexOf('--backend') + 1] === 'postgres'
+      ? 'postgres'
+      : 'sqlite';
   const target = await createTarget(backend, n, process.env.REG_TEST_DATABASE_URL?.trim(), true);
   const report = await loadCorpus(target, { log: console.log, reuse: false });
   console.log(

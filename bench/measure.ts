@@ -52,7 +52,11 @@ async function fire(url: string, requests: autocannon.Request[], connections: nu
 }
 
 /** Runs `requests` (cycled by each connection) against `url` for the given time and reports it. */
-export async function measureLoad(url: string, requests: autocannon.Request[], options: LoadOptions): Promise<Measurement> {
+export async function measureLoad(
+  url: string,
+  requests: autocannon.Request[],
+  options: LoadOptions,
+): Promise<Measurement> {
   if (options.warmup > 0) await fire(url, requests, options.connections, options.warmup);
   const sampler = new RssSampler(options.pid);
   const { result, latencies } = await fire(url, requests, options.connections, options.duration);
@@ -89,7 +93,12 @@ export interface ExportMeasurement {
 const UNIT_MARK = '"id":"ku_';
 
 /** Reads GET /v1/export/:agent_id `repeats` times to the end, one at a time. */
-export async function measureExport(url: string, key: string, pid: number, repeats: number): Promise<ExportMeasurement> {
+export async function measureExport(
+  url: string,
+  key: string,
+  pid: number,
+  repeats: number,
+): Promise<ExportMeasurement> {
   let best: ExportMeasurement | undefined;
   let peak = 0;
   for (let r = 0; r < repeats; r++) {

@@ -35,7 +35,10 @@ export class RssSampler {
   private maxMb = 0;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly pid: number, everyMs = 100) {
+  constructor(
+    private readonly pid: number,
+    everyMs = 100,
+  ) {
     this.sample();
     this.timer = setInterval(() => this.sample(), everyMs);
   }
@@ -93,7 +96,9 @@ export async function startProcess(
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`${command.join(' ')} exited (${child.exitCode ?? child.signalCode}) before it was healthy:\n${log}`);
+      throw new Error(
+        `${command.join(' ')} exited (${child.exitCode ?? child.signalCode}) before it was healthy:\n${log}`,
+      );
     }
     try {
       if ((await fetch(`${url}/healthz`)).ok) break;

@@ -67,11 +67,17 @@ export function checkTargets(r: RunResult, base?: RunResult): TargetCheck[] {
   };
   if (search) {
     add('search p99 ≤ 15 ms (one client)', `${fmt(p99(search), 2)} ms`, p99(search) <= 15);
-    add('search ≥ 15% of the ceiling req/s', pct(search.ratio), Number.isFinite(search.ratio) ? search.ratio >= 0.15 : false);
+    add(
+      'search ≥ 15% of the ceiling req/s',
+      pct(search.ratio),
+      Number.isFinite(search.ratio) ? search.ratio >= 0.15 : false,
+    );
   }
-  if (natural) add('natural-language search p99 ≤ 15 ms (one client)', `${fmt(p99(natural), 2)} ms`, p99(natural) <= 15);
+  if (natural)
+    add('natural-language search p99 ≤ 15 ms (one client)', `${fmt(p99(natural), 2)} ms`, p99(natural) <= 15);
   if (worst) add('worst-case search p99 ≤ 50 ms (one client)', `${fmt(p99(worst), 2)} ms`, p99(worst) <= 50);
-  if (get) add('get by id ≥ 60% of the ceiling req/s', pct(get.ratio), Number.isFinite(get.ratio) ? get.ratio >= 0.6 : false);
+  if (get)
+    add('get by id ≥ 60% of the ceiling req/s', pct(get.ratio), Number.isFinite(get.ratio) ? get.ratio >= 0.6 : false);
   if (list) add('filtered list p99 ≤ 10 ms (one client)', `${fmt(p99(list), 2)} ms`, p99(list) <= 10);
   const baseSearch = base?.scenarios.find((x) => x.name === 'search');
   if (search && baseSearch && base!.n < r.n) {
@@ -107,16 +113,39 @@ function scenarioRows(r: RunResult): string[][] {
     x.non2xx + x.errors === 0 ? '' : `${x.non2xx} non-2xx, ${x.errors} errors ${JSON.stringify(x.statusCodes)}`,
   ]);
   const c = r.ceiling;
-  rows.push(['ceiling (20-unit page from memory)', fmt(c.rps, 0), '1.000', fmt(c.p50, 2), fmt(c.p99, 2), '', '', fmt(c.rssMaxMb, 0), '', '']);
+  rows.push([
+    'ceiling (20-unit page from memory)',
+    fmt(c.rps, 0),
+    '1.000',
+    fmt(c.p50, 2),
+    fmt(c.p99, 2),
+    '',
+    '',
+    fmt(c.rssMaxMb, 0),
+    '',
+    '',
+  ]);
   return rows;
 }
 
-const HEAD = ['scenario', 'req/s', '× ceiling', 'p50 ms', 'p99 ms', 'one client p50', 'one client p99', 'RSS MiB', 'matches', 'problems'];
+const HEAD = [
+  'scenario',
+  'req/s',
+  '× ceiling',
+  'p50 ms',
+  'p99 ms',
+  'one client p50',
+  'one client p99',
+  'RSS MiB',
+  'matches',
+  'problems',
+];
 
 export function printTable(r: RunResult): void {
   const rows = [HEAD, ...scenarioRows(r)];
   const widths = HEAD.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  const line = (row: string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  const line = (row: string[]) =>
+    row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
   console.log(`\n${r.backend}, ${r.n.toLocaleString('en')} units (${r.mode})`);
   console.log(line(rows[0]!));
   for (const row of rows.slice(1)) console.log(line(row));
@@ -155,15 +184,43 @@ function comparisons(results: RunResult[]): string[] {
     const lite = results.find((r) => r.backend === 'sqlite' && r.n === pg.n && r.label === pg.label);
     if (!lite) continue;
     out.push(`## PostgreSQL against SQLite, ${pg.n.toLocaleString('en')} units${pg.label ? ` (${pg.label})` : ''}`, '');
-    out.push(mdRow(['scenario', 'SQLite req/s', 'PostgreSQL req/s', 'PostgreSQL ÷ SQLite', 'SQLite p99 ms', 'PostgreSQL p99 ms']));
+    out.push(
+      mdRow([
+        'scenario',
+        'SQLite req/s',
+        'PostgreSQL req/s',
+        'PostgreSQL ÷ SQLite',
+        'SQLite p99 ms',
+        'PostgreSQL p99 ms',
+      ]),
+    );
     out.push(mdRow(['---', '---:', '---:', '---:', '---:', '---:']));
     for (const x of pg.scenarios) {
       const y = lite.scenarios.find((s) => s.name === x.name);
       if (!y) continue;
-      out.push(mdRow([x.label, fmt(y.rps, 0), fmt(x.rps, 0), fmt(x.rps / y.rps, 2), fmt(y.single?.p99 ?? y.p99, 2), fmt(x.single?.p99 ?? x.p99, 2)]));
+      out.push(
+        mdRow([
+          x.label,
+          fmt(y.rps, 0),
+          fmt(x.rps, 0),
+          fmt(x.rps / y.rps, 2),
+          fmt(y.single?.p99 ?? y.p99, 2),
+          fmt(x.single?.p99 ?? x.p99, 2),
+        ]),
+      );
     }
     const e = (r: RunResult) => r.export.totalMs;
-    out.push(mdRow([`export (${pg.export.units.toLocaleString('en')} units), ms`, fmt(e(lite), 0), fmt(e(pg), 0), fmt(e(lite) / e(pg), 2), '', '']), '');
+    out.push(
+      mdRow([
+        `export (${pg.export.units.toLocaleString('en')} units), ms`,
+        fmt(e(lite), 0),
+        fmt(e(pg), 0),
+        fmt(e(lite) / e(pg), 2),
+        '',
+        '',
+      ]),
+      '',
+    );
   }
   return out;
 }
@@ -178,16 +235,19 @@ export function writeSummary(dir: string): string {
     '',
     'Written by `npm run bench` from the result files in this directory. Every endpoint is also given as a',
     "fraction of the ceiling's req/s (a bare Fastify route serializing a 20-unit page from memory, measured",
-    'in the same run under the same load). Latencies are of 2xx responses, in milliseconds: under the run\'s',
+    "in the same run under the same load). Latencies are of 2xx responses, in milliseconds: under the run's",
     'connections, and for reads also from one client alone (the latency targets are held against that one,',
-    'since with N connections a single-threaded server\'s p99 is mostly N requests queued behind each other).',
+    "since with N connections a single-threaded server's p99 is mostly N requests queued behind each other).",
     "The issue's targets are stated for SQLite at 1M units; for other sizes and backends they are shown as an",
     'indication only.',
     '',
   ];
   for (const r of results) {
     const base = results.find((b) => b.backend === r.backend && b.n === 10_000);
-    out.push(`## ${r.backend}, ${r.n.toLocaleString('en')} units${r.label ? ` (${r.label}: ${r.scenarios.map((x) => x.name).join(', ')})` : ''}`, '');
+    out.push(
+      `## ${r.backend}, ${r.n.toLocaleString('en')} units${r.label ? ` (${r.label}: ${r.scenarios.map((x) => x.name).join(', ')})` : ''}`,
+      '',
+    );
     out.push(
       `${r.mode} run of ${r.startedAt}; ${r.settings.connections} connections, ${r.settings.duration} s per scenario ` +
         `(${r.settings.warmup} s warm-up for reads${r.settings.writeWarmup ? `, ${r.settings.writeWarmup} s for writes` : ''}), server: ${r.settings.server}; ${r.machine.cpus} × ${r.machine.cpuModel}, ` +
@@ -224,6 +284,8 @@ export function writeSummary(dir: string): string {
 export function printTargets(r: RunResult, base?: RunResult): void {
   const checks = checkTargets(r, base);
   const width = Math.max(...checks.map((c) => c.target.length));
-  console.log(r.backend === 'sqlite' && r.n === 1_000_000 ? 'targets:' : 'targets (stated for SQLite at 1M; indicative here):');
+  console.log(
+    r.backend === 'sqlite' && r.n === 1_000_000 ? 'targets:' : 'targets (stated for SQLite at 1M; indicative here):',
+  );
   for (const c of checks) console.log(`  ${c.target.padEnd(width)}  ${c.actual.padStart(22)}  ${mark(c.met)}`);
 }

@@ -17,7 +17,8 @@ import { freePort, startProcess } from './processes.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = new Map<string, string>();
-for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1] ?? '');
+for (let i = 2; i < process.argv.length; i += 2)
+  args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1] ?? '');
 const db = resolve(args.get('db') ?? '/tmp/registry-restart/registry.db');
 const corpus = args.get('corpus');
 const afterReadyMs = Number(args.get('after-ready-s') ?? 5) * 1000;
@@ -31,15 +32,32 @@ const env = {
   REG_RATE_LIMIT_ANONYMOUS: many,
   REG_RATE_LIMIT_ENTERPRISE: many,
   REG_SELF_SERVICE_TIERS: 'free,pro,enterprise',
-  ...(args.get('env') ? Object.fromEntries(args.get('env')!.split(',').map((kv) => kv.split('=') as [string, string])) : {}),
+  ...(args.get('env')
+    ? Object.fromEntries(
+        args
+          .get('env')!
+          .split(',')
+          .map((kv) => kv.split('=') as [string, string]),
+      )
+    : {}),
 };
 const start = (timeoutMs = 600_000) => startProcess([process.execPath, 'dist/main.js'], env, ROOT, timeoutMs);
 
-async function post(url: string, path: string, body: unknown, key?: string): Promise<{ status: number; json: unknown }> {
+async function post(
+  url: string,
+  path: string,
+  body: unknown,
+  key?: string,
+): Promise<{ status: number; json: unknown }> {
   for (let attempt = 0; ; attempt++) {
-    const res = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) }, body: JSON.stringify(body) });
+    const res = await fetch(url + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      body: JSON.stringify(body),
+    });
     const json = (await res.json().catch(() => null)) as unknown;
-    if ((res.status === 503 || res.status === 429) && attempt < 20) await new Promise((r) => setTimeout(r, 200 * (attempt + 1)));
+    if ((res.status === 503 || res.status === 429) && attempt < 20)
+      await new Promise((r) => setTimeout(r, 200 * (attempt + 1)));
     else return { status: res.status, json };
   }
 }
@@ -50,10 +68,16 @@ async function load(file: string): Promise<void> {
   const started = Date.now();
   const keys: string[] = [];
   for (let i = 0; i < 50; i++) {
-    const reg = await post(service.url, '/v1/auth/register', { agent_id: `restart-${i}`, scopes: ['read', 'write'], tier: 'enterprise' });
+    const reg = await post(service.url, '/v1/auth/register', {
+      agent_id: `restart-${i}`,
+      scopes: ['read', 'write'],
+      tier: 'enterprise',
+    });
     keys.push((reg.json as { data: { api_key: string } }).data.api_key);
   }
-  const lines = createInterface({ input: createReadStream(file).pipe(createGunzip()), crlfDelay: Infinity })[Symbol.asyncIterator]();
+  const lines = createInterface({ input: createReadStream(file).pipe(createGunzip()), crlfDelay: Infinity })[
+    Symbol.asyncIterator
+  ]();
   let posted = 0;
   const statuses: Record<number, number> = {};
   let lock = Promise.resolve();
@@ -65,13 +89,20 @@ async function load(file: string): Promise<void> {
         if (done) return;
         if (!value.trim()) continue;
         const skill = JSON.parse(value) as { skill_md_content: string };
-        const res = await post(service.url, '/v1/skills', { visibility: 'public', skill_md_content: skill.skill_md_content }, keys[posted % keys.length]);
+        const res = await post(
+          service.url,
+          '/v1/skills',
+          { visibility: 'public', skill_md_content: skill.skill_md_content },
+          keys[posted % keys.length],
+        );
         statuses[res.status] = (statuses[res.status] ?? 0) + 1;
         if (++posted % 2000 === 0) process.stderr.write(`  loaded ${posted} skills\n`);
       }
     }),
   );
-  console.log(`loaded ${posted} skills in ${((Date.now() - started) / 1000).toFixed(0)} s; statuses ${JSON.stringify(statuses)}`);
+  console.log(
+    `loaded ${posted} skills in ${((Date.now() - started) / 1000).toFixed(0)} s; statuses ${JSON.stringify(statuses)}`,
+  );
   await service.stop();
 }
 
@@ -82,7 +113,8 @@ interface Poll {
   message?: string;
 }
 
-const pct = (xs: number[], p: number) => (xs.length === 0 ? NaN : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(p * xs.length) - 1)]!);
+const pct = (xs: number[], p: number) =>
+  xs.length === 0 ? NaN : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(p * xs.length) - 1)]!;
 
 async function poll(url: string, path: string, t0: number): Promise<Poll> {
   const at = performance.now();
@@ -95,7 +127,11 @@ async function poll(url: string, path: string, t0: number): Promise<Poll> {
     const status = res.status === 200 && json.search?.indexed === false ? 'not indexed' : res.status;
     return { at: at - t0, ms: performance.now() - at, status, ...(message ? { message } : {}) };
   } catch (error) {
-    return { at: at - t0, ms: performance.now() - at, status: (error as Error).name === 'TimeoutError' ? 'timed out' : 'refused' };
+    return {
+      at: at - t0,
+      ms: performance.now() - at,
+      status: (error as Error).name === 'TimeoutError' ? 'timed out' : 'refused',
+    };
   }
 }
 
@@ -105,7 +141,11 @@ async function restartOnce(): Promise<void> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['dist/main.js'], { cwd: ROOT, env: { ...process.env, ...env, REG_PORT: String(port), REG_HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, ['dist/main.js'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, REG_PORT: String(port), REG_HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const health: Poll[] = [];
   const search: Poll[] = [];
   let readyAt = NaN;
@@ -140,11 +180,19 @@ async function restartOnce(): Promise<void> {
     const ok = polls.filter((p) => p.status === 200).map((p) => p.ms);
     const all = polls.map((p) => p.ms);
     const refused: Record<string, number> = {};
-    for (const p of polls) if (p.status !== 200) refused[`${p.status}${p.message ? ` ${p.message.replace(/\d[\d,]*/g, 'N')}` : ''}`] = (refused[`${p.status}${p.message ? ` ${p.message.replace(/\d[\d,]*/g, 'N')}` : ''}`] ?? 0) + 1;
-    const slowest = [...polls].sort((a, b) => b.ms - a.ms).slice(0, 3).map((p) => `${p.ms.toFixed(0)} ms at ${(p.at / 1000).toFixed(1)} s`);
+    for (const p of polls)
+      if (p.status !== 200)
+        refused[`${p.status}${p.message ? ` ${p.message.replace(/\d[\d,]*/g, 'N')}` : ''}`] =
+          (refused[`${p.status}${p.message ? ` ${p.message.replace(/\d[\d,]*/g, 'N')}` : ''}`] ?? 0) + 1;
+    const slowest = [...polls]
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 3)
+      .map((p) => `${p.ms.toFixed(0)} ms at ${(p.at / 1000).toFixed(1)} s`);
     return `${name}: ${polls.length} polls, slowest ${slowest.join(', ')}; worst ${Math.max(...all).toFixed(0)} ms, p99 ${pct(all, 0.99).toFixed(0)} ms, p50 ${pct(all, 0.5).toFixed(1)} ms; answered 200: ${ok.length}; others: ${JSON.stringify(refused)}`;
   };
-  console.log(`listening after ${(listening / 1000).toFixed(1)} s, /readyz ready after ${(readyAt / 1000).toFixed(1)} s`);
+  console.log(
+    `listening after ${(listening / 1000).toFixed(1)} s, /readyz ready after ${(readyAt / 1000).toFixed(1)} s`,
+  );
   const since = (polls: Poll[]) => polls.filter((p) => p.at >= listening);
   console.log(line('  /healthz', since(health)));
   console.log(line('  search  ', since(search)));

@@ -14,10 +14,27 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { buildServer } from './build.js';
 import { EXPORTER_ID, corpus, unitItem } from './corpus.js';
-import { CORPUS_DIR, ROOT, createTarget, dropTarget, exporterKey, loadCorpus, type Backend, type Target } from './load.js';
+import {
+  CORPUS_DIR,
+  ROOT,
+  createTarget,
+  dropTarget,
+  exporterKey,
+  loadCorpus,
+  type Backend,
+  type Target,
+} from './load.js';
 import { measureExport, measureLoad, type LoadOptions, type Measurement } from './measure.js';
 import { readMemory, startProcess, type Running } from './processes.js';
-import { checkTargets, printTable, printTargets, writeResult, writeSummary, type RunResult, type ScenarioResult } from './report.js';
+import {
+  checkTargets,
+  printTable,
+  printTargets,
+  writeResult,
+  writeSummary,
+  type RunResult,
+  type ScenarioResult,
+} from './report.js';
 import { medianMatches, scenarios } from './scenarios.js';
 import { summarizeUnit } from '../src/domain/summaries.js';
 
@@ -50,14 +67,28 @@ function parseArgs(argv: string[]): Args {
     if (v === undefined || v.startsWith('--')) throw new Error(`${flag} needs a value`);
     return v;
   };
-  const known = new Set(['--quick', '--sizes', '--backend', '--duration', '--connections', '--reuse', '--server', '--scenarios', '--label', '--cpu-prof', '--write-warmup']);
-  for (const a of argv) if (a.startsWith('--') && !known.has(a)) throw new Error(`unknown option ${a}; see bench/run.ts`);
+  const known = new Set([
+    '--quick',
+    '--sizes',
+    '--backend',
+    '--duration',
+    '--connections',
+    '--reuse',
+    '--server',
+    '--scenarios',
+    '--label',
+    '--cpu-prof',
+    '--write-warmup',
+  ]);
+  for (const a of argv)
+    if (a.startsWith('--') && !known.has(a)) throw new Error(`unknown option ${a}; see bench/run.ts`);
   const quick = argv.includes('--quick');
   const sizes = (value('--sizes') ?? (quick ? '10000' : '10000,100000,1000000')).split(',').map(Number);
   if (sizes.some((n) => !Number.isInteger(n) || n < 100)) throw new Error('--sizes takes integers of at least 100');
   const pgUrl = process.env.REG_TEST_DATABASE_URL?.trim();
   const backend = value('--backend');
-  if (backend !== undefined && backend !== 'sqlite' && backend !== 'postgres') throw new Error('--backend is sqlite or postgres');
+  if (backend !== undefined && backend !== 'sqlite' && backend !== 'postgres')
+    throw new Error('--backend is sqlite or postgres');
   if (backend === 'postgres' && !pgUrl) throw new Error('--backend postgres needs REG_TEST_DATABASE_URL');
   const backends: Backend[] = backend ? [backend] : pgUrl ? ['sqlite', 'postgres'] : ['sqlite'];
   const server = value('--server') ?? 'build';
@@ -82,12 +113,16 @@ function parseArgs(argv: string[]): Args {
 }
 
 function labelOf(label: string | undefined): string | undefined {
-  if (label !== undefined && !/^[a-z0-9][a-z0-9-]{0,40}$/.test(label)) throw new Error('--label takes lower-case letters, digits and hyphens');
+  if (label !== undefined && !/^[a-z0-9][a-z0-9-]{0,40}$/.test(label))
+    throw new Error('--label takes lower-case letters, digits and hyphens');
   return label;
 }
 
 function serverCommand(args: Args): string[] {
-  const node = [process.execPath, ...(args.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${args.cpuProfileDir}`] : [])];
+  const node = [
+    process.execPath,
+    ...(args.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${args.cpuProfileDir}`] : []),
+  ];
   if (args.server === 'tsx') return [...node, '--import', 'tsx', 'src/main.ts'];
   if (args.server === 'dist') {
     if (!existsSync(join(ROOT, 'dist', 'main.js'))) throw new Error('--server dist needs `npm run build` first');
@@ -122,7 +157,11 @@ async function untilSearchIndexed(baseUrl: string): Promise<number> {
 }
 
 async function post(url: string, body: unknown): Promise<{ data: { api_key: string } }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (res.status !== 201) throw new Error(`POST ${url} answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as { data: { api_key: string } };
 }
@@ -139,33 +178,57 @@ async function registerRunAgents(baseUrl: string) {
   return { contributorKey, validatorKeys, publisherKey };
 }
 
-async function benchOne(args: Args, target: Target, ceiling: Measurement, log: (line: string) => void): Promise<RunResult> {
+async function benchOne(
+  args: Args,
+  target: Target,
+  ceiling: Measurement,
+  log: (line: string) => void,
+): Promise<RunResult> {
   const startedAt = new Date().toISOString();
   const c = corpus();
   log(`${target.backend}, ${target.n.toLocaleString('en')} units: loading`);
   const load = await loadCorpus(target, { reuse: args.reuse, log });
-  log(`  loaded in ${load.seconds.toFixed(1)} s (${Math.round(load.unitsPerSecond)} units/s, ${Math.round(load.skillsPerSecond)} skills/s)`);
+  log(
+    `  loaded in ${load.seconds.toFixed(1)} s (${Math.round(load.unitsPerSecond)} units/s, ${Math.round(load.skillsPerSecond)} skills/s)`,
+  );
 
-  const service: Running = await startProcess(serverCommand(args), { ...SERVICE_ENV, REG_DATABASE_URL: target.url }, ROOT);
+  const service: Running = await startProcess(
+    serverCommand(args),
+    { ...SERVICE_ENV, REG_DATABASE_URL: target.url },
+    ROOT,
+  );
   const scenarioResults: ScenarioResult[] = [];
   let result: RunResult;
-  const options: LoadOptions = { connections: args.connections, duration: args.duration, warmup: args.warmup, pid: service.pid };
+  const options: LoadOptions = {
+    connections: args.connections,
+    duration: args.duration,
+    warmup: args.warmup,
+    pid: service.pid,
+  };
   try {
     const startupMs = service.startupMs;
     const searchIndexMs = await untilSearchIndexed(service.url);
     const idleRssMb = readMemory(service.pid).rssMb;
-    log(`  service healthy after ${Math.round(startupMs)} ms, search index built after ${Math.round(searchIndexMs)} ms more, RSS ${Math.round(idleRssMb)} MiB`);
+    log(
+      `  service healthy after ${Math.round(startupMs)} ms, search index built after ${Math.round(searchIndexMs)} ms more, RSS ${Math.round(idleRssMb)} MiB`,
+    );
     const agents = await registerRunAgents(service.url);
     const all = scenarios({ c, n: target.n, ...agents });
     const unknown = [...(args.scenarios ?? [])].filter((name) => !all.some((s) => s.name === name));
-    if (unknown.length > 0) throw new Error(`no scenario named ${unknown.join(', ')}; there are ${all.map((s) => s.name).join(', ')}`);
+    if (unknown.length > 0)
+      throw new Error(`no scenario named ${unknown.join(', ')}; there are ${all.map((s) => s.name).join(', ')}`);
     const chosen = all.filter((s) => args.scenarios?.has(s.name) ?? true);
     for (const scenario of chosen) {
       const matches = scenario.samplePaths ? await medianMatches(service.url, scenario.samplePaths) : undefined;
-      const m = await measureLoad(service.url, scenario.requests, { ...options, warmup: scenario.read ? args.warmup : args.writeWarmup });
+      const m = await measureLoad(service.url, scenario.requests, {
+        ...options,
+        warmup: scenario.read ? args.warmup : args.writeWarmup,
+      });
       const ratio = m.rps / ceiling.rps;
       // Reads again from one client alone: the latency an agent sees when it is not queued behind others.
-      const alone = scenario.read ? await measureLoad(service.url, scenario.requests, { ...options, connections: 1, warmup: 0 }) : undefined;
+      const alone = scenario.read
+        ? await measureLoad(service.url, scenario.requests, { ...options, connections: 1, warmup: 0 })
+        : undefined;
       const single = alone ? { rps: alone.rps, p50: alone.p50, p99: alone.p99 } : undefined;
       scenarioResults.push({
         name: scenario.name,
@@ -182,15 +245,27 @@ async function benchOne(args: Args, target: Target, ceiling: Measurement, log: (
     }
     const peakBeforeExport = readMemory(service.pid).hwmMb;
     const key = await exporterKey(c, service.url);
-    const exported = await measureExport(`${service.url}/v1/export/${EXPORTER_ID}`, key, service.pid, args.exportRepeats);
-    log(`  export: ${exported.units} units in ${Math.round(exported.totalMs)} ms, peak RSS ${Math.round(exported.rssPeakMb)} MiB`);
+    const exported = await measureExport(
+      `${service.url}/v1/export/${EXPORTER_ID}`,
+      key,
+      service.pid,
+      args.exportRepeats,
+    );
+    log(
+      `  export: ${exported.units} units in ${Math.round(exported.totalMs)} ms, peak RSS ${Math.round(exported.rssPeakMb)} MiB`,
+    );
     result = {
       backend: target.backend,
       n: target.n,
       ...(args.label ? { label: args.label } : {}),
       mode: args.quick ? 'quick' : 'full',
       startedAt,
-      machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
+      machine: {
+        cpus: cpus().length,
+        cpuModel: cpus()[0]?.model ?? 'unknown',
+        memoryGb: Math.round(totalmem() / 2 ** 30),
+        node: process.version,
+      },
       settings: {
         connections: args.connections,
         duration: args.duration,
@@ -225,7 +300,9 @@ async function measureCeiling(args: Args, n: number, log: (line: string) => void
   const pageFile = join(CORPUS_DIR, 'ceiling-page.json');
   writeFileSync(pageFile, JSON.stringify({ data: units, total: n, offset: 0, limit: 20 }));
   const command =
-    args.server === 'build' ? [process.execPath, join(BUILD_DIR, 'bench', 'ceiling.js')] : [process.execPath, '--import', 'tsx', 'bench/ceiling.ts'];
+    args.server === 'build'
+      ? [process.execPath, join(BUILD_DIR, 'bench', 'ceiling.js')]
+      : [process.execPath, '--import', 'tsx', 'bench/ceiling.ts'];
   const ceiling = await startProcess(command, { BENCH_CEILING_PAGE: pageFile }, ROOT);
   try {
     const options = { connections: args.connections, duration: args.duration, warmup: args.warmup, pid: ceiling.pid };
@@ -240,7 +317,8 @@ async function measureCeiling(args: Args, n: number, log: (line: string) => void
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const started = performance.now();
-  const log = (line: string) => console.log(`[${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}`);
+  const log = (line: string) =>
+    console.log(`[${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}`);
   if (args.server === 'build') {
     const compiled = buildServer(ROOT, BUILD_DIR, ['bench/ceiling.ts']);
     log(`service compiled to ${BUILD_DIR} (${compiled} files changed)`);
@@ -256,7 +334,10 @@ async function main(): Promise<void> {
         done.push(r);
         const file = writeResult(RESULTS_DIR, r);
         printTable(r);
-        printTargets(r, done.find((b) => b.backend === r.backend && b.n === 10_000));
+        printTargets(
+          r,
+          done.find((b) => b.backend === r.backend && b.n === 10_000),
+        );
         console.log(`written to ${file}\n`);
       } finally {
         await dropTarget(target);
@@ -266,7 +347,9 @@ async function main(): Promise<void> {
   const summary = writeSummary(RESULTS_DIR);
   log(`summary: ${summary}`);
   const misses = done.flatMap((r) => checkTargets(r).filter((t) => t.met === false));
-  log(`finished in ${((performance.now() - started) / 1000).toFixed(1)} s${misses.length ? ` (${misses.length} indicative targets not met)` : ''}`);
+  log(
+    `finished in ${((performance.now() - started) / 1000).toFixed(1)} s${misses.length ? ` (${misses.length} indicative targets not met)` : ''}`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -77,7 +77,10 @@ export function scenarios(ctx: ScenarioContext): Scenario[] {
     method: 'POST',
     path: '/v1/skills',
     headers: { ...json, authorization: `Bearer ${ctx.publisherKey}` },
-    setupRequest: (request) => ({ ...request, body: JSON.stringify({ skill_md_content: skillMarkdown(c, published++, 1), visibility: 'public' }) }),
+    setupRequest: (request) => ({
+      ...request,
+      body: JSON.stringify({ skill_md_content: skillMarkdown(c, published++, 1), visibility: 'public' }),
+    }),
   };
 
   // Request k: validator k mod V on unit (k div V), spread over the corpus. Validators are new for each
@@ -99,14 +102,49 @@ export function scenarios(ctx: ScenarioContext): Scenario[] {
   };
 
   return [
-    { name: 'search', label: 'search (2 words by frequency, top 50 left out)', read: true, requests: cycle(typical), samplePaths: typical.slice(0, 15) },
-    { name: 'search_natural', label: 'search, questions in natural language (4–6 words in English framing)', read: true, requests: cycle(natural), samplePaths: natural.slice(0, 15) },
+    {
+      name: 'search',
+      label: 'search (2 words by frequency, top 50 left out)',
+      read: true,
+      requests: cycle(typical),
+      samplePaths: typical.slice(0, 15),
+    },
+    {
+      name: 'search_natural',
+      label: 'search, questions in natural language (4–6 words in English framing)',
+      read: true,
+      requests: cycle(natural),
+      samplePaths: natural.slice(0, 15),
+    },
     // The web front: the same questions as search_natural, answered as the HTML results page a person sees.
-    { name: 'search_natural_web', label: 'web results page (HTML), the same questions as search_natural', read: true, requests: cycle(naturalPages), samplePaths: natural.slice(0, 15) },
-    { name: 'search_worst', label: 'search, worst case (2 most frequent words)', read: true, requests: cycle(worst), samplePaths: worst.slice(0, 2) },
-    { name: 'list_filtered', label: 'filtered list (domain + min_quality)', read: true, requests: cycle(filtered), samplePaths: filtered.slice(0, 80).filter((_, k) => k % 5 === 0) },
+    {
+      name: 'search_natural_web',
+      label: 'web results page (HTML), the same questions as search_natural',
+      read: true,
+      requests: cycle(naturalPages),
+      samplePaths: natural.slice(0, 15),
+    },
+    {
+      name: 'search_worst',
+      label: 'search, worst case (2 most frequent words)',
+      read: true,
+      requests: cycle(worst),
+      samplePaths: worst.slice(0, 2),
+    },
+    {
+      name: 'list_filtered',
+      label: 'filtered list (domain + min_quality)',
+      read: true,
+      requests: cycle(filtered),
+      samplePaths: filtered.slice(0, 80).filter((_, k) => k % 5 === 0),
+    },
     { name: 'get_by_id', label: 'get unit by id', read: true, requests: cycle(byId) },
-    { name: 'get_by_id_web', label: 'web unit page (HTML), the same units as get_by_id', read: true, requests: cycle(unitPages) },
+    {
+      name: 'get_by_id_web',
+      label: 'web unit page (HTML), the same units as get_by_id',
+      read: true,
+      requests: cycle(unitPages),
+    },
     { name: 'contribute', label: 'contribute unit (POST)', read: false, requests: [contribute] },
     { name: 'validate', label: 'validate unit (first verdicts)', read: false, requests: [validate] },
     { name: 'publish', label: 'publish skill (POST, new skills)', read: false, requests: [publish] },

@@ -48,7 +48,20 @@ const baseOverrides = JSON.parse(arg('config', '{}')!) as LabOverrides;
 const sweep = JSON.parse(arg('sweep', '[{}]')!) as Array<LabOverrides & { label?: string }>;
 const providerId = embeddings === 'use' ? BUILTIN_ID : 'none';
 /** Off-topic queries (nothing a skill registry holds), written for the lab, not taken from any query set. */
-const OFF_TOPIC = ['chocolate cake with raspberry filling', 'medieval french poetry about love', 'best hiking trails in patagonia', 'how to train a puppy to sit', 'symptoms of the common cold', 'history of the roman empire', 'knitting a wool scarf pattern', 'who won the 1998 world cup', 'growing tomatoes on a balcony', 'baroque violin sonatas', 'xyzzy plugh frobnicate', 'qwertyuiop asdfghjkl'];
+const OFF_TOPIC = [
+  'chocolate cake with raspberry filling',
+  'medieval french poetry about love',
+  'best hiking trails in patagonia',
+  'how to train a puppy to sit',
+  'symptoms of the common cold',
+  'history of the roman empire',
+  'knitting a wool scarf pattern',
+  'who won the 1998 world cup',
+  'growing tomatoes on a balcony',
+  'baroque violin sonatas',
+  'xyzzy plugh frobnicate',
+  'qwertyuiop asdfghjkl',
+];
 
 interface Row {
   q: LabQuery;
@@ -80,7 +93,9 @@ async function main() {
   const t0 = performance.now();
   const corpus: LabCorpus = await loadCorpus(join(evalDir, 'corpus.jsonl.gz'), Number(arg('limit', 'Infinity')));
   const queries = loadQueries(join(evalDir, 'dev-queries.jsonl')).filter((q) => split === 'all' || q.half === split);
-  console.log(`corpus: ${corpus.skills.length} skills kept, ${corpus.refused} refused (no frontmatter name/description); ${queries.length} queries (${split}); loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `corpus: ${corpus.skills.length} skills kept, ${corpus.refused} refused (no frontmatter name/description); ${queries.length} queries (${split}); loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
 
   let itemVectors: Float32Array[] | null = null;
   let queryVectors: Map<string, Float32Array> | null = null;
@@ -88,7 +103,9 @@ async function main() {
     const cache = new EmbeddingCache(BUILTIN_ID, 512);
     const base = configFor(providerId, baseOverrides);
     void base;
-    const texts = corpus.skills.map((s) => embeddingText(s, Number(arg('embed-body-chars', '0')), Number(arg('embed-max-chars', '600'))));
+    const texts = corpus.skills.map((s) =>
+      embeddingText(s, Number(arg('embed-body-chars', '0')), Number(arg('embed-max-chars', '600'))),
+    );
     const missing = texts.filter((t) => !cache.get(t)).length;
     if (missing > 0) throw new Error(`${missing} item embeddings are not cached: run bench/search-lab/embed.ts first`);
     itemVectors = texts.map((t) => cache.get(t)!);
@@ -106,7 +123,9 @@ async function main() {
       ms.push(performance.now() - t);
     }
     ms.sort((a, b) => a - b);
-    console.log(`query embedding (USE-lite, cold cache, one core): p50 ${ms[ms.length >> 1]!.toFixed(1)} ms, p99 ${ms[Math.floor(ms.length * 0.99)]!.toFixed(1)} ms, max ${ms[ms.length - 1]!.toFixed(1)} ms`);
+    console.log(
+      `query embedding (USE-lite, cold cache, one core): p50 ${ms[ms.length >> 1]!.toFixed(1)} ms, p99 ${ms[Math.floor(ms.length * 0.99)]!.toFixed(1)} ms, max ${ms[ms.length - 1]!.toFixed(1)} ms`,
+    );
   }
 
   if (arg('floor-check') === 'true' && itemVectors && queryVectors) {
@@ -117,12 +136,15 @@ async function main() {
     console.log('\nSimilarity floor check (max cosine to any item):');
     OFF_TOPIC.forEach((q, i) => {
       const top = exact.search(ov[i]!, 3);
-      console.log(`  off-topic "${q}": ${top.map((h) => `${h.score.toFixed(3)} ${corpus.skills[h.key]!.name}`).join(' | ')}`);
+      console.log(
+        `  off-topic "${q}": ${top.map((h) => `${h.score.toFixed(3)} ${corpus.skills[h.key]!.name}`).join(' | ')}`,
+      );
     });
     const wantedSims: number[] = [];
     for (const q of queries) {
       const i = corpus.skills.findIndex((s) => s.doc === q.doc);
-      for (const kind of ['keyword', 'task'] as const) wantedSims.push(exact.similarity(i, queryVectors.get(q[kind])!)!);
+      for (const kind of ['keyword', 'task'] as const)
+        wantedSims.push(exact.similarity(i, queryVectors.get(q[kind])!)!);
     }
     wantedSims.sort((a, b) => a - b);
     const f = (x: number) => wantedSims[Math.floor(x * (wantedSims.length - 1))]!.toFixed(3);
@@ -131,14 +153,19 @@ async function main() {
 
   const engines = new Map<string, SearchEngine>();
   const out: unknown[] = [];
-  console.log('\n| run | kw MRR A | kw MRR B | kw MRR all | task MRR A | task MRR B | task MRR all | kw s@10 | task s@10 | kw empty | task empty | off-topic answered | p50 ms | p99 ms | max ms |');
+  console.log(
+    '\n| run | kw MRR A | kw MRR B | kw MRR all | task MRR A | task MRR B | task MRR all | kw s@10 | task s@10 | kw empty | task empty | off-topic answered | p50 ms | p99 ms | max ms |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   let cooccurrence: CooccurrenceModel | null = null;
   for (const variant of sweep) {
     const { label, ...ov } = variant;
     const { expansion, prf, ...overrides }: LabOverrides = { ...baseOverrides, ...ov };
     const cfg = configFor(providerId, overrides);
-    const lab: ExpansionConfig = { expansion: { ...NO_EXPANSION.expansion, ...expansion }, prf: { ...NO_EXPANSION.prf, ...prf } };
+    const lab: ExpansionConfig = {
+      expansion: { ...NO_EXPANSION.expansion, ...expansion },
+      prf: { ...NO_EXPANSION.prf, ...prf },
+    };
     const indexKey = JSON.stringify([cfg.analyzer, cfg.bodyWords, cfg.bodyProseOnly]);
     let engine = engines.get(indexKey);
     if (!engine) {
@@ -152,8 +179,17 @@ async function main() {
           : ann
             ? new UsearchVectorIndex(512, JSON.parse(ann === 'true' ? '{}' : ann))
             : undefined;
-      engine = new SearchEngine(overrides, { providerId, dimensions: itemVectors ? 512 : 0, ...(vectorIndex ? { vectorIndex } : {}) });
-      corpus.skills.forEach((s, i) => engine!.upsert({ key: i, name: s.name, description: s.description, tags: s.tags, domain: s.domain, body: s.body }, itemVectors?.[i]));
+      engine = new SearchEngine(overrides, {
+        providerId,
+        dimensions: itemVectors ? 512 : 0,
+        ...(vectorIndex ? { vectorIndex } : {}),
+      });
+      corpus.skills.forEach((s, i) =>
+        engine!.upsert(
+          { key: i, name: s.name, description: s.description, tags: s.tags, domain: s.domain, body: s.body },
+          itemVectors?.[i],
+        ),
+      );
       if (vectorIndex && queryVectors) {
         const t3 = performance.now();
         if (vectorIndex instanceof IvfVectorIndex) vectorIndex.train();
@@ -175,14 +211,23 @@ async function main() {
           found += truth.filter((h) => approx.has(h.key)).length;
         }
         const p = (xs: number[], q: number) => xs.sort((a, b) => a - b)[Math.floor(q * xs.length)]!.toFixed(2);
-        console.error(`  ${ivf ? `IVF ${ivf}` : `usearch ${ann}`}: trained in ${trainS.toFixed(1)} s; recall@50 ${(found / total).toFixed(3)}; search p50 ${p(ms, 0.5)} p99 ${p(ms, 0.99)} ms vs exact p50 ${p(msExact, 0.5)} p99 ${p(msExact, 0.99)} ms`);
+        console.error(
+          `  ${ivf ? `IVF ${ivf}` : `usearch ${ann}`}: trained in ${trainS.toFixed(1)} s; recall@50 ${(found / total).toFixed(3)}; search p50 ${p(ms, 0.5)} p99 ${p(ms, 0.99)} ms vs exact p50 ${p(msExact, 0.5)} p99 ${p(msExact, 0.99)} ms`,
+        );
       }
       const mem = engine.memoryBytes();
-      console.error(`  index built in ${((performance.now() - t1) / 1000).toFixed(1)} s: ${engine.size} items, ${engine.lexical.vocabularySize} terms, lexical ~${(mem.lexical / 2 ** 20).toFixed(0)} MiB, vectors ${(mem.vectors / 2 ** 20).toFixed(0)} MiB, heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`);
+      console.error(
+        `  index built in ${((performance.now() - t1) / 1000).toFixed(1)} s: ${engine.size} items, ${engine.lexical.vocabularySize} terms, lexical ~${(mem.lexical / 2 ** 20).toFixed(0)} MiB, vectors ${(mem.vectors / 2 ** 20).toFixed(0)} MiB, heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`,
+      );
       if (arg('cooccurrence') !== undefined) {
         const t2 = performance.now();
-        const m = (cooccurrence = CooccurrenceModel.build(engine.lexical, JSON.parse(arg('cooccurrence') === 'true' ? '{}' : arg('cooccurrence')!)));
-        console.error(`  co-occurrence model: ${m.terms} terms with associates, built in ${((performance.now() - t2) / 1000).toFixed(1)} s`);
+        const m = (cooccurrence = CooccurrenceModel.build(
+          engine.lexical,
+          JSON.parse(arg('cooccurrence') === 'true' ? '{}' : arg('cooccurrence')!),
+        ));
+        console.error(
+          `  co-occurrence model: ${m.terms} terms with associates, built in ${((performance.now() - t2) / 1000).toFixed(1)} s`,
+        );
       }
       engines.clear();
       engines.set(indexKey, engine);
@@ -195,7 +240,13 @@ async function main() {
       let q = terms;
       if (lab.expansion.enabled && model) q = addAssociates(model, q, lab.expansion);
       if (lab.prf.enabled && terms.length >= lab.prf.minTerms) {
-        q = expandByFeedback(current.lexical, q, lab.prf, (key) => [...(current.item(key)?.nameTerms ?? []), ...(current.item(key)?.descSet ?? [])], filter);
+        q = expandByFeedback(
+          current.lexical,
+          q,
+          lab.prf,
+          (key) => [...(current.item(key)?.nameTerms ?? []), ...(current.item(key)?.descSet ?? [])],
+          filter,
+        );
       }
       return q;
     };
@@ -207,31 +258,45 @@ async function main() {
         const text = q[kind];
         const t = performance.now();
         const mode = arg('exhaustive');
-        const res = engine.search(text, { limit: K, queryVector: queryVectors?.get(text), exhaustive: mode === undefined ? undefined : mode === 'true' });
+        const res = engine.search(text, {
+          limit: K,
+          queryVector: queryVectors?.get(text),
+          exhaustive: mode === undefined ? undefined : mode === 'true',
+        });
         const ms = performance.now() - t;
         if (arg('check-pruning') === 'true') {
           const ref = engine.search(text, { limit: K, queryVector: queryVectors?.get(text), exhaustive: true });
           const pruned = engine.search(text, { limit: K, queryVector: queryVectors?.get(text), exhaustive: false });
-          if (JSON.stringify(ref.hits.map((h) => h.key)) !== JSON.stringify(pruned.hits.map((h) => h.key))) pruningDiffs++;
+          if (JSON.stringify(ref.hits.map((h) => h.key)) !== JSON.stringify(pruned.hits.map((h) => h.key)))
+            pruningDiffs++;
         }
         const docs = res.hits.map((h) => corpus.skills[h.key]!.doc);
         const rank = docs.findIndex((d) => wanted.has(d)) + 1;
         rows.push({ q, kind, rank, empty: res.hits.length === 0, ms, top: docs });
       }
     }
-    const offTopicHits = OFF_TOPIC.filter((t) => engine!.search(t, { limit: K, queryVector: queryVectors?.get(t) }).hits.length > 0).length;
-    const part = (kind: string, half?: string) => summarize(rows.filter((r) => r.kind === kind && (!half || r.q.half === half)));
+    const offTopicHits = OFF_TOPIC.filter(
+      (t) => engine!.search(t, { limit: K, queryVector: queryVectors?.get(t) }).hits.length > 0,
+    ).length;
+    const part = (kind: string, half?: string) =>
+      summarize(rows.filter((r) => r.kind === kind && (!half || r.q.half === half)));
     const kw = part('keyword');
     const tk = part('task');
     const f = (x: number) => x.toFixed(3);
     const all = summarize(rows);
-    console.log(`| ${label ?? JSON.stringify(ov)} | ${f(part('keyword', 'a').mrr)} | ${f(part('keyword', 'b').mrr)} | ${f(kw.mrr)} | ${f(part('task', 'a').mrr)} | ${f(part('task', 'b').mrr)} | ${f(tk.mrr)} | ${f(kw.s10)} | ${f(tk.s10)} | ${kw.empty} | ${tk.empty} | ${offTopicHits}/${OFF_TOPIC.length} | ${all.p50.toFixed(2)} | ${all.p99.toFixed(2)} | ${all.max.toFixed(1)} |`);
+    console.log(
+      `| ${label ?? JSON.stringify(ov)} | ${f(part('keyword', 'a').mrr)} | ${f(part('keyword', 'b').mrr)} | ${f(kw.mrr)} | ${f(part('task', 'a').mrr)} | ${f(part('task', 'b').mrr)} | ${f(tk.mrr)} | ${f(kw.s10)} | ${f(tk.s10)} | ${kw.empty} | ${tk.empty} | ${offTopicHits}/${OFF_TOPIC.length} | ${all.p50.toFixed(2)} | ${all.p99.toFixed(2)} | ${all.max.toFixed(1)} |`,
+    );
     if (arg('detail') === 'true') {
-      console.log(`\n  ${label ?? ''}\n\n| half | queries | n | MRR@10 | success@1 | @3 | @10 | empty | p50 ms | p99 ms | max ms |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|`);
+      console.log(
+        `\n  ${label ?? ''}\n\n| half | queries | n | MRR@10 | success@1 | @3 | @10 | empty | p50 ms | p99 ms | max ms |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|`,
+      );
       for (const half of ['a', 'b', undefined]) {
         for (const kind of ['keyword', 'task']) {
           const x = part(kind, half);
-          console.log(`| ${half ?? 'all'} | ${kind} | ${x.n} | ${f(x.mrr)} | ${f(x.s1)} | ${f(x.s3)} | ${f(x.s10)} | ${x.empty} | ${x.p50.toFixed(2)} | ${x.p99.toFixed(2)} | ${x.max.toFixed(1)} |`);
+          console.log(
+            `| ${half ?? 'all'} | ${kind} | ${x.n} | ${f(x.mrr)} | ${f(x.s1)} | ${f(x.s3)} | ${f(x.s10)} | ${x.empty} | ${x.p50.toFixed(2)} | ${x.p99.toFixed(2)} | ${x.max.toFixed(1)} |`,
+          );
         }
       }
       console.log('');
@@ -249,17 +314,35 @@ async function main() {
       for (const kind of ['keyword', 'task']) {
         const r = ranks[kind]!;
         const at = (n: number) => (r.filter((x) => x > 0 && x <= n).length / r.length).toFixed(3);
-        console.log(`  ${kind}: success@1 ${at(1)}, @3 ${at(3)}, @10 ${at(10)}, @50 ${at(50)}, @200 ${at(200)}; not in the top 200: ${r.filter((x) => x === 0).length}`);
+        console.log(
+          `  ${kind}: success@1 ${at(1)}, @3 ${at(3)}, @10 ${at(10)}, @50 ${at(50)}, @200 ${at(200)}; not in the top 200: ${r.filter((x) => x === 0).length}`,
+        );
       }
     }
-    if (arg('check-pruning') === 'true') console.log(`  pruned top-${K} differs from exhaustive for ${pruningDiffs} of ${rows.length} queries`);
+    if (arg('check-pruning') === 'true')
+      console.log(`  pruned top-${K} differs from exhaustive for ${pruningDiffs} of ${rows.length} queries`);
     if (arg('misses') === 'true') {
       for (const r of rows.filter((x) => x.rank !== 1)) {
         const s = corpus.skills.find((x) => x.doc === r.q.doc)!;
-        console.log(`  miss(${r.rank}) ${r.kind} [${r.q.doc} ${s.name}] "${r.q[r.kind]}" → ${r.top.slice(0, 3).map((d) => corpus.skills.find((x) => x.doc === d)!.name).join(', ')}`);
+        console.log(
+          `  miss(${r.rank}) ${r.kind} [${r.q.doc} ${s.name}] "${r.q[r.kind]}" → ${r.top
+            .slice(0, 3)
+            .map((d) => corpus.skills.find((x) => x.doc === d)!.name)
+            .join(', ')}`,
+        );
       }
     }
-    out.push({ label, overrides, keyword: kw, task: tk, halves: { a: { keyword: part('keyword', 'a'), task: part('task', 'a') }, b: { keyword: part('keyword', 'b'), task: part('task', 'b') } }, rows: rows.map((r) => ({ doc: r.q.doc, kind: r.kind, rank: r.rank, ms: r.ms })) });
+    out.push({
+      label,
+      overrides,
+      keyword: kw,
+      task: tk,
+      halves: {
+        a: { keyword: part('keyword', 'a'), task: part('task', 'a') },
+        b: { keyword: part('keyword', 'b'), task: part('task', 'b') },
+      },
+      rows: rows.map((r) => ({ doc: r.q.doc, kind: r.kind, rank: r.rank, ms: r.ms })),
+    });
   }
   const json = arg('json');
   if (json) writeFileSync(json, JSON.stringify(out, null, 1));

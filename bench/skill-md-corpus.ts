@@ -108,8 +108,12 @@ const report = {
 if (args.includes('--json')) {
   console.log(JSON.stringify(report, null, 2));
 } else {
-  console.log(`files ${total}, accepted ${accepted} (${pct(accepted, total)}), conformant ${conformant} (${pct(conformant, total)})`);
-  console.log(`with a frontmatter name and description: ${eligible}, accepted ${eligibleAccepted} (${report.share_accepted_among_them})`);
+  console.log(
+    `files ${total}, accepted ${accepted} (${pct(accepted, total)}), conformant ${conformant} (${pct(conformant, total)})`,
+  );
+  console.log(
+    `with a frontmatter name and description: ${eligible}, accepted ${eligibleAccepted} (${report.share_accepted_among_them})`,
+  );
   console.log('refused by rule:');
   for (const [rule, n] of sorted(refused)) console.log(`  ${rule.padEnd(24)} ${n}`);
   console.log('warnings by kind (warnings / skills):');

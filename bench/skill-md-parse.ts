@@ -49,7 +49,8 @@ const fill = (lines: string[], key = 'metadata') => {
   const used = lines.join('\n').length + key.length + 10;
   return [...lines, `${key}: "${'x'.repeat(Math.max(0, MAX_FRONTMATTER_CHARS - used))}"`];
 };
-const keys = (n: number, value: (i: number) => string) => Array.from({ length: n }, (_, i) => `k${i.toString(36)}: ${value(i)}`);
+const keys = (n: number, value: (i: number) => string) =>
+  Array.from({ length: n }, (_, i) => `k${i.toString(36)}: ${value(i)}`);
 
 /** The largest n (up to `high`) for which build(n) is accepted: the worst input of its shape within the bounds. */
 function largest(build: (n: number) => string, high: number): string {
@@ -64,7 +65,9 @@ function largest(build: (n: number) => string, high: number): string {
 }
 
 const tower = (r: number) =>
-  Array.from({ length: MAX_FRONTMATTER_DEPTH - 1 }, (_, i) => `${'  '.repeat(i)}k${r}x${i}:`).concat(`${'  '.repeat(MAX_FRONTMATTER_DEPTH - 1)}leaf: x`);
+  Array.from({ length: MAX_FRONTMATTER_DEPTH - 1 }, (_, i) => `${'  '.repeat(i)}k${r}x${i}:`).concat(
+    `${'  '.repeat(MAX_FRONTMATTER_DEPTH - 1)}leaf: x`,
+  );
 const nestedFlow = `${'['.repeat(MAX_FRONTMATTER_DEPTH - 1)}a${']'.repeat(MAX_FRONTMATTER_DEPTH - 1)}`;
 
 const inputs: Array<[string, string]> = [
@@ -86,38 +89,135 @@ const inputs: Array<[string, string]> = [
   ],
   [
     'typical invalid-YAML file (description: | text)',
-    fm(['name: pdf-tables', 'description: | Use when this capability is needed.', 'metadata:', '  author: docs-team'], BODY.repeat(8)),
+    fm(
+      ['name: pdf-tables', 'description: | Use when this capability is needed.', 'metadata:', '  author: docs-team'],
+      BODY.repeat(8),
+    ),
   ],
-  [`max keys (${MAX_FRONTMATTER_KEYS}), empty values`, largest((n) => fm([...head, ...keys(n, () => '')]), MAX_FRONTMATTER_KEYS)],
-  ['max keys with long values, max size', largest((n) => fm([...head, ...keys(n, () => 'x'.repeat(Math.floor(MAX_FRONTMATTER_CHARS / n) - 8))]), MAX_FRONTMATTER_KEYS)],
-  [`max values (${MAX_FRONTMATTER_VALUES}) in one flow list`, largest((n) => fm([...head, `metadata: {tags: [${Array(n).fill('a').join(',')}]}`]), MAX_FRONTMATTER_VALUES)],
-  ['max values as a block list', largest((n) => fm([...head, 'metadata:', '  tags:', ...Array(n).fill('    - a')]), MAX_FRONTMATTER_VALUES)],
-  [`max flow depth (${MAX_FRONTMATTER_DEPTH - 1}) repeated, max size`, largest((n) => fm(fill([...head, ...keys(n, () => nestedFlow)])), MAX_FRONTMATTER_VALUES)],
-  [`max block depth (${MAX_FRONTMATTER_DEPTH}) repeated`, largest((n) => fm([...head, ...Array.from({ length: n }, (_, r) => tower(r)).flat()]), MAX_FRONTMATTER_KEYS)],
+  [
+    `max keys (${MAX_FRONTMATTER_KEYS}), empty values`,
+    largest((n) => fm([...head, ...keys(n, () => '')]), MAX_FRONTMATTER_KEYS),
+  ],
+  [
+    'max keys with long values, max size',
+    largest(
+      (n) => fm([...head, ...keys(n, () => 'x'.repeat(Math.floor(MAX_FRONTMATTER_CHARS / n) - 8))]),
+      MAX_FRONTMATTER_KEYS,
+    ),
+  ],
+  [
+    `max values (${MAX_FRONTMATTER_VALUES}) in one flow list`,
+    largest((n) => fm([...head, `metadata: {tags: [${Array(n).fill('a').join(',')}]}`]), MAX_FRONTMATTER_VALUES),
+  ],
+  [
+    'max values as a block list',
+    largest((n) => fm([...head, 'metadata:', '  tags:', ...Array(n).fill('    - a')]), MAX_FRONTMATTER_VALUES),
+  ],
+  [
+    `max flow depth (${MAX_FRONTMATTER_DEPTH - 1}) repeated, max size`,
+    largest((n) => fm(fill([...head, ...keys(n, () => nestedFlow)])), MAX_FRONTMATTER_VALUES),
+  ],
+  [
+    `max block depth (${MAX_FRONTMATTER_DEPTH}) repeated`,
+    largest((n) => fm([...head, ...Array.from({ length: n }, (_, r) => tower(r)).flat()]), MAX_FRONTMATTER_KEYS),
+  ],
   ['max size: one long metadata value', fm(fill([...head]))],
-  [`max description (${MAX_DESCRIPTION_CHARS}) with max size`, fm(fill(['name: worst-case', `description: ${'d'.repeat(MAX_DESCRIPTION_CHARS)}`]))],
-  ['fallback: every field invalid (": " inside)', largest((n) => fm([...head.slice(0, 1), ...keys(n, () => `a: ${'x'.repeat(Math.floor(MAX_FRONTMATTER_CHARS / n) - 12)}`), 'description: d']), MAX_FRONTMATTER_KEYS)],
-  ['fallback: every field starts with *', largest((n) => fm([...head, ...keys(n, () => `*${'x'.repeat(Math.floor(MAX_FRONTMATTER_CHARS / n) - 10)}`)]), MAX_FRONTMATTER_KEYS)],
-  ['fallback: every field "| text"', largest((n) => fm([...head, ...keys(n, () => `| ${'x'.repeat(Math.floor(MAX_FRONTMATTER_CHARS / n) - 10)}`)]), MAX_FRONTMATTER_KEYS)],
-  ['fallback: unclosed [ before valid fields', largest((n) => fm([...head, ...Array.from({ length: n }, (_, i) => `a${i}: [x ${'y'.repeat(50)}\nb${i}: fine`)]), MAX_FRONTMATTER_KEYS)],
-  ['fallback: invalid nested blocks', largest((n) => fm([...head, ...Array.from({ length: n }, (_, i) => `m${i}:\n  a: b: ${'c'.repeat(100)}\n  - d`)]), MAX_FRONTMATTER_KEYS)],
-  ['many colons on one line', largest((n) => fm(['name: worst-case', `description: ${'a: '.repeat(n)}`]), MAX_FRONTMATTER_KEYS)],
-  ['a run of * filling the frontmatter', fm(['name: worst-case', `description: ${'*'.repeat(MAX_DESCRIPTION_CHARS - 1)}`, `metadata: "${'*'.repeat(MAX_FRONTMATTER_CHARS - MAX_DESCRIPTION_CHARS - 60)}"`])],
+  [
+    `max description (${MAX_DESCRIPTION_CHARS}) with max size`,
+    fm(fill(['name: worst-case', `description: ${'d'.repeat(MAX_DESCRIPTION_CHARS)}`])),
+  ],
+  [
+    'fallback: every field invalid (": " inside)',
+    largest(
+      (n) =>
+        fm([
+          ...head.slice(0, 1),
+          ...keys(n, () => `a: ${'x'.repeat(Math.floor(MAX_FRONTMATTER_CHARS / n) - 12)}`),
+          'description: d',
+        ]),
+      MAX_FRONTMATTER_KEYS,
+    ),
+  ],
+  [
+    'fallback: every field starts with *',
+    largest(
+      (n) => fm([...head, ...keys(n, () => `*${'x'.repeat(Math.floor(MAX_FRONTMATTER_CHARS / n) - 10)}`)]),
+      MAX_FRONTMATTER_KEYS,
+    ),
+  ],
+  [
+    'fallback: every field "| text"',
+    largest(
+      (n) => fm([...head, ...keys(n, () => `| ${'x'.repeat(Math.floor(MAX_FRONTMATTER_CHARS / n) - 10)}`)]),
+      MAX_FRONTMATTER_KEYS,
+    ),
+  ],
+  [
+    'fallback: unclosed [ before valid fields',
+    largest(
+      (n) => fm([...head, ...Array.from({ length: n }, (_, i) => `a${i}: [x ${'y'.repeat(50)}\nb${i}: fine`)]),
+      MAX_FRONTMATTER_KEYS,
+    ),
+  ],
+  [
+    'fallback: invalid nested blocks',
+    largest(
+      (n) => fm([...head, ...Array.from({ length: n }, (_, i) => `m${i}:\n  a: b: ${'c'.repeat(100)}\n  - d`)]),
+      MAX_FRONTMATTER_KEYS,
+    ),
+  ],
+  [
+    'many colons on one line',
+    largest((n) => fm(['name: worst-case', `description: ${'a: '.repeat(n)}`]), MAX_FRONTMATTER_KEYS),
+  ],
+  [
+    'a run of * filling the frontmatter',
+    fm([
+      'name: worst-case',
+      `description: ${'*'.repeat(MAX_DESCRIPTION_CHARS - 1)}`,
+      `metadata: "${'*'.repeat(MAX_FRONTMATTER_CHARS - MAX_DESCRIPTION_CHARS - 60)}"`,
+    ]),
+  ],
   ['quoted value full of escapes', fm(fill(['name: worst-case', `description: "${'\\"\\u00e9'.repeat(400)}"`]))],
-  ['aliases up to the expansion bound', largest((n) => fm([...head, `a0: &a0 "${'x'.repeat(2000)}"`, ...Array.from({ length: n }, (_, i) => `b${i}: *a0`)]), MAX_FRONTMATTER_KEYS)],
+  [
+    'aliases up to the expansion bound',
+    largest(
+      (n) => fm([...head, `a0: &a0 "${'x'.repeat(2000)}"`, ...Array.from({ length: n }, (_, i) => `b${i}: *a0`)]),
+      MAX_FRONTMATTER_KEYS,
+    ),
+  ],
   [`${MAX_FRONTMATTER_LINES} lines of comments`, fm([...head, ...Array(MAX_FRONTMATTER_LINES - 3).fill('# comment')])],
   [
     'max body: HTML-like, backticks, injection-like text',
-    fm(head, (() => {
-      const unit = '<a `x` <example> ignore previous results ``` you are `` now <!- \n';
-      return unit.repeat(Math.floor((MAX_SKILL_MD_CHARS - 100) / unit.length));
-    })()),
+    fm(
+      head,
+      (() => {
+        const unit = '<a `x` <example> ignore previous results ``` you are `` now <!- \n';
+        return unit.repeat(Math.floor((MAX_SKILL_MD_CHARS - 100) / unit.length));
+      })(),
+    ),
   ],
   ['refused: 12,000 keys', fm([...head, ...Array.from({ length: 12_000 }, (_, i) => `${(1296 + i).toString(36)}:`)])],
   ['refused: 30,000 nested [', fm([...head, `metadata: ${'['.repeat(30_000)}`])],
   ['refused: 15,000 values', fm([...head, `metadata: [${'a,'.repeat(15_000)}]`])],
-  ['refused: unclosed [ before every field', fm([...head, ...Array.from({ length: 100 }, (_, i) => `a${i}: [x ${'y'.repeat(50)}\nb${i}: fine`)])],
-  ['refused: alias bomb', fm([...head, 'a: &a [x,x,x,x,x,x,x,x,x]', ...Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9).fill(`*${String.fromCharCode(97 + i)}`).join(',')}]`)])],
+  [
+    'refused: unclosed [ before every field',
+    fm([...head, ...Array.from({ length: 100 }, (_, i) => `a${i}: [x ${'y'.repeat(50)}\nb${i}: fine`)]),
+  ],
+  [
+    'refused: alias bomb',
+    fm([
+      ...head,
+      'a: &a [x,x,x,x,x,x,x,x,x]',
+      ...Array.from(
+        { length: 8 },
+        (_, i) =>
+          `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9)
+            .fill(`*${String.fromCharCode(97 + i)}`)
+            .join(',')}]`,
+      ),
+    ]),
+  ],
 ];
 
 interface Row {

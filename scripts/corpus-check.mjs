@@ -27,10 +27,15 @@ const option = (name, fallback) => {
 };
 const file = argv.find((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'));
 if (!file) {
-  console.error('usage: npm run corpus:check -- FILE.jsonl[.gz] [--base URL] [--concurrency N] [--publishers N] [--examples N] [--json OUT]');
+  console.error(
+    'usage: npm run corpus:check -- FILE.jsonl[.gz] [--base URL] [--concurrency N] [--publishers N] [--examples N] [--json OUT]',
+  );
   process.exit(2);
 }
-const base = option('base', process.env.REG_BASE_URL ?? `http://127.0.0.1:${process.env.REG_PORT ?? 3000}`).replace(/\/$/, '');
+const base = option('base', process.env.REG_BASE_URL ?? `http://127.0.0.1:${process.env.REG_PORT ?? 3000}`).replace(
+  /\/$/,
+  '',
+);
 const concurrency = Math.max(1, Number(option('concurrency', 8)) || 8);
 const publishers = Math.max(1, Number(option('publishers', 1)) || 1);
 const examples = Math.max(0, Number(option('examples', 2)) || 0);
@@ -65,7 +70,10 @@ async function call(method, path, body, key) {
     try {
       const res = await fetch(base + path, {
         method,
-        headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(key ? { authorization: `Bearer ${key}` } : {}) },
+        headers: {
+          ...(body ? { 'content-type': 'application/json' } : {}),
+          ...(key ? { authorization: `Bearer ${key}` } : {}),
+        },
         body: body ? JSON.stringify(body) : undefined,
       });
       const text = await res.text();
@@ -98,13 +106,15 @@ function keyFor(source) {
     const agentId = `corpus-check-${run}-${bucket}`;
     keys.set(
       bucket,
-      call('POST', '/v1/auth/register', { agent_id: agentId, scopes: ['read', 'write'], tier: 'enterprise' }).then((res) => {
-        if (res.status !== 201 || !res.json?.data?.api_key) {
-          console.error(`could not register ${agentId} at ${base}: HTTP ${res.status} ${res.text.slice(0, 300)}`);
-          process.exit(2);
-        }
-        return res.json.data.api_key;
-      }),
+      call('POST', '/v1/auth/register', { agent_id: agentId, scopes: ['read', 'write'], tier: 'enterprise' }).then(
+        (res) => {
+          if (res.status !== 201 || !res.json?.data?.api_key) {
+            console.error(`could not register ${agentId} at ${base}: HTTP ${res.status} ${res.text.slice(0, 300)}`);
+            process.exit(2);
+          }
+          return res.json.data.api_key;
+        },
+      ),
     );
   }
   return keys.get(bucket);
@@ -119,7 +129,8 @@ function ruleOf(json) {
   const message = String(error.message ?? '');
   const named = /\(rule ([a-z_]+)\)\s*$/.exec(message);
   if (named) return named[1];
-  if (/^skill_md_content .*(at most|more than|fewer than|longer|shorter).*100000/i.test(message)) return 'content_too_large';
+  if (/^skill_md_content .*(at most|more than|fewer than|longer|shorter).*100000/i.test(message))
+    return 'content_too_large';
   return null;
 }
 
@@ -129,11 +140,17 @@ const KIND_OF_MESSAGE = [
   [/^\d+ more ([a-z_]+) warnings$/, null],
   [/more metadata values that are not text/, 'nonconformant_field'],
   [/^unknown frontmatter field|more unknown frontmatter fields/, 'unknown_field'],
-  [/is not valid YAML|YAML keys must be unique|reads as an alias|reads as a comment|belongs to no field|key that is a list/, 'yaml_lenient'],
+  [
+    /is not valid YAML|YAML keys must be unique|reads as an alias|reads as a comment|belongs to no field|key that is a list/,
+    'yaml_lenient',
+  ],
   [/is not a conformant name/, 'name_normalized'],
   [/the Agent Skills format allows 1024/, 'description_long'],
   [/not indexed|are indexed$/, 'value_ignored'],
-  [/Agent Skills format|must be text|must be a mapping|must be a space-separated|must list tool names/, 'nonconformant_field'],
+  [
+    /Agent Skills format|must be text|must be a mapping|must be a space-separated|must list tool names/,
+    'nonconformant_field',
+  ],
   [/^the body is empty/, 'empty_body'],
   [/^the body is long/, 'long_body'],
   [/invisible Unicode characters/, 'invisible_characters'],
@@ -152,10 +169,15 @@ function kindOfMessage(message) {
 function warningsOf(json) {
   const conformance = json?.data?.conformance;
   if (Array.isArray(conformance?.warnings)) {
-    return { list: conformance.warnings.map((w) => [String(w.kind), String(w.message)]), conformant: conformance.conformant };
+    return {
+      list: conformance.warnings.map((w) => [String(w.kind), String(w.message)]),
+      conformant: conformance.conformant,
+    };
   }
   const plain = Array.isArray(json?.warnings) ? json.warnings : [];
-  const list = plain.map((w) => (typeof w === 'string' ? [kindOfMessage(w), w] : [String(w?.kind ?? 'other'), String(w?.message ?? '')]));
+  const list = plain.map((w) =>
+    typeof w === 'string' ? [kindOfMessage(w), w] : [String(w?.kind ?? 'other'), String(w?.message ?? '')],
+  );
   const conformant = typeof json?.data?.conformant === 'boolean' ? json.data.conformant : undefined;
   return { list, conformant };
 }
@@ -191,7 +213,12 @@ async function handle(row) {
   const eligible = hasNameAndDescription(content);
   tally.files++;
   if (eligible) tally.eligible++;
-  const res = await call('POST', '/v1/skills', { skill_md_content: content, visibility: 'public' }, await keyFor(row.source));
+  const res = await call(
+    'POST',
+    '/v1/skills',
+    { skill_md_content: content, visibility: 'public' },
+    await keyFor(row.source),
+  );
   if (res.status === 201) {
     tally.accepted++;
     if (eligible) tally.eligible_accepted++;
@@ -211,7 +238,10 @@ async function handle(row) {
     const rule = ruleOf(res.json);
     if (rule) bump(tally.refused, rule);
     else tally.refused_without_rule++;
-    example(`refused ${rule ?? '(no rule)'}`, `${id}${eligible ? ' [has name and description]' : ''}: ${res.json?.error?.message ?? res.text}`);
+    example(
+      `refused ${rule ?? '(no rule)'}`,
+      `${id}${eligible ? ' [has name and description]' : ''}: ${res.json?.error?.message ?? res.text}`,
+    );
   } else if (res.status >= 500) {
     tally.server_errors++;
     example(`HTTP ${res.status}`, `${id}: ${res.text}`);
@@ -219,7 +249,10 @@ async function handle(row) {
     bump(tally.other_statuses, res.status === 0 ? 'network error' : `HTTP ${res.status}`);
     example(`HTTP ${res.status || 'network error'}`, `${id}: ${res.text}`);
   }
-  if (tally.files % 1000 === 0) process.stderr.write(`  ${tally.files} posted, ${tally.accepted} accepted (${Math.round(tally.files / ((Date.now() - started) / 1000))}/s)\n`);
+  if (tally.files % 1000 === 0)
+    process.stderr.write(
+      `  ${tally.files} posted, ${tally.accepted} accepted (${Math.round(tally.files / ((Date.now() - started) / 1000))}/s)\n`,
+    );
 }
 
 async function* rows(path) {
@@ -258,14 +291,20 @@ const pct = (n, of) => `${((100 * n) / Math.max(1, of)).toFixed(2)}%`;
 const sorted = (map) => Object.entries(map).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
 const share = tally.eligible_accepted / Math.max(1, tally.eligible);
 const checks = [
-  [`accepted ${pct(tally.eligible_accepted, tally.eligible)} of the files with a frontmatter name and description (at least 99%)`, share >= 0.99],
+  [
+    `accepted ${pct(tally.eligible_accepted, tally.eligible)} of the files with a frontmatter name and description (at least 99%)`,
+    share >= 0.99,
+  ],
   [`no 5xx answer (${tally.server_errors})`, tally.server_errors === 0],
   [`every refusal names its rule (${tally.refused_without_rule} do not)`, tally.refused_without_rule === 0],
 ];
 
-console.log(`${tally.files} skills posted to ${base} in ${seconds.toFixed(0)} s (${concurrency} at a time, ${keys.size} agent(s))`);
+console.log(
+  `${tally.files} skills posted to ${base} in ${seconds.toFixed(0)} s (${concurrency} at a time, ${keys.size} agent(s))`,
+);
 console.log(`accepted ${tally.accepted} (${pct(tally.accepted, tally.files)})`);
-if (tally.conformance_reported > 0) console.log(`conformant ${tally.conformant} of ${tally.conformance_reported} accepted skills that say`);
+if (tally.conformance_reported > 0)
+  console.log(`conformant ${tally.conformant} of ${tally.conformance_reported} accepted skills that say`);
 const refusedTotal = Object.values(tally.refused).reduce((a, b) => a + b, 0) + tally.refused_without_rule;
 console.log(`refused ${refusedTotal} (${pct(refusedTotal, tally.files)}), by rule:`);
 for (const [rule, n] of sorted(tally.refused)) console.log(`  ${rule.padEnd(26)} ${n}`);
@@ -273,9 +312,13 @@ if (tally.refused_without_rule) console.log(`  ${'(no rule named)'.padEnd(26)} $
 console.log(`5xx answers: ${tally.server_errors}`);
 for (const [status, n] of sorted(tally.other_statuses)) console.log(`${status}: ${n}`);
 console.log('warnings by kind (warnings / skills):');
-for (const [kind, n] of sorted(tally.warnings_by_kind)) console.log(`  ${kind.padEnd(26)} ${n} / ${tally.skills_by_warning_kind[kind]}`);
-console.log(`files with a frontmatter name and description: ${tally.eligible}, accepted ${tally.eligible_accepted} (${pct(tally.eligible_accepted, tally.eligible)})`);
+for (const [kind, n] of sorted(tally.warnings_by_kind))
+  console.log(`  ${kind.padEnd(26)} ${n} / ${tally.skills_by_warning_kind[kind]}`);
+console.log(
+  `files with a frontmatter name and description: ${tally.eligible}, accepted ${tally.eligible_accepted} (${pct(tally.eligible_accepted, tally.eligible)})`,
+);
 for (const [key, list] of Object.entries(shown)) for (const text of list) console.log(`  [${key}] ${text}`);
 for (const [text, ok] of checks) console.log(`${ok ? 'ok  ' : 'FAIL'} ${text}`);
-if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify({ base, seconds, ...tally, examples: shown, checks }, null, 2)}\n`);
+if (jsonOut)
+  writeFileSync(jsonOut, `${JSON.stringify({ base, seconds, ...tally, examples: shown, checks }, null, 2)}\n`);
 process.exitCode = checks.every(([, ok]) => ok) ? 0 : 1;

@@ -7,4 +7,6 @@ const README = new URL('../README.md', import.meta.url);
 const before = readFileSync(README, 'utf8');
 const after = withConfigTable(before);
 writeFileSync(README, after);
-console.log(after === before ? 'README.md: the configuration table is current' : 'README.md: configuration table written');
+console.log(
+  after === before ? 'README.md: the configuration table is current' : 'README.md: configuration table written',
+);

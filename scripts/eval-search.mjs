@@ -19,7 +19,9 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const evalDir = resolve(process.env.REG_SEARCH_EVAL_DIR ?? join(root, '..', 'shared', 'search-eval'));
 const runner = join(evalDir, 'run.mjs');
 if (!existsSync(runner)) {
-  console.error(`eval:search: ${runner} not found; set REG_SEARCH_EVAL_DIR to the folder holding run.mjs, corpus.jsonl.gz and the queries`);
+  console.error(
+    `eval:search: ${runner} not found; set REG_SEARCH_EVAL_DIR to the folder holding run.mjs, corpus.jsonl.gz and the queries`,
+  );
   process.exit(2);
 }
 
@@ -86,7 +88,9 @@ try {
   const started = Date.now();
   const run = spawn(process.execPath, [runner, '--base', base, ...process.argv.slice(2)], { stdio: 'inherit' });
   const status = await new Promise((done) => run.on('exit', (code) => done(code ?? 1)));
-  console.log(`eval:search: ${((Date.now() - started) / 1000).toFixed(0)} s, embeddings: ${process.env.REG_EMBEDDINGS ?? 'none'}`);
+  console.log(
+    `eval:search: ${((Date.now() - started) / 1000).toFixed(0)} s, embeddings: ${process.env.REG_EMBEDDINGS ?? 'none'}`,
+  );
   await stop();
   process.exit(status);
 } catch (error) {

@@ -76,8 +76,14 @@ const PROBES = new Set(['/healthz', '/readyz']);
  */
 function assertAllowedHost(allowed: string[] | null, host: string, url: string): void {
   if (allowed === null || PROBES.has(url.split('?')[0]!)) return;
-  const name = host.replace(/^\[([^\]]*)\](:\d+)?$/, '$1').replace(/^([^:]*)(:\d+)?$/, '$1').toLowerCase();
-  if (!allowed.includes(name)) throw forbidden(`this registry does not answer to the host name ${JSON.stringify(name.slice(0, 100))}; see REG_ALLOWED_HOSTS`);
+  const name = host
+    .replace(/^\[([^\]]*)\](:\d+)?$/, '$1')
+    .replace(/^([^:]*)(:\d+)?$/, '$1')
+    .toLowerCase();
+  if (!allowed.includes(name))
+    throw forbidden(
+      `this registry does not answer to the host name ${JSON.stringify(name.slice(0, 100))}; see REG_ALLOWED_HOSTS`,
+    );
 }
 
 /**
@@ -88,9 +94,18 @@ function assertAllowedHost(allowed: string[] | null, host: string, url: string):
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   return {
     level,
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'], censor: '[redacted]' },
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'],
+      censor: '[redacted]',
+    },
     serializers: {
-      req: (request: { method: string; url: string; host?: string; ip?: string; socket?: { remotePort?: number } }) => ({
+      req: (request: {
+        method: string;
+        url: string;
+        host?: string;
+        ip?: string;
+        socket?: { remotePort?: number };
+      }) => ({
         method: request.method,
         url: redactCredentials(request.url),
         host: request.host,
@@ -143,7 +158,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, store } = options;
   const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
   const search = openSearchIndex(store, config);
-  const ctx: Context = { store, config, clock: options.clock ?? (() => new Date()), ids: options.ids ?? randomIds, search };
+  const ctx: Context = {
+    store,
+    config,
+    clock: options.clock ?? (() => new Date()),
+    ids: options.ids ?? randomIds,
+    search,
+  };
 
   const app = Fastify({
     logger: options.logger ?? false,
@@ -178,7 +199,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await installConventions(app, { corsOrigins: config.corsOrigins });
   installMetrics(app, config.metrics.mode, store, search);
   app.addHook('onRequest', async (request) => {
-    if (request.raw.httpVersion === '1.1' && !request.headers.host) throw badRequest('the Host header is required (HTTP/1.1)');
+    if (request.raw.httpVersion === '1.1' && !request.headers.host)
+      throw badRequest('the Host header is required (HTTP/1.1)');
     assertAllowedHost(config.allowedHosts, request.host, request.url);
   });
   app.addHook('onSend', async (request, reply) => {
@@ -189,7 +211,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(swagger, openapiOptions);
   await app.register(authPlugin, { apiKeys: apiKeyVerifier(store), jwt: options.jwt });
-  await installRateLimits(app, { limits: config.rateLimits, shared: options.sharedCounters, callers: limits.rateLimitCallers });
+  await installRateLimits(app, {
+    limits: config.rateLimits,
+    shared: options.sharedCounters,
+    callers: limits.rateLimitCallers,
+  });
   // Browsers asking for an unknown page get an HTML 404; the API keeps its JSON envelope.
   const web = webFront();
   installErrorEnvelope(app, routes, web.notFoundFirst(app, app.rateLimit()));

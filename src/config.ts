@@ -87,7 +87,10 @@ function trustProxy(value: string | undefined): number | string | false {
   if (['true', 'yes', 'on'].includes(value.toLowerCase())) return 1;
   if (/^\d+$/.test(value)) {
     const hops = Number(value);
-    if (hops > 32) throw new ConfigError(`REG_TRUST_PROXY must be a hop count from 0 to 32, true, or a list of proxy addresses, got "${value}"`);
+    if (hops > 32)
+      throw new ConfigError(
+        `REG_TRUST_PROXY must be a hop count from 0 to 32, true, or a list of proxy addresses, got "${value}"`,
+      );
     return hops;
   }
   return value;
@@ -101,14 +104,16 @@ function quota(settings: Settings, tier: KeyTier): Quota {
   for (const raw of [defaultQuota(tier), str(settings, `REG_QUOTA_${tier.toUpperCase()}`) ?? '']) {
     for (const part of raw.split(',').filter((p) => p.trim() !== '')) {
       const [, key, amount, unit = ''] = /^\s*(units|skills|bytes)\s*=\s*(unlimited|\d+)\s*([a-zA-Z]*)\s*$/.exec(part)!;
-      if (unit !== '' && key !== 'bytes') throw new ConfigError(`REG_QUOTA_${tier.toUpperCase()}: only bytes take a unit (KB, MB, GB, TB), got "${raw}"`);
+      if (unit !== '' && key !== 'bytes')
+        throw new ConfigError(`REG_QUOTA_${tier.toUpperCase()}: only bytes take a unit (KB, MB, GB, TB), got "${raw}"`);
       result[key as keyof Quota] = amount === 'unlimited' ? null : Number(amount) * SIZE_UNITS[unit.toLowerCase()]!;
     }
   }
   return result;
 }
 
-const selfServiceTiers = (value: string) => [...new Set(value.split(',').map((t) => t.trim().toLowerCase()))] as KeyTier[];
+const selfServiceTiers = (value: string) =>
+  [...new Set(value.split(',').map((t) => t.trim().toLowerCase()))] as KeyTier[];
 
 const OIDC_VARIABLES = ['REG_OIDC_ISSUER', 'REG_OIDC_AUDIENCE', 'REG_OIDC_JWKS_URL'] as const;
 
@@ -116,12 +121,19 @@ const OIDC_VARIABLES = ['REG_OIDC_ISSUER', 'REG_OIDC_AUDIENCE', 'REG_OIDC_JWKS_U
 // configuration is most likely a typo, so it is said loudly: a warning at start-up naming what is
 // missing, and the same line in /readyz.
 function oidcConfig(settings: Settings, warnings: string[]): OidcConfig | null {
-  const [issuer, audience, jwksUrl] = OIDC_VARIABLES.map((name) => str(settings, name) ?? '') as [string, string, string];
+  const [issuer, audience, jwksUrl] = OIDC_VARIABLES.map((name) => str(settings, name) ?? '') as [
+    string,
+    string,
+    string,
+  ];
   const agentPrefix = str(settings, 'REG_OIDC_AGENT_PREFIX');
   const missing = OIDC_VARIABLES.filter((name) => str(settings, name) === undefined);
   if (missing.length === OIDC_VARIABLES.length && agentPrefix === undefined) return null;
   if (missing.length > 0) {
-    const why = missing.length === OIDC_VARIABLES.length ? 'REG_OIDC_AGENT_PREFIX is set, but' : 'OIDC is only partly configured:';
+    const why =
+      missing.length === OIDC_VARIABLES.length
+        ? 'REG_OIDC_AGENT_PREFIX is set, but'
+        : 'OIDC is only partly configured:';
     warnings.push(
       `${why} ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing, so identity-provider (JWT) authentication is OFF ` +
         'and only API keys apply (set all three to turn it on)',
@@ -156,7 +168,8 @@ const BYTES_PER_TERM = 1024;
  * a million words each; 20,000 real skills hold 200,000), and one agent a quarter of that.
  */
 function searchVocabulary(settings: Settings): Config['searchVocabulary'] {
-  const total = num(settings, 'REG_SEARCH_MAX_TERMS') ?? Math.floor((getHeapStatistics().heap_size_limit * 0.25) / BYTES_PER_TERM);
+  const total =
+    num(settings, 'REG_SEARCH_MAX_TERMS') ?? Math.floor((getHeapStatistics().heap_size_limit * 0.25) / BYTES_PER_TERM);
   return { total, perAgent: num(settings, 'REG_SEARCH_AGENT_TERMS') ?? Math.max(1_000, Math.floor(total / 4)) };
 }
 
@@ -166,26 +179,40 @@ const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1'];
 /** REG_ALLOWED_HOSTS: `*`, or host names (no ports); by default the loopback names when bound to loopback, else any. */
 function allowedHosts(value: string | undefined, host: string, warnings: string[]): string[] | null {
   if (value === '*') return null;
-  if (value !== undefined) return value.split(',').map((name) => name.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1'));
+  if (value !== undefined)
+    return value.split(',').map((name) =>
+      name
+        .trim()
+        .toLowerCase()
+        .replace(/^\[(.*)\]$/, '$1'),
+    );
   if (LOOPBACK_ADDRESSES.has(host)) return LOOPBACK_NAMES;
-  warnings.push(`REG_ALLOWED_HOSTS is not set and REG_HOST is ${host}: any Host header is answered; name the hosts clients use to refuse DNS-rebinding pages`);
+  warnings.push(
+    `REG_ALLOWED_HOSTS is not set and REG_HOST is ${host}: any Host header is answered; name the hosts clients use to refuse DNS-rebinding pages`,
+  );
   return null;
 }
 
 function metrics(value: string): Config['metrics'] {
   if (value === 'off' || value === 'admin') return { mode: value };
   const port = Number(value.slice('port:'.length));
-  if (port < 1 || port > 65535) throw new ConfigError(`REG_METRICS must be off, admin, or port:<number> with a port from 1 to 65535, got "${value}"`);
+  if (port < 1 || port > 65535)
+    throw new ConfigError(
+      `REG_METRICS must be off, admin, or port:<number> with a port from 1 to 65535, got "${value}"`,
+    );
   return { mode: 'port', port };
 }
 
-const corsOrigins = (value: string | undefined) => (value === undefined ? null : value === '*' ? '*' : value.split(',').map((origin) => origin.trim()));
+const corsOrigins = (value: string | undefined) =>
+  value === undefined ? null : value === '*' ? '*' : value.split(',').map((origin) => origin.trim());
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const settings = readVariables(env);
   const warnings: string[] = [];
   const host = str(settings, 'REG_HOST')!;
-  const tierRates = Object.fromEntries(KEY_TIERS.map((tier) => [tier, num(settings, `REG_RATE_LIMIT_${tier.toUpperCase()}`)!]));
+  const tierRates = Object.fromEntries(
+    KEY_TIERS.map((tier) => [tier, num(settings, `REG_RATE_LIMIT_${tier.toUpperCase()}`)!]),
+  );
   return {
     port: num(settings, 'REG_PORT')!,
     host,

@@ -22,11 +22,16 @@ async function main(): Promise<void> {
   const storeLog = {
     warn: (details: Record<string, unknown>, message: string) => {
       if (log) log.warn(details, message);
-      else if (warnBeforeApp) process.stderr.write(`${JSON.stringify({ level: 40, time: Date.now(), ...details, msg: message })}\n`);
+      else if (warnBeforeApp)
+        process.stderr.write(`${JSON.stringify({ level: 40, time: Date.now(), ...details, msg: message })}\n`);
     },
   };
   const store = await openingDatabase(config.databaseUrl, () =>
-    openStore(config.databaseUrl, { poolMax: config.databasePoolMax, sqliteReadWorkers: config.sqliteReadWorkers, log: storeLog }),
+    openStore(config.databaseUrl, {
+      poolMax: config.databasePoolMax,
+      sqliteReadWorkers: config.sqliteReadWorkers,
+      log: storeLog,
+    }),
   );
   // Fail open: without Redis the registry keeps serving, unlimited, and says so in the log.
   const sharedCounters = config.redisUrl
@@ -40,14 +45,25 @@ async function main(): Promise<void> {
     sealing = loadServerSecret(config);
   } catch (error) {
     await store.close();
-    throw new StartupError(`cannot read or create the instance secret beside the database (set REG_SECRET, or fix the folder's permissions): ${(error as Error).message}`);
+    throw new StartupError(
+      `cannot read or create the instance secret beside the database (set REG_SECRET, or fix the folder's permissions): ${(error as Error).message}`,
+    );
   }
-  const app = await buildApp({ config, store, jwt, sharedCounters, secret: sealing.secret, logger: loggerOptions(config.logLevel) });
+  const app = await buildApp({
+    config,
+    store,
+    jwt,
+    sharedCounters,
+    secret: sealing.secret,
+    logger: loggerOptions(config.logLevel),
+  });
   log = app.log;
   sharedCounters?.redis.on('error', () => app.metrics?.redisErrors.inc());
   for (const warning of config.warnings) app.log.warn(warning);
   if (sealing.source === 'process' && store.backend === 'postgres') {
-    app.log.warn('REG_SECRET is not set: answers kept for Idempotency-Key replays are sealed with a secret of this process, so a replay on another instance (or after a restart) answers 409; set the same REG_SECRET on every instance');
+    app.log.warn(
+      'REG_SECRET is not set: answers kept for Idempotency-Key replays are sealed with a secret of this process, so a replay on another instance (or after a restart) answers 409; set the same REG_SECRET on every instance',
+    );
   }
   jwt?.useLogger(app.log.child({ component: 'oidc' }));
   if (sharedCounters && !(await untilConnected(sharedCounters.redis, 3_000))) {
@@ -68,13 +84,21 @@ async function main(): Promise<void> {
   try {
     if (scrape && config.metrics.mode === 'port') {
       const { port } = config.metrics;
-      await listening(config.host, port, () => new Promise<void>((resolve, reject) => scrape.once('error', reject).listen(port, config.host, resolve)), 'REG_HOST, REG_METRICS');
+      await listening(
+        config.host,
+        port,
+        () => new Promise<void>((resolve, reject) => scrape.once('error', reject).listen(port, config.host, resolve)),
+        'REG_HOST, REG_METRICS',
+      );
       app.log.info({ port }, 'metrics served on their own port');
     }
     await listening(config.host, config.port, () => app.listen({ port: config.port, host: config.host }));
   } catch (error) {
     scrape?.close();
-    await app.close().then(() => store.close(), () => undefined);
+    await app.close().then(
+      () => store.close(),
+      () => undefined,
+    );
     sharedCounters?.redis.disconnect();
     throw error;
   }
@@ -82,7 +106,9 @@ async function main(): Promise<void> {
   // Saved Idempotency-Key responses are only ever read for 24 hours; delete older ones now and then.
   const purge = setInterval(() => {
     const before = new Date(Date.now() - IDEMPOTENCY_TTL_MS).toISOString();
-    store.purgeIdempotentResponses(before).catch((error: unknown) => app.log.warn({ err: error }, 'purging idempotency keys failed'));
+    store
+      .purgeIdempotentResponses(before)
+      .catch((error: unknown) => app.log.warn({ err: error }, 'purging idempotency keys failed'));
   }, PURGE_EVERY_MS);
   purge.unref();
 

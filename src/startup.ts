@@ -7,7 +7,10 @@ import { withoutPassword } from './config/read.js';
 /** A failure at start-up that one line explains. */
 export class StartupError extends Error {}
 
-const firstLine = (error: unknown) => String(error instanceof Error ? error.message : error).split('\n')[0]!.slice(0, 300);
+const firstLine = (error: unknown) =>
+  String(error instanceof Error ? error.message : error)
+    .split('\n')[0]!
+    .slice(0, 300);
 
 /** Runs `open`; any failure becomes a StartupError naming the database (password hidden) and why. */
 export async function openingDatabase<T>(url: string, open: () => Promise<T>): Promise<T> {
@@ -26,18 +29,28 @@ const LISTEN_PROBLEMS: Record<string, string> = {
 };
 
 /** Runs `listen`; a refused address becomes a StartupError naming it and the variables that set it. */
-export async function listening(host: string, port: number, listen: () => Promise<unknown>, variables = 'REG_HOST, REG_PORT'): Promise<void> {
+export async function listening(
+  host: string,
+  port: number,
+  listen: () => Promise<unknown>,
+  variables = 'REG_HOST, REG_PORT',
+): Promise<void> {
   try {
     await listen();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? '';
     const why = LISTEN_PROBLEMS[code] ?? firstLine(error);
-    throw new StartupError(`cannot listen on ${host.includes(':') ? `[${host}]` : host}:${port} (${variables}): ${why}`);
+    throw new StartupError(
+      `cannot listen on ${host.includes(':') ? `[${host}]` : host}:${port} (${variables}): ${why}`,
+    );
   }
 }
 
 /** Writes the line a start-up failure deserves; returns the exit code. */
-export function reportStartupFailure(error: unknown, write: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): number {
+export function reportStartupFailure(
+  error: unknown,
+  write: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): number {
   if (error instanceof ConfigError) write(`configuration error: ${firstLine(error)}`);
   else if (error instanceof StartupError) write(`start-up failed: ${firstLine(error)}`);
   else write(error instanceof Error ? String(error.stack) : String(error));

@@ -20,7 +20,14 @@ export interface CooccurrenceOptions {
   minNpmi: number;
 }
 
-export const DEFAULT_COOCCURRENCE: CooccurrenceOptions = { fields: [0, 1], minDf: 3, maxDfShare: 0.02, minPair: 3, perTerm: 5, minNpmi: 0.3 };
+export const DEFAULT_COOCCURRENCE: CooccurrenceOptions = {
+  fields: [0, 1],
+  minDf: 3,
+  maxDfShare: 0.02,
+  minPair: 3,
+  perTerm: 5,
+  minNpmi: 0.3,
+};
 
 export class CooccurrenceModel {
   private readonly related = new Map<string, Array<{ term: string; npmi: number }>>();
@@ -76,7 +83,10 @@ export class CooccurrenceModel {
       const l = lists[a]!;
       if (l.length === 0) continue;
       l.sort((x, y) => y.npmi - x.npmi || x.term - y.term);
-      model.related.set(names[a]!, l.slice(0, o.perTerm).map((x) => ({ term: names[x.term]!, npmi: x.npmi })));
+      model.related.set(
+        names[a]!,
+        l.slice(0, o.perTerm).map((x) => ({ term: names[x.term]!, npmi: x.npmi })),
+      );
     }
     return model;
   }

@@ -27,7 +27,10 @@ export interface LabQuery {
 }
 
 /** Exactly run.mjs's `norm` and `nameOf`. */
-export const norm = (s: string): string => String(s ?? '').toLowerCase().replace(/[^a-z0-9]+/g, '');
+export const norm = (s: string): string =>
+  String(s ?? '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '');
 export function runNameOf(md: string): string {
   const fm = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---/.exec(md)?.[1] ?? '';
   return /^name:\s*["']?([^"'\r\n]+)/m.exec(fm)?.[1]?.trim() ?? '';
@@ -36,9 +39,18 @@ export function runNameOf(md: string): string {
 const asText = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null);
 
 function asList(v: unknown): string[] {
-  if (Array.isArray(v)) return v.map(asText).filter((x): x is string => !!x && x.trim() !== '').map((x) => x.trim());
+  if (Array.isArray(v))
+    return v
+      .map(asText)
+      .filter((x): x is string => !!x && x.trim() !== '')
+      .map((x) => x.trim());
   const s = asText(v);
-  return s ? s.split(',').map((x) => x.trim()).filter(Boolean) : [];
+  return s
+    ? s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)
+    : [];
 }
 
 /** Line-based fallback for frontmatter that is not valid YAML: `key: value` plus indented continuations. */
@@ -96,10 +108,21 @@ export function readSkillMd(doc: string, md: string): LabSkill | null {
   const name = asText(fm.name)?.trim() ?? '';
   const description = asText(fm.description)?.trim() ?? '';
   if (!name || !description) return null;
-  const meta = fm.metadata && typeof fm.metadata === 'object' && !Array.isArray(fm.metadata) ? (fm.metadata as Record<string, unknown>) : {};
+  const meta =
+    fm.metadata && typeof fm.metadata === 'object' && !Array.isArray(fm.metadata)
+      ? (fm.metadata as Record<string, unknown>)
+      : {};
   const tags = asList(fm.tags ?? meta.tags).slice(0, 20);
   const domain = asText(fm.domain ?? meta.domain);
-  return { doc, hitName: norm(runNameOf(md)), name, description: description.slice(0, 4096), tags, domain: domain?.trim() || null, body };
+  return {
+    doc,
+    hitName: norm(runNameOf(md)),
+    name,
+    description: description.slice(0, 4096),
+    tags,
+    domain: domain?.trim() || null,
+    body,
+  };
 }
 
 export interface LabCorpus {

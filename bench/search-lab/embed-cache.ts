@@ -13,7 +13,11 @@ const sha1 = (t: string) => createHash('sha1').update(t).digest('hex');
 export class EmbeddingCache {
   private readonly map = new Map<string, Float32Array>();
   readonly file: string;
-  constructor(readonly providerId: string, readonly dims: number, dir = CACHE_DIR) {
+  constructor(
+    readonly providerId: string,
+    readonly dims: number,
+    dir = CACHE_DIR,
+  ) {
     mkdirSync(dir, { recursive: true });
     this.file = join(dir, `${providerId.replace(/[^A-Za-z0-9._-]+/g, '_')}.bin`);
     if (existsSync(this.file)) {
@@ -36,7 +40,12 @@ export class EmbeddingCache {
     return this.map.get(sha1(text));
   }
   /** Embeds what the cache lacks, in batches, appending each batch to disk; returns vectors in order. */
-  async embedAll(provider: EmbeddingProvider, texts: string[], batch = 64, progress?: (done: number, todo: number, perS: number) => void): Promise<Float32Array[]> {
+  async embedAll(
+    provider: EmbeddingProvider,
+    texts: string[],
+    batch = 64,
+    progress?: (done: number, todo: number, perS: number) => void,
+  ): Promise<Float32Array[]> {
     const missing = [...new Set(texts.filter((t) => !this.map.has(sha1(t))))];
     const t0 = performance.now();
     for (let i = 0; i < missing.length; i += batch) {

@@ -14,12 +14,18 @@ const maxChars = Number(args.get('max-chars') ?? 600);
 const provider = new BuiltinEmbeddings();
 const cache = new EmbeddingCache(provider.id, provider.dimensions);
 const queries = loadQueries(join(evalDir, 'dev-queries.jsonl'));
-await cache.embedAll(provider, queries.flatMap((q) => [q.keyword, q.task]));
+await cache.embedAll(
+  provider,
+  queries.flatMap((q) => [q.keyword, q.task]),
+);
 console.log(`queries embedded; cache ${cache.size}`);
 const corpus = await loadCorpus(join(evalDir, 'corpus.jsonl.gz'), Number(args.get('limit') ?? Infinity));
 const texts = corpus.skills.map((s) => embeddingText(s, bodyChars, maxChars));
 const t0 = performance.now();
 await cache.embedAll(provider, texts, 32, (done, todo, perS) => {
-  if (done % 640 === 0 || done === todo) process.stderr.write(`  ${done}/${todo} embedded, ${perS.toFixed(1)} texts/s\n`);
+  if (done % 640 === 0 || done === todo)
+    process.stderr.write(`  ${done}/${todo} embedded, ${perS.toFixed(1)} texts/s\n`);
 });
-console.log(`corpus embedded (${texts.length} texts, body ${bodyChars}, max ${maxChars}) in ${((performance.now() - t0) / 1000).toFixed(0)} s; cache ${cache.size}`);
+console.log(
+  `corpus embedded (${texts.length} texts, body ${bodyChars}, max ${maxChars}) in ${((performance.now() - t0) / 1000).toFixed(0)} s; cache ${cache.size}`,
+);

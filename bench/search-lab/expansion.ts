@@ -19,7 +19,11 @@ export const NO_EXPANSION: ExpansionConfig = {
 };
 
 /** Adds each query term's associates (not already in the query) at weight × NPMI. */
-export function addAssociates(model: CooccurrenceModel, qterms: QueryTerm[], cfg: ExpansionConfig['expansion']): QueryTerm[] {
+export function addAssociates(
+  model: CooccurrenceModel,
+  qterms: QueryTerm[],
+  cfg: ExpansionConfig['expansion'],
+): QueryTerm[] {
   const { weight, perTerm } = cfg;
   const have = new Set(qterms.map((t) => t.term));
   const added = new Map<string, number>();
@@ -37,7 +41,13 @@ export function addAssociates(model: CooccurrenceModel, qterms: QueryTerm[], cfg
  * RM3-like expansion: the best terms of the top documents' names and descriptions, added with a weight.
  * `termsOf`: an item's name terms, then its description terms.
  */
-export function expandByFeedback(lexical: LexicalIndex, qterms: QueryTerm[], cfg: ExpansionConfig['prf'], termsOf: (key: number) => string[], filter?: (key: number) => boolean): QueryTerm[] {
+export function expandByFeedback(
+  lexical: LexicalIndex,
+  qterms: QueryTerm[],
+  cfg: ExpansionConfig['prf'],
+  termsOf: (key: number) => string[],
+  filter?: (key: number) => boolean,
+): QueryTerm[] {
   const top = lexical.search(qterms, cfg.docs, { filter });
   if (top.length === 0) return qterms;
   const have = new Set(qterms.map((t) => t.term));

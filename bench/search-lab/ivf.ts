@@ -18,7 +18,10 @@ export class IvfVectorIndex implements VectorIndex {
   private listOf = new Map<number, number>();
   private trainedSize = 0;
 
-  constructor(readonly dimensions: number, readonly options: { lists?: number; probes?: number; seed?: number } = {}) {
+  constructor(
+    readonly dimensions: number,
+    readonly options: { lists?: number; probes?: number; seed?: number } = {},
+  ) {
     this.exact = new ExactVectorIndex(dimensions);
   }
 

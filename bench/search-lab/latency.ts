@@ -27,7 +27,9 @@ const bodyChars = Number(arg('embed-body-chars', '0'));
 const engine = new SearchEngine(overrides, {
   providerId: BUILTIN_ID,
   dimensions: 512,
-  ...(arg('vectors', 'usearch') === 'usearch' ? { vectorIndex: new UsearchVectorIndex(512, { quantization: 'f32', expansionSearch: 256 }) } : {}),
+  ...(arg('vectors', 'usearch') === 'usearch'
+    ? { vectorIndex: new UsearchVectorIndex(512, { quantization: 'f32', expansionSearch: 256 }) }
+    : {}),
 });
 let missing = 0;
 corpus.skills.forEach((s, i) => {
@@ -35,10 +37,15 @@ corpus.skills.forEach((s, i) => {
   if (!v) missing++;
   engine.upsert({ key: i, ...s }, v);
 });
-if (missing) throw new Error(`${missing} item vectors missing from the cache (bench/search-lab/embed.ts --body-chars ${bodyChars})`);
+if (missing)
+  throw new Error(
+    `${missing} item vectors missing from the cache (bench/search-lab/embed.ts --body-chars ${bodyChars})`,
+  );
 const mem = engine.memoryBytes();
 if (global.gc) global.gc();
-console.log(`${engine.size} skills; lexical ~${(mem.lexical / 2 ** 20).toFixed(0)} MiB, vectors ~${(mem.vectors / 2 ** 20).toFixed(0)} MiB; heap used ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`);
+console.log(
+  `${engine.size} skills; lexical ~${(mem.lexical / 2 ** 20).toFixed(0)} MiB, vectors ~${(mem.vectors / 2 ** 20).toFixed(0)} MiB; heap used ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`,
+);
 
 const embedder = new WorkerEmbeddings({ kind: 'builtin' });
 await embedder.embedQuery('warm up the worker and the model');
@@ -54,7 +61,11 @@ for (let r = 0; r < rounds; r++) {
       const text = r === 0 ? q[kind] : `${q[kind]} ${'x'.repeat(r)}`;
       const t0 = performance.now();
       const embedded = engine.needsQueryVector(text);
-      const queryVector = !embedded ? null : budget > 0 ? await embedder.embedQueryWithin(text, budget) : await embedder.embedQuery(text);
+      const queryVector = !embedded
+        ? null
+        : budget > 0
+          ? await embedder.embedQueryWithin(text, budget)
+          : await embedder.embedQuery(text);
       engine.search(text, { limit: 10, ...(queryVector ? { queryVector } : {}) });
       rows.push({ kind, ms: performance.now() - t0, embedded: !!queryVector });
       // Let a late embedding finish before the next query, as a client waiting between requests would.
@@ -63,10 +74,13 @@ for (let r = 0; r < rounds; r++) {
   }
 }
 await embedder.close();
-const pct = (xs: number[], f: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(f * xs.length))] ?? NaN;
+const pct = (xs: number[], f: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(f * xs.length))] ?? NaN;
 console.log('\n| queries | n | embedded | p50 ms | p99 ms | max ms |\n|---|---:|---:|---:|---:|---:|');
 for (const kind of ['keyword', 'task', 'all']) {
   const rs = rows.filter((r) => kind === 'all' || r.kind === kind);
   const ms = rs.map((r) => r.ms);
-  console.log(`| ${kind} | ${rs.length} | ${rs.filter((r) => r.embedded).length} | ${pct(ms, 0.5).toFixed(1)} | ${pct(ms, 0.99).toFixed(1)} | ${pct(ms, 1).toFixed(1)} |`);
+  console.log(
+    `| ${kind} | ${rs.length} | ${rs.filter((r) => r.embedded).length} | ${pct(ms, 0.5).toFixed(1)} | ${pct(ms, 0.99).toFixed(1)} | ${pct(ms, 1).toFixed(1)} |`,
+  );
 }

@@ -11,9 +11,22 @@ corpus.skills.forEach((s, i) => e.upsert({ key: i, ...s }));
 const time = (label: string, fn: (q: string) => void) => {
   for (const q of qs) fn(q);
   const ms: number[] = [];
-  for (let r = 0; r < 3; r++) for (const q of qs) { const t = performance.now(); fn(q); ms.push(performance.now() - t); }
+  for (let r = 0; r < 3; r++)
+    for (const q of qs) {
+      const t = performance.now();
+      fn(q);
+      ms.push(performance.now() - t);
+    }
   ms.sort((a, b) => a - b);
-  console.log(label, 'p50', ms[ms.length >> 1]!.toFixed(2), 'p99', ms[Math.floor(ms.length * 0.99)]!.toFixed(2), 'mean', (ms.reduce((a, b) => a + b) / ms.length).toFixed(2));
+  console.log(
+    label,
+    'p50',
+    ms[ms.length >> 1]!.toFixed(2),
+    'p99',
+    ms[Math.floor(ms.length * 0.99)]!.toFixed(2),
+    'mean',
+    (ms.reduce((a, b) => a + b) / ms.length).toFixed(2),
+  );
 };
 time('analyze', (q) => e.queryTerms(q));
 for (const k of [10, 50, 100, 200]) {

@@ -52,11 +52,14 @@ for (let i = 0; i < N; i++) {
   const tags = [...pick(titlePool, 2), domains[Math.floor(rand() * domains.length)]!];
   const examples = pick(bodyPool, 20 + Math.floor(rand() * 60));
   ix.add(i, [title, desc, tags, examples]);
-  if ((i + 1) % 200_000 === 0) process.stderr.write(`  ${i + 1} units indexed, ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
+  if ((i + 1) % 200_000 === 0)
+    process.stderr.write(`  ${i + 1} units indexed, ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
 }
 const buildS = (performance.now() - t0) / 1000;
 if (global.gc) global.gc();
-console.log(`${N} units indexed in ${buildS.toFixed(0)} s; ${ix.vocabularySize} terms; index ~${(ix.memoryBytes() / 2 ** 20).toFixed(0)} MiB (arrays at capacity); heap used ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`);
+console.log(
+  `${N} units indexed in ${buildS.toFixed(0)} s; ${ix.vocabularySize} terms; index ~${(ix.memoryBytes() / 2 ** 20).toFixed(0)} MiB (arrays at capacity); heap used ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`,
+);
 
 const dev = loadQueries(join(dir, 'dev-queries.jsonl'));
 const twoWord: string[][] = [];
@@ -71,11 +74,20 @@ for (let i = 0; i < NQ; i++) {
 const tasks = dev.map((q) => analyzer.queryTerms(q.task));
 
 function measure(label: string, qs: string[][], exhaustive?: boolean) {
-  for (const q of qs.slice(0, 50)) ix.search(q.map((term) => ({ term })), 20, { exhaustive });
+  for (const q of qs.slice(0, 50))
+    ix.search(
+      q.map((term) => ({ term })),
+      20,
+      { exhaustive },
+    );
   const ms: number[] = [];
   for (const q of qs) {
     const t = performance.now();
-    ix.search(q.map((term) => ({ term })), 20, { exhaustive });
+    ix.search(
+      q.map((term) => ({ term })),
+      20,
+      { exhaustive },
+    );
     ms.push(performance.now() - t);
   }
   ms.sort((a, b) => a - b);
@@ -92,8 +104,18 @@ measure('dev task queries, exhaustive', tasks, true);
 
 let diff = 0;
 for (const q of [...twoWord.slice(0, CHECK), ...tasks]) {
-  const a = ix.search(q.map((term) => ({ term })), 20, { exhaustive: false });
-  const b = ix.search(q.map((term) => ({ term })), 20, { exhaustive: true });
+  const a = ix.search(
+    q.map((term) => ({ term })),
+    20,
+    { exhaustive: false },
+  );
+  const b = ix.search(
+    q.map((term) => ({ term })),
+    20,
+    { exhaustive: true },
+  );
   if (JSON.stringify(a) !== JSON.stringify(b)) diff++;
 }
-console.log(`\npruned top-20 differs from exhaustive on ${diff} of ${Math.min(CHECK, twoWord.length) + tasks.length} queries`);
+console.log(
+  `\npruned top-20 differs from exhaustive on ${diff} of ${Math.min(CHECK, twoWord.length) + tasks.length} queries`,
+);

@@ -29,7 +29,9 @@ for (const [label, texts] of variants) {
     await q.embed(texts);
     const cpu = process.cpuUsage(c0);
     const cpuS = (cpu.user + cpu.system) / 1e6;
-    console.log(`| ${label} | ${chars.toFixed(0)} | ${batch} | ${(texts.length / cpuS).toFixed(1)} | ${(texts.length / ((performance.now() - t0) / 1000)).toFixed(1)} |`);
+    console.log(
+      `| ${label} | ${chars.toFixed(0)} | ${batch} | ${(texts.length / cpuS).toFixed(1)} | ${(texts.length / ((performance.now() - t0) / 1000)).toFixed(1)} |`,
+    );
   }
 }
 const queries = loadQueries(join(dir, 'dev-queries.jsonl')).flatMap((x) => [x.keyword, x.task]);
@@ -43,5 +45,8 @@ for (const q of queries) {
   const c = process.cpuUsage(c0);
   cpu.push((c.user + c.system) / 1000);
 }
-const pct = (xs: number[], f: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(f * xs.length))]!.toFixed(1);
-console.log(`\nquery embedding (${queries.length} dev queries, cold): wall p50 ${pct(wall, 0.5)} ms, p99 ${pct(wall, 0.99)} ms, max ${pct(wall, 1)} ms; CPU p50 ${pct(cpu, 0.5)} ms, p99 ${pct(cpu, 0.99)} ms`);
+const pct = (xs: number[], f: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(f * xs.length))]!.toFixed(1);
+console.log(
+  `\nquery embedding (${queries.length} dev queries, cold): wall p50 ${pct(wall, 0.5)} ms, p99 ${pct(wall, 0.99)} ms, max ${pct(wall, 1)} ms; CPU p50 ${pct(cpu, 0.5)} ms, p99 ${pct(cpu, 0.99)} ms`,
+);

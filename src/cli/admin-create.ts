@@ -38,7 +38,9 @@ async function main(): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof IdentityProviderAgentError) {
-      console.error(`agent ${agentId} was claimed through the identity provider; it gets no API keys (grant admin there)`);
+      console.error(
+        `agent ${agentId} was claimed through the identity provider; it gets no API keys (grant admin there)`,
+      );
       return 2;
     }
     if (error instanceof ApiError) {

@@ -10,11 +10,18 @@ import { databaseFile, runCommand } from './ops-command.js';
 
 runCommand('usage: npm run backup -- [--out <file>]', () => {
   const { values } = parseArgs({ options: { out: { type: 'string' } } });
-  const source = databaseFile(loadConfig().databaseUrl, 'pg_dump --format=custom --file=registry.dump "$REG_DATABASE_URL"');
+  const source = databaseFile(
+    loadConfig().databaseUrl,
+    'pg_dump --format=custom --file=registry.dump "$REG_DATABASE_URL"',
+  );
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const target = values.out ?? join(dirname(source), 'backups', `registry-${stamp}.db`);
   mkdirSync(dirname(target), { recursive: true });
   const result = backupSqlite(source, target);
   console.log(`backed up ${source} to ${result.file} (${result.bytes} bytes, integrity checked)`);
-  console.log(result.secret ? `the instance secret is beside it: ${result.secret} (keep the two together)` : 'no instance secret beside the database (REG_SECRET is used): keep REG_SECRET with your backups');
+  console.log(
+    result.secret
+      ? `the instance secret is beside it: ${result.secret} (keep the two together)`
+      : 'no instance secret beside the database (REG_SECRET is used): keep REG_SECRET with your backups',
+  );
 });

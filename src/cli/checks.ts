@@ -23,7 +23,10 @@ function validatorFor(schema: TSchema, coerce: boolean) {
 
 /** `/content/description` → `content.description`. */
 const fieldOf = (error: ErrorObject) =>
-  [...error.instancePath.split('/').slice(1), ...(error.keyword === 'required' ? [String(error.params.missingProperty)] : [])]
+  [
+    ...error.instancePath.split('/').slice(1),
+    ...(error.keyword === 'required' ? [String(error.params.missingProperty)] : []),
+  ]
     .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'))
     .join('.');
 
@@ -47,14 +50,25 @@ function describe(error: ErrorObject, name: string, value: unknown): string {
 }
 
 const valueAt = (input: unknown, field: string): unknown =>
-  field === '' ? input : field.split('.').reduce<unknown>((at, part) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[part] : undefined), input);
+  field === ''
+    ? input
+    : field
+        .split('.')
+        .reduce<unknown>(
+          (at, part) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[part] : undefined),
+          input,
+        );
 
 /**
  * `input` checked against `schema`; answers it with the schema's coercions (query strings: "20" → 20). A
  * failure is a UsageError naming the offending field by what the person typed: `names` maps a field
  * (`min_quality`) to its flag (`--min-quality`); other fields keep their name, prefixed by `where`.
  */
-export function checked<T>(schema: TSchema, input: unknown, options: { names?: Record<string, string>; where?: string; coerce?: boolean } = {}): T {
+export function checked<T>(
+  schema: TSchema,
+  input: unknown,
+  options: { names?: Record<string, string>; where?: string; coerce?: boolean } = {},
+): T {
   const copy = structuredClone(input);
   const validate = validatorFor(schema, options.coerce ?? true);
   if (validate(copy)) return copy as T;

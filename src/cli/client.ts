@@ -70,7 +70,13 @@ export interface ClientOptions {
 
 export type WaitListener = (wait: Wait) => void | (() => void);
 
-export const DEFAULTS = { timeoutMs: 30_000, connectTimeoutMs: 10_000, retries: 2, rateLimitWaits: 3, maxRetryWaitMs: 60_000 } as const;
+export const DEFAULTS = {
+  timeoutMs: 30_000,
+  connectTimeoutMs: 10_000,
+  retries: 2,
+  rateLimitWaits: 3,
+  maxRetryWaitMs: 60_000,
+} as const;
 /** A JSON answer larger than this is not read: a skill with its SKILL.md and file list, or a unit, is far smaller. */
 export const MAX_JSON_BYTES = 8 * 1024 * 1024;
 const BACKOFF_BASE_MS = 250;
@@ -125,10 +131,14 @@ export async function readCapped(body: Readable, maxBytes: number, what: string)
   return Buffer.concat(chunks);
 }
 
-function networkMessage(error: unknown, options: Required<Pick<ClientOptions, 'timeoutMs' | 'connectTimeoutMs'>>): string {
+function networkMessage(
+  error: unknown,
+  options: Required<Pick<ClientOptions, 'timeoutMs' | 'connectTimeoutMs'>>,
+): string {
   const code = (error as { code?: string }).code;
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return `no connection within ${options.connectTimeoutMs / 1000} s`;
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return `no answer within ${options.timeoutMs / 1000} s`;
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
+    return `no answer within ${options.timeoutMs / 1000} s`;
   const cause = (error as { cause?: { code?: string } }).cause;
   return code ?? cause?.code ?? (error as Error).message;
 }
@@ -145,7 +155,8 @@ async function refusal(status: number, headers: Record<string, string>, body: Re
   const kept: Record<string, string> = retryAfter ? { 'retry-after': retryAfter } : {};
   const code = envelope?.error?.code;
   const message = envelope?.error?.message;
-  if (typeof code === 'string' && typeof message === 'string') return new ApiError(status, code as ApiError['code'], message, kept);
+  if (typeof code === 'string' && typeof message === 'string')
+    return new ApiError(status, code as ApiError['code'], message, kept);
   return new ApiError(status, CODE_FOR_STATUS[status] ?? 'INTERNAL_ERROR', `HTTP ${status}`, kept);
 }
 
@@ -179,7 +190,9 @@ export class RegistryClient {
   /** One call to the API: the parsed body of a 2xx answer, read up to `maxBytes`. */
   async call<T>(method: Method, path: string, options: RequestOptions = {}): Promise<Answer<T>> {
     const answer = await this.send(method, path, options);
-    const text = (await this.read(answer.body, options.maxBytes ?? MAX_JSON_BYTES, `the answer to ${method} ${path}`)).toString('utf8');
+    const text = (
+      await this.read(answer.body, options.maxBytes ?? MAX_JSON_BYTES, `the answer to ${method} ${path}`)
+    ).toString('utf8');
     let body: T;
     try {
       body = (text ? JSON.parse(text) : undefined) as T;
@@ -219,7 +232,9 @@ export class RegistryClient {
   failure(error: unknown): unknown {
     const code = (error as { code?: string }).code ?? '';
     if (code.startsWith('UND_ERR') || ['ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(code)) {
-      return new UnreachableError(`the registry at ${this.url} stopped answering: ${networkMessage(error, this.options)}`);
+      return new UnreachableError(
+        `the registry at ${this.url} stopped answering: ${networkMessage(error, this.options)}`,
+      );
     }
     return error;
   }
@@ -244,7 +259,12 @@ export class RegistryClient {
   /** Announces a wait, waits, and says it is over. */
   private async wait(reason: Wait['reason'], ms: number, attempt: number, why: string, jitterMs = 0): Promise<void> {
     const seconds = Math.max(1, Math.ceil(ms / 1000));
-    const what = reason === 'rate_limited' ? 'rate limited' : reason === 'unavailable' ? `registry unavailable (${why})` : `network error (${why})`;
+    const what =
+      reason === 'rate_limited'
+        ? 'rate limited'
+        : reason === 'unavailable'
+          ? `registry unavailable (${why})`
+          : `network error (${why})`;
     const over = this.options.onWait?.({ reason, seconds, attempt, message: `${what}: waiting ${seconds}s` });
     try {
       await sleep(ms + jitterMs);
@@ -253,8 +273,15 @@ export class RegistryClient {
     }
   }
 
-  private async send(method: Method, path: string, options: RequestOptions): Promise<{ status: number; headers: Record<string, string>; body: Readable }> {
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': `knowledge-registry-cli/${VERSION}` };
+  private async send(
+    method: Method,
+    path: string,
+    options: RequestOptions,
+  ): Promise<{ status: number; headers: Record<string, string>; body: Readable }> {
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': `knowledge-registry-cli/${VERSION}`,
+    };
     if (this.key) headers.authorization = `Bearer ${this.key}`;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     // A POST carries an Idempotency-Key, the same on every attempt: the registry replays instead of repeating.
@@ -278,7 +305,9 @@ export class RegistryClient {
           continue;
         }
         const tries = attempt > 1 ? ` (${attempt} attempts)` : '';
-        throw new UnreachableError(`cannot reach the registry at ${this.url}: ${networkMessage(error, this.options)}${tries}`);
+        throw new UnreachableError(
+          `cannot reach the registry at ${this.url}: ${networkMessage(error, this.options)}${tries}`,
+        );
       }
       const answerHeaders = Object.fromEntries(
         Object.keys(response.headers).map((name) => [name, header(response.headers, name) ?? '']),
@@ -297,7 +326,8 @@ export class RegistryClient {
         if (told === undefined || told <= this.options.maxRetryWaitMs) {
           discard(body);
           // Retry-After as told, plus a little jitter so that waiting clients do not all return at once.
-          const [wait, jitter] = told !== undefined ? [told, Math.floor(Math.random() * 250)] : [backoffMs(failures), 0];
+          const [wait, jitter] =
+            told !== undefined ? [told, Math.floor(Math.random() * 250)] : [backoffMs(failures), 0];
           if (limited) rateLimited++;
           else failures++;
           await this.wait(limited ? 'rate_limited' : 'unavailable', wait, attempt + 1, `HTTP ${status}`, jitter);

@@ -53,7 +53,10 @@ export const sameRegistry = (a: string, b: string) => a.replace(/\/+$/, '') === 
  * The registry and key a command uses: --url, REG_URL, the stored login's, or the default; --key, REG_API_KEY,
  * or the stored key when the stored login is for that same registry (a key never goes to another one).
  */
-export function resolveTarget(options: { url?: string; key?: string }, env = process.env): { url: string; key?: string; stored: StoredLogin } {
+export function resolveTarget(
+  options: { url?: string; key?: string },
+  env = process.env,
+): { url: string; key?: string; stored: StoredLogin } {
   const stored = readLogin();
   const url = (options.url ?? env.REG_URL ?? stored.url ?? DEFAULT_URL).replace(/\/+$/, '');
   const storedKey = stored.key && (!stored.url || sameRegistry(stored.url, url)) ? stored.key : undefined;

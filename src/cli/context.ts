@@ -1,7 +1,14 @@
 // What every command is given (the client, where to print) and how the command line ends: exit codes and
 // error printing. Errors print the registry's message (or ours), never a stack.
 import { ApiError } from '../domain/errors.js';
-import { AnswerTooLargeError, type ClientOptions, DEFAULTS, RegistryClient, UnreachableError, type Wait } from './client.js';
+import {
+  AnswerTooLargeError,
+  type ClientOptions,
+  DEFAULTS,
+  RegistryClient,
+  UnreachableError,
+  type Wait,
+} from './client.js';
 import { resolveTarget, type StoredLogin } from './config-file.js';
 
 /** Exit codes (docs/cli.md, "Exit codes"). */
@@ -66,20 +73,26 @@ export interface CommandContext {
 function seconds(value: string | undefined, name: string, fallbackMs: number): number {
   if (value === undefined || value.trim() === '') return fallbackMs;
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new UsageError(`${name} must be a number of seconds above 0 and at most 3600, not ${JSON.stringify(value)}`);
+  if (!Number.isFinite(n) || n <= 0 || n > 3600)
+    throw new UsageError(`${name} must be a number of seconds above 0 and at most 3600, not ${JSON.stringify(value)}`);
   return Math.round(n * 1000);
 }
 
 function count(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined || value.trim() === '') return fallback;
   const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < 0 || n > 10) throw new UsageError(`${name} must be an integer from 0 to 10, not ${JSON.stringify(value)}`);
+  if (!Number.isSafeInteger(n) || n < 0 || n > 10)
+    throw new UsageError(`${name} must be an integer from 0 to 10, not ${JSON.stringify(value)}`);
   return n;
 }
 
 /** The flag's value when given, else the environment variable's, named as given for the error. */
-const flagOrEnv = (flag: string | undefined, flagName: string, envName: string, env: NodeJS.ProcessEnv): [string | undefined, string] =>
-  flag !== undefined ? [flag, flagName] : [env[envName], envName];
+const flagOrEnv = (
+  flag: string | undefined,
+  flagName: string,
+  envName: string,
+  env: NodeJS.ProcessEnv,
+): [string | undefined, string] => (flag !== undefined ? [flag, flagName] : [env[envName], envName]);
 
 /** Every client made, closed when the command ends (their keep-alive connections would hold the process). */
 const clients = new Set<RegistryClient>();
@@ -90,7 +103,11 @@ export async function closeClients(): Promise<void> {
 }
 
 /** The registry, key and client a command uses; `client` sets what a command needs beyond the defaults. */
-export function commandContext(options: GlobalOptions, client: Partial<ClientOptions> = {}, env = process.env): CommandContext {
+export function commandContext(
+  options: GlobalOptions,
+  client: Partial<ClientOptions> = {},
+  env = process.env,
+): CommandContext {
   const { url, key, stored } = resolveTarget(options, env);
   let parsed: URL;
   try {
@@ -98,14 +115,18 @@ export function commandContext(options: GlobalOptions, client: Partial<ClientOpt
   } catch {
     throw new UsageError(`--url must be an http(s) URL, not ${JSON.stringify(url)}`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`--url must be an http(s) URL, not ${JSON.stringify(url)}`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new UsageError(`--url must be an http(s) URL, not ${JSON.stringify(url)}`);
   const out = new Output(Boolean(options.json));
   const registry = new RegistryClient({
     ...client,
     url,
     key,
     timeoutMs: seconds(...flagOrEnv(options.timeout, '--timeout', 'REG_TIMEOUT', env), DEFAULTS.timeoutMs),
-    connectTimeoutMs: seconds(...flagOrEnv(options.connectTimeout, '--connect-timeout', 'REG_CONNECT_TIMEOUT', env), DEFAULTS.connectTimeoutMs),
+    connectTimeoutMs: seconds(
+      ...flagOrEnv(options.connectTimeout, '--connect-timeout', 'REG_CONNECT_TIMEOUT', env),
+      DEFAULTS.connectTimeoutMs,
+    ),
     retries: count(...flagOrEnv(options.retries, '--retries', 'REG_RETRIES', env), DEFAULTS.retries),
     onWait: (wait: Wait) => out.note(`${wait.message} (then attempt ${wait.attempt})`),
   });
@@ -136,7 +157,8 @@ export function reportError(error: unknown, json: boolean): number {
 export function integerOption(name: string, min = 0): (value: string) => number {
   return (value) => {
     const n = Number(value);
-    if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`${name} must be an integer of at least ${min}, not ${JSON.stringify(value)}`);
+    if (!Number.isSafeInteger(n) || n < min)
+      throw new UsageError(`${name} must be an integer of at least ${min}, not ${JSON.stringify(value)}`);
     return n;
   };
 }

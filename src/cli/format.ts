@@ -19,7 +19,14 @@ export const shortDigest = (digest: string) => (digest.length > 19 ? `${digest.s
 export function columns(rows: string[][]): string {
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((row) =>
+      row
+        .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 export const oneLine = (text: string, max: number) => {
@@ -27,4 +34,5 @@ export const oneLine = (text: string, max: number) => {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
 
-export const lines = (...parts: (string | false | undefined)[]) => parts.filter((part): part is string => typeof part === 'string').join('\n');
+export const lines = (...parts: (string | false | undefined)[]) =>
+  parts.filter((part): part is string => typeof part === 'string').join('\n');

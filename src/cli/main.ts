@@ -26,7 +26,9 @@ REG_RETRIES. The stored login lives in your config directory (see login). Refere
 
 function program(): Command {
   const cli = new Command('knowledge-registry')
-    .description('Search, install and publish skills and knowledge units in a Knowledge Registry; serve it to local agents over MCP.')
+    .description(
+      'Search, install and publish skills and knowledge units in a Knowledge Registry; serve it to local agents over MCP.',
+    )
     .version(VERSION)
     .option('--url <url>', 'the registry (default: REG_URL, the stored login, or http://127.0.0.1:3000)')
     .option('--key <key>', 'API key (default: REG_API_KEY or the stored login)')

@@ -7,9 +7,11 @@ export class UsageError extends Error {}
 
 /** The SQLite file of REG_DATABASE_URL; for PostgreSQL, a usage error that names the tool to use instead. */
 export function databaseFile(databaseUrl: string, postgresTool: string): string {
-  if (!databaseUrl.startsWith('sqlite:')) throw new UsageError(`REG_DATABASE_URL names PostgreSQL: use its own tools, e.g. ${postgresTool}`);
+  if (!databaseUrl.startsWith('sqlite:'))
+    throw new UsageError(`REG_DATABASE_URL names PostgreSQL: use its own tools, e.g. ${postgresTool}`);
   const file = sqliteFilename(databaseUrl);
-  if (file === ':memory:') throw new UsageError('REG_DATABASE_URL names an in-memory database: there is nothing to back up or restore');
+  if (file === ':memory:')
+    throw new UsageError('REG_DATABASE_URL names an in-memory database: there is nothing to back up or restore');
   return file;
 }
 

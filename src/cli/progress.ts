@@ -74,7 +74,8 @@ export class Progress {
 
   /** What the status column says now. */
   status(): string {
-    if (this.wait) return `${this.wait.reason}: waiting ${formatSeconds(Math.max(0, Math.ceil((this.wait.until - this.now()) / 1000)))}`;
+    if (this.wait)
+      return `${this.wait.reason}: waiting ${formatSeconds(Math.max(0, Math.ceil((this.wait.until - this.now()) / 1000)))}`;
     const eta = this.clock.eta(this.done, this.total);
     return eta === null ? 'estimating time left' : `${formatSeconds(eta)} left`;
   }

@@ -20,8 +20,10 @@ const path = (...segments: string[]) => `/${segments.map(encodeURIComponent).joi
  * tools report it to the model as a tool error with the reason, never as a protocol failure.
  */
 function asRefusal(error: unknown): unknown {
-  if (error instanceof UnreachableError) return new ApiError(503, 'UNAVAILABLE', `the registry cannot be reached: ${error.message}`);
-  if (error instanceof AnswerTooLargeError) return new ApiError(502, 'INTERNAL_ERROR', `the registry's answer was refused: ${error.message}`);
+  if (error instanceof UnreachableError)
+    return new ApiError(503, 'UNAVAILABLE', `the registry cannot be reached: ${error.message}`);
+  if (error instanceof AnswerTooLargeError)
+    return new ApiError(502, 'INTERNAL_ERROR', `the registry's answer was refused: ${error.message}`);
   return error;
 }
 
@@ -70,10 +72,16 @@ function backendOver(client: RegistryClient): RegistryBackend {
     getSkill,
     searchUnits: (query) => client.get<ListPage<UnitSummary>>('/v1/knowledge', query as Query),
     getUnit: async (id) => (await client.get<{ data: KnowledgeUnit }>(path('v1', 'knowledge', id))).data,
-    contributeUnit: async (body) => (await client.post<{ data: KnowledgeUnit; quality_score: number }>('/v1/knowledge', body)).body,
+    contributeUnit: async (body) =>
+      (await client.post<{ data: KnowledgeUnit; quality_score: number }>('/v1/knowledge', body)).body,
     contributeSkill: async (body) => (await client.post<{ data: Skill; warnings: string[] }>('/v1/skills', body)).body,
     validateUnit: async (id, verdict) =>
-      (await client.post<{ data: { id: string; validated: boolean; feedback: string } }>(`${path('v1', 'knowledge', id)}/validate`, verdict)).body.data,
+      (
+        await client.post<{ data: { id: string; validated: boolean; feedback: string } }>(
+          `${path('v1', 'knowledge', id)}/validate`,
+          verdict,
+        )
+      ).body.data,
     reputation: async (agentId, historyLimit) => {
       const { data } = await client.get<{ data: ReputationProfile }>(path('v1', 'reputation', agentId));
       return { ...data, history: data.history.slice(0, historyLimit) };

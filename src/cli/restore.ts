@@ -7,10 +7,18 @@ import { restoreSqlite } from '../store/backup.js';
 import { databaseFile, runCommand, UsageError } from './ops-command.js';
 
 runCommand('usage: npm run restore -- <backup file> [--force]   (stop the registry first)', () => {
-  const { values, positionals } = parseArgs({ options: { force: { type: 'boolean', default: false } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({
+    options: { force: { type: 'boolean', default: false } },
+    allowPositionals: true,
+  });
   if (positionals.length !== 1) throw new UsageError('name one backup file');
-  const target = databaseFile(loadConfig().databaseUrl, 'pg_restore --clean --if-exists --no-owner --dbname="$REG_DATABASE_URL" registry.dump');
+  const target = databaseFile(
+    loadConfig().databaseUrl,
+    'pg_restore --clean --if-exists --no-owner --dbname="$REG_DATABASE_URL" registry.dump',
+  );
   const result = restoreSqlite(positionals[0]!, target, { force: values.force });
-  console.log(`restored ${positionals[0]} to ${result.file} (${result.bytes} bytes, integrity checked)${result.secret ? `, with the instance secret ${result.secret}` : ''}`);
+  console.log(
+    `restored ${positionals[0]} to ${result.file} (${result.bytes} bytes, integrity checked)${result.secret ? `, with the instance secret ${result.secret}` : ''}`,
+  );
   console.log('start the registry: migrations newer than the backup run at start-up');
 });

@@ -14,7 +14,9 @@ function shownDefault(name: string): string {
 
 /** The Markdown table: one row a variable, in declaration order. */
 export function configTable(): string {
-  const rows = Object.keys(VARIABLES).map((name) => `| \`${name}\` | ${shownDefault(name)} | ${VARIABLES[name]!.doc.replaceAll('|', '\\|')} |`);
+  const rows = Object.keys(VARIABLES).map(
+    (name) => `| \`${name}\` | ${shownDefault(name)} | ${VARIABLES[name]!.doc.replaceAll('|', '\\|')} |`,
+  );
   return ['| Variable | Default | Meaning |', '|---|---|---|', ...rows].join('\n');
 }
 

@@ -33,12 +33,19 @@ const TIER_DEFAULTS: Record<KeyTier, { rate: number; quota: string }> = {
 };
 
 /** A quota: any of units=, skills=, bytes= (with KB, MB, GB, TB), each a number or `unlimited`. */
-const QUOTA = text('^\\s*(units|skills|bytes)\\s*=\\s*(unlimited|\\d{1,15})\\s*([kKmMgGtT]?[bB])?\\s*(,\\s*(units|skills|bytes)\\s*=\\s*(unlimited|\\d{1,15})\\s*([kKmMgGtT]?[bB])?\\s*)*$', 200);
+const QUOTA = text(
+  '^\\s*(units|skills|bytes)\\s*=\\s*(unlimited|\\d{1,15})\\s*([kKmMgGtT]?[bB])?\\s*(,\\s*(units|skills|bytes)\\s*=\\s*(unlimited|\\d{1,15})\\s*([kKmMgGtT]?[bB])?\\s*)*$',
+  200,
+);
 
 function tierVariables(): Record<string, Variable> {
   const out: Record<string, Variable> = {};
   for (const tier of KEY_TIERS) {
-    out[`REG_RATE_LIMIT_${tier.toUpperCase()}`] = { schema: RATE, default: TIER_DEFAULTS[tier].rate, doc: `requests per minute per agent at the \`${tier}\` tier` };
+    out[`REG_RATE_LIMIT_${tier.toUpperCase()}`] = {
+      schema: RATE,
+      default: TIER_DEFAULTS[tier].rate,
+      doc: `requests per minute per agent at the \`${tier}\` tier`,
+    };
   }
   for (const tier of KEY_TIERS) {
     out[`REG_QUOTA_${tier.toUpperCase()}`] = {
@@ -84,7 +91,12 @@ export const VARIABLES: Record<string, Variable> = {
     accepts: 'a URL starting with redis:// or rediss://',
     doc: '`redis://host:6379`: rate-limit counters live in Redis, shared by every instance (see [docs/scale-out.md](docs/scale-out.md))',
   },
-  REG_REDIS_KEY_PREFIX: { schema: text('^\\S{1,64}$', 64), default: 'registry:', accepts: '1 to 64 characters without spaces', doc: 'prefix of the Redis keys, to share one Redis between registries' },
+  REG_REDIS_KEY_PREFIX: {
+    schema: text('^\\S{1,64}$', 64),
+    default: 'registry:',
+    accepts: '1 to 64 characters without spaces',
+    doc: 'prefix of the Redis keys, to share one Redis between registries',
+  },
   REG_TRUST_PROXY: {
     schema: text('^(\\d{1,2}|true|false|yes|no|on|off|[0-9A-Fa-f.:/]+(\\s*,\\s*[0-9A-Fa-f.:/]+)*)$', 4096),
     accepts: 'a hop count from 0 to 32, true, or a list of proxy addresses/CIDRs',
@@ -107,14 +119,21 @@ export const VARIABLES: Record<string, Variable> = {
     accepts: `tiers from ${KEY_TIERS.join(', ')}, separated by commas`,
     doc: 'the tiers anyone may register with; a tier outside the list is granted by an admin only (403 otherwise). Public deployments set `free`',
   },
-  REG_SKILL_MAX_VERSIONS: { schema: integer(1, 1_000_000), default: 1000, doc: 'versions one skill may hold; a publication beyond is refused' },
+  REG_SKILL_MAX_VERSIONS: {
+    schema: integer(1, 1_000_000),
+    default: 1000,
+    doc: 'versions one skill may hold; a publication beyond is refused',
+  },
   REG_SECRET: {
     schema: Type.String({ minLength: 32, maxLength: 4096 }),
     accepts: 'at least 32 characters of random text (e.g. openssl rand -base64 48)',
     doc: 'at least 32 random characters: seals the answers kept for `Idempotency-Key` replays. Unset, SQLite keeps a random one in `<database>.secret` (mode 0600) and PostgreSQL uses one per process (set the same `REG_SECRET` on every instance)',
   },
-  REG_OIDC_ISSUER: { schema: ANY, doc: 'with `REG_OIDC_AUDIENCE` and `REG_OIDC_JWKS_URL`: bearer JWTs from this identity provider are accepted too; one or two of the three set: OIDC is off, with a warning at start-up and in `/readyz` (see [docs/oidc.md](docs/oidc.md))' },
-  REG_OIDC_AUDIENCE: { schema: ANY, doc: 'the audience the identity provider\'s tokens must name' },
+  REG_OIDC_ISSUER: {
+    schema: ANY,
+    doc: 'with `REG_OIDC_AUDIENCE` and `REG_OIDC_JWKS_URL`: bearer JWTs from this identity provider are accepted too; one or two of the three set: OIDC is off, with a warning at start-up and in `/readyz` (see [docs/oidc.md](docs/oidc.md))',
+  },
+  REG_OIDC_AUDIENCE: { schema: ANY, doc: "the audience the identity provider's tokens must name" },
   REG_OIDC_JWKS_URL: { schema: ANY, doc: 'where the identity provider publishes its signing keys' },
   REG_OIDC_AGENT_PREFIX: {
     schema: Type.String({ pattern: '^[^\\s\\p{Cc}\\p{Cf}]{1,64}$' }),
@@ -127,10 +146,17 @@ export const VARIABLES: Record<string, Variable> = {
     default: 'none',
     doc: 'the embedding model of search: `none` (lexical ranking only), `builtin` (Universal Sentence Encoder lite, shipped in `node_modules`, offline; measured: +0.008 keyword MRR@10, none on task queries, search p99 95 ms instead of 12 ms while it embeds 6-20 items/s on two cores), or `openai` (any OpenAI-compatible `/v1/embeddings` endpoint: Ollama, vLLM, TEI, hosted APIs; see [docs/search.md](docs/search.md#embeddings))',
   },
-  REG_EMBEDDINGS_URL: { schema: text('^https?://'), accepts: 'an http:// or https:// URL', doc: 'with `openai`, required: the endpoint\'s base URL (e.g. `http://127.0.0.1:11434/v1`)' },
+  REG_EMBEDDINGS_URL: {
+    schema: text('^https?://'),
+    accepts: 'an http:// or https:// URL',
+    doc: "with `openai`, required: the endpoint's base URL (e.g. `http://127.0.0.1:11434/v1`)",
+  },
   REG_EMBEDDINGS_MODEL: { schema: ANY, doc: 'with `openai`, required: the model name' },
   REG_EMBEDDINGS_API_KEY: { schema: ANY, doc: 'with `openai`, optional: a bearer key (never logged)' },
-  REG_EMBEDDINGS_DIMENSIONS: { schema: integer(1, 8192), doc: 'with `openai`, optional: the vector size (learned from the first answer otherwise, then fixed)' },
+  REG_EMBEDDINGS_DIMENSIONS: {
+    schema: integer(1, 8192),
+    doc: 'with `openai`, optional: the vector size (learned from the first answer otherwise, then fixed)',
+  },
   REG_SEARCH_MAX_TERMS: {
     schema: integer(1_000, 1_000_000_000),
     shownDefault: "a quarter of the heap, at ~1 KiB a word (about a million with Node's default 4 GiB heap)",
@@ -157,5 +183,9 @@ export const VARIABLES: Record<string, Variable> = {
     accepts: '* or origins like https://app.example.org separated by commas',
     doc: 'web origins whose pages may call the API from a browser (CORS), or `*`; unset: none (CORS off)',
   },
-  REG_LOG_LEVEL: { schema: choice(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), default: 'info', doc: 'the least severe level logged (JSON lines on stdout)' },
+  REG_LOG_LEVEL: {
+    schema: choice(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    default: 'info',
+    doc: 'the least severe level logged (JSON lines on stdout)',
+  },
 };

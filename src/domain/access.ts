@@ -29,7 +29,9 @@ export interface Viewer {
  * admins. The search index filters by it; the store's list queries are tested against it.
  */
 export function visibleTo(viewer: Viewer, skill: Pick<Skill, 'visibility' | 'agent_id'>): boolean {
-  return viewer.everything || skill.visibility === 'public' || (viewer.agentId !== null && skill.agent_id === viewer.agentId);
+  return (
+    viewer.everything || skill.visibility === 'public' || (viewer.agentId !== null && skill.agent_id === viewer.agentId)
+  );
 }
 
 export function canSeeSkill(caller: Caller, skill: Pick<Skill, 'visibility' | 'agent_id'>): boolean {
@@ -90,7 +92,12 @@ const FIRST_ADMIN_HINT =
  * A new key's scopes: `admin` only for an admin caller (or with open admin registration), and a key of
  * an agent may mint further keys for it, but none with a scope it does not hold itself.
  */
-export function assertMayGrantScopes(caller: Caller, agentId: string, scopes: readonly Scope[], openAdminRegistration: boolean): void {
+export function assertMayGrantScopes(
+  caller: Caller,
+  agentId: string,
+  scopes: readonly Scope[],
+  openAdminRegistration: boolean,
+): void {
   if (scopes.includes('admin') && !isAdmin(caller) && !openAdminRegistration) throw forbidden(FIRST_ADMIN_HINT);
   if (caller.authenticated && caller.agentId === agentId && !isAdmin(caller)) {
     const extra = scopes.filter((s) => !caller.scopes.includes(s));

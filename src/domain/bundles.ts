@@ -29,7 +29,8 @@ export interface BundleFile {
   mediaType: string;
 }
 
-export type BundleCheck = { ok: true; files: BundleFile[]; warnings: SkillWarning[] } | { ok: false; field: string; message: string };
+export type BundleCheck =
+  { ok: true; files: BundleFile[]; warnings: SkillWarning[] } | { ok: false; field: string; message: string };
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 // A segment: no control or format characters, no separators of other systems.
@@ -44,7 +45,8 @@ export function normalizeBundlePath(given: string): { path: string } | { error: 
   const path = given.normalize('NFC').replace(/^(\.\/)+/, '');
   if (path.length === 0) return { error: 'is empty' };
   if (path.length > MAX_PATH_LENGTH) return { error: `is longer than ${MAX_PATH_LENGTH} characters` };
-  if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) return { error: 'must be relative (no leading / or drive letter)' };
+  if (path.startsWith('/') || /^[A-Za-z]:/.test(path))
+    return { error: 'must be relative (no leading / or drive letter)' };
   if (path.includes('\\')) return { error: 'must use / between folders, not \\' };
   const segments = path.split('/').filter((segment, i, all) => segment !== '' || i === all.length - 1);
   if (segments.at(-1) === '') return { error: 'must name a file, not a folder' };
@@ -52,7 +54,8 @@ export function normalizeBundlePath(given: string): { path: string } | { error: 
   for (const segment of segments) {
     if (segment === '..') return { error: 'must not contain ..' };
     if (segment === '.') return { error: 'must not contain . segments' };
-    if (segment.length > MAX_SEGMENT_LENGTH) return { error: `has a name longer than ${MAX_SEGMENT_LENGTH} characters` };
+    if (segment.length > MAX_SEGMENT_LENGTH)
+      return { error: `has a name longer than ${MAX_SEGMENT_LENGTH} characters` };
     if (BAD_CHARACTER.test(segment)) return { error: 'has a control character or one of \\ : * ? " < > |' };
     if (segment.trim() !== segment) return { error: 'has a name that starts or ends with white space' };
   }
@@ -66,7 +69,8 @@ export function normalizeBundlePath(given: string): { path: string } | { error: 
 export function mediaTypeOf(path: string, content: Uint8Array): string {
   const type = mime.lookup(path) || 'application/octet-stream';
   const text = isText(content);
-  if (/^(text\/html|image\/svg\+xml|application\/(x-)?javascript|text\/javascript|application\/xhtml\+xml)/.test(type)) return 'text/plain; charset=utf-8';
+  if (/^(text\/html|image\/svg\+xml|application\/(x-)?javascript|text\/javascript|application\/xhtml\+xml)/.test(type))
+    return 'text/plain; charset=utf-8';
   if (type.startsWith('text/') || (type === 'application/octet-stream' && text)) {
     return `${type === 'application/octet-stream' ? 'text/plain' : type}; charset=utf-8`;
   }
@@ -85,7 +89,8 @@ function isText(content: Uint8Array): boolean {
 export const MAX_SEGMENT_BYTES = 255;
 
 /** Device names Windows reserves in every folder, with any extension (`CON`, `con.txt`, `COM1.md`). */
-const WINDOWS_RESERVED = /^(?:con|prn|aux|nul|com[0-9\u00B9\u00B2\u00B3]|lpt[0-9\u00B9\u00B2\u00B3]|conin\$|conout\$|clock\$)(?:\..*)?$/;
+const WINDOWS_RESERVED =
+  /^(?:con|prn|aux|nul|com[0-9\u00B9\u00B2\u00B3]|lpt[0-9\u00B9\u00B2\u00B3]|conin\$|conout\$|clock\$)(?:\..*)?$/;
 
 /**
  * Names a tool runs code from when it works in the folder that holds them, so installing them would let a
@@ -93,10 +98,24 @@ const WINDOWS_RESERVED = /^(?:con|prn|aux|nul|com[0-9\u00B9\u00B2\u00B3]|lpt[0-9
  * `core.fsmonitor`). Compared case-insensitively, as macOS and Windows find them. What is left out, and why,
  * is in docs/security.md (`.husky`, `.github/workflows`, `.devcontainer`, `.gitattributes` are inert there).
  */
-const VCS_METADATA = new Set(['.git', 'git~1', '.hg', '.svn', '.bzr', '_darcs', 'cvs', '.jj', '.sl', '.pijul', '.fslckout', '_fossil_']);
+const VCS_METADATA = new Set([
+  '.git',
+  'git~1',
+  '.hg',
+  '.svn',
+  '.bzr',
+  '_darcs',
+  'cvs',
+  '.jj',
+  '.sl',
+  '.pijul',
+  '.fslckout',
+  '_fossil_',
+]);
 const TOOL_CONFIG: Readonly<Record<string, string>> = {
   '.envrc': 'direnv runs it as shell code when a shell enters the folder',
-  '.vscode': 'VS Code runs its tasks when the folder is opened (runOn: folderOpen) and starts the programs its settings name',
+  '.vscode':
+    'VS Code runs its tasks when the folder is opened (runOn: folderOpen) and starts the programs its settings name',
   '.idea': 'JetBrains IDEs run its startup tasks and run configurations',
 };
 /** Claude Code settings run shell commands (hooks, status line, key helper) for a session started in the folder. */
@@ -120,17 +139,34 @@ function pathProblem(path: string): { rule: string; message: string } | null {
   for (const [i, segment] of segments.entries()) {
     const folded = foldPath(segment);
     if (VCS_METADATA.has(folded)) {
-      return { rule: 'vcs_metadata', message: `is version-control metadata (${segment}): a VCS run in the installed folder would run the publisher's hooks and configured commands` };
+      return {
+        rule: 'vcs_metadata',
+        message: `is version-control metadata (${segment}): a VCS run in the installed folder would run the publisher's hooks and configured commands`,
+      };
     }
     const tool = TOOL_CONFIG[folded];
     if (tool) return { rule: 'tool_config', message: `is tool configuration that runs code (${segment}: ${tool})` };
     if (folded === '.claude' && i === segments.length - 2 && CLAUDE_SETTINGS.has(foldPath(segments[i + 1]!))) {
-      return { rule: 'tool_config', message: `is tool configuration that runs code (Claude Code settings run their hooks' shell commands)` };
+      return {
+        rule: 'tool_config',
+        message: `is tool configuration that runs code (Claude Code settings run their hooks' shell commands)`,
+      };
     }
-    if (WINDOWS_RESERVED.test(folded)) return { rule: 'reserved_name', message: `uses ${JSON.stringify(segment)}, a device name Windows reserves in every folder` };
-    if (/[. ]$/.test(segment)) return { rule: 'trailing_dot', message: `has a name ending in a dot or space (${JSON.stringify(segment)}), which Windows drops` };
+    if (WINDOWS_RESERVED.test(folded))
+      return {
+        rule: 'reserved_name',
+        message: `uses ${JSON.stringify(segment)}, a device name Windows reserves in every folder`,
+      };
+    if (/[. ]$/.test(segment))
+      return {
+        rule: 'trailing_dot',
+        message: `has a name ending in a dot or space (${JSON.stringify(segment)}), which Windows drops`,
+      };
     if (Buffer.byteLength(segment, 'utf8') > MAX_SEGMENT_BYTES) {
-      return { rule: 'name_too_long', message: `has a name of more than ${MAX_SEGMENT_BYTES} bytes (UTF-8), more than Linux and macOS allow` };
+      return {
+        rule: 'name_too_long',
+        message: `has a name of more than ${MAX_SEGMENT_BYTES} bytes (UTF-8), more than Linux and macOS allow`,
+      };
     }
   }
   return null;
@@ -152,16 +188,29 @@ export function installablePaths(paths: readonly string[]): PathRefusal | null {
     const folded = foldPath(path);
     const clash = files.get(folded);
     if (clash !== undefined) {
-      const message = clash === 'SKILL.md' ? `${JSON.stringify(path)} collides with SKILL.md (SKILL.md is given as skill_md_content, not as a file)` : `${JSON.stringify(path)} collides with ${JSON.stringify(clash)}`;
+      const message =
+        clash === 'SKILL.md'
+          ? `${JSON.stringify(path)} collides with SKILL.md (SKILL.md is given as skill_md_content, not as a file)`
+          : `${JSON.stringify(path)} collides with ${JSON.stringify(clash)}`;
       return { index, rule: 'case_collision', message };
     }
     const asFolder = folders.get(folded);
-    if (asFolder !== undefined) return { index, rule: 'file_folder_clash', message: `${JSON.stringify(path)} is a file, but ${JSON.stringify(asFolder)} needs a folder of that name` };
+    if (asFolder !== undefined)
+      return {
+        index,
+        rule: 'file_folder_clash',
+        message: `${JSON.stringify(path)} is a file, but ${JSON.stringify(asFolder)} needs a folder of that name`,
+      };
     const parts = path.split('/');
     for (let end = 1; end < parts.length; end++) {
       const folder = parts.slice(0, end).join('/');
       const asFile = files.get(foldPath(folder));
-      if (asFile !== undefined) return { index, rule: 'file_folder_clash', message: `${JSON.stringify(path)} needs a folder ${JSON.stringify(folder)}, but ${JSON.stringify(asFile)} is a file` };
+      if (asFile !== undefined)
+        return {
+          index,
+          rule: 'file_folder_clash',
+          message: `${JSON.stringify(path)} needs a folder ${JSON.stringify(folder)}, but ${JSON.stringify(asFile)} is a file`,
+        };
       if (!folders.has(foldPath(folder))) folders.set(foldPath(folder), path);
     }
     files.set(folded, path);
@@ -176,16 +225,22 @@ export function installablePaths(paths: readonly string[]): PathRefusal | null {
  * SKILL.md, each warning naming its file. A refusal names the field, the file and the rule.
  */
 export function checkBundle(inputs: readonly BundleFileInput[]): BundleCheck {
-  if (inputs.length > MAX_BUNDLE_FILES) return { ok: false, field: 'files', message: `files must have at most ${MAX_BUNDLE_FILES} entries` };
+  if (inputs.length > MAX_BUNDLE_FILES)
+    return { ok: false, field: 'files', message: `files must have at most ${MAX_BUNDLE_FILES} entries` };
   const paths: string[] = [];
   for (const [i, input] of inputs.entries()) {
     const normal = normalizeBundlePath(input.path);
-    if ('error' in normal) return { ok: false, field: `files.${i}.path`, message: `files.${i}.path ${normal.error} (rule path_syntax)` };
+    if ('error' in normal)
+      return { ok: false, field: `files.${i}.path`, message: `files.${i}.path ${normal.error} (rule path_syntax)` };
     paths.push(normal.path);
   }
   const refusal = installablePaths(paths);
   if (refusal) {
-    return { ok: false, field: `files.${refusal.index}.path`, message: `files.${refusal.index}.path ${refusal.message} (rule ${refusal.rule})` };
+    return {
+      ok: false,
+      field: `files.${refusal.index}.path`,
+      message: `files.${refusal.index}.path ${refusal.message} (rule ${refusal.rule})`,
+    };
   }
   const files: BundleFile[] = [];
   const warnings: SkillWarning[] = [];
@@ -193,16 +248,31 @@ export function checkBundle(inputs: readonly BundleFileInput[]): BundleCheck {
   for (const [i, input] of inputs.entries()) {
     const path = paths[i]!;
     if (!BASE64.test(input.content_base64)) {
-      return { ok: false, field: `files.${i}.content_base64`, message: `files.${i}.content_base64 must be standard base64 (A-Z a-z 0-9 + /, = padding)` };
+      return {
+        ok: false,
+        field: `files.${i}.content_base64`,
+        message: `files.${i}.content_base64 must be standard base64 (A-Z a-z 0-9 + /, = padding)`,
+      };
     }
     const content = Buffer.from(input.content_base64, 'base64');
     if (content.length > MAX_FILE_BYTES) {
-      return { ok: false, field: `files.${i}.content_base64`, message: `files.${i} (${path}) is ${content.length} bytes; a file may have at most ${MAX_FILE_BYTES}` };
+      return {
+        ok: false,
+        field: `files.${i}.content_base64`,
+        message: `files.${i} (${path}) is ${content.length} bytes; a file may have at most ${MAX_FILE_BYTES}`,
+      };
     }
     total += content.length;
-    if (total > MAX_BUNDLE_BYTES) return { ok: false, field: 'files', message: `the files together may have at most ${MAX_BUNDLE_BYTES} bytes` };
+    if (total > MAX_BUNDLE_BYTES)
+      return { ok: false, field: 'files', message: `the files together may have at most ${MAX_BUNDLE_BYTES} bytes` };
     if (isText(content)) warnings.push(...scanText(content.toString('utf8'), path));
-    files.push({ path, content, size: content.length, digest: sha256Digest(content), mediaType: mediaTypeOf(path, content) });
+    files.push({
+      path,
+      content,
+      size: content.length,
+      digest: sha256Digest(content),
+      mediaType: mediaTypeOf(path, content),
+    });
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { ok: true, files, warnings };
@@ -219,7 +289,9 @@ const ZIP_TIME = new Date(1980, 0, 1, 0, 0, 0);
  */
 export function bundleArchive(skillMd: string, files: readonly { path: string; content: Uint8Array }[]): Uint8Array {
   const entries: Zippable = {};
-  const all = [{ path: 'SKILL.md', content: new Uint8Array(Buffer.from(skillMd, 'utf8')) }, ...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const all = [{ path: 'SKILL.md', content: new Uint8Array(Buffer.from(skillMd, 'utf8')) }, ...files].sort((a, b) =>
+    a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
+  );
   for (const file of all) entries[file.path] = [file.content, { level: 0, mtime: ZIP_TIME }];
   return zipSync(entries, { level: 0, mtime: ZIP_TIME });
 }

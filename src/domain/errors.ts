@@ -49,6 +49,10 @@ export const methodNotAllowed = (method: string, allowed: string[]) =>
   });
 export const conflict = (message: string) => new ApiError(409, 'CONFLICT', message);
 export const rateLimited = (retryAfterSeconds: number, limit: number) =>
-  new ApiError(429, 'RATE_LIMITED', `rate limit of ${limit} requests per minute exceeded; retry in ${retryAfterSeconds} s`);
+  new ApiError(
+    429,
+    'RATE_LIMITED',
+    `rate limit of ${limit} requests per minute exceeded; retry in ${retryAfterSeconds} s`,
+  );
 export const unavailable = (message: string, retryAfterSeconds = 5) =>
   new ApiError(503, 'UNAVAILABLE', message, { 'retry-after': String(retryAfterSeconds) });

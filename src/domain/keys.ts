@@ -43,5 +43,7 @@ const JWT_IN_TEXT = /eyJ[\w-]{4,}\.eyJ[\w-]{4,}\.[\w-]*/g;
  * which key it was) and JWTs. For logs: a client may paste a key where none belongs (a query string).
  */
 export function redactCredentials(text: string): string {
-  return text.replace(KEY_IN_TEXT, (key) => `${key.slice(0, KEY_PREFIX_LENGTH)}[redacted]`).replace(JWT_IN_TEXT, '[redacted token]');
+  return text
+    .replace(KEY_IN_TEXT, (key) => `${key.slice(0, KEY_PREFIX_LENGTH)}[redacted]`)
+    .replace(JWT_IN_TEXT, '[redacted token]');
 }

@@ -21,7 +21,11 @@ export function normalizeUnitInput(input: KnowledgeUnitInput): UnitCheck {
   const title = input.title.trim();
   if (!hasVisibleCharacter(title)) return blank('title');
   if (title.length > TITLE_MAX_LENGTH) {
-    return { ok: false, field: 'title', message: `title must be 1-${TITLE_MAX_LENGTH} characters after trimming surrounding white space` };
+    return {
+      ok: false,
+      field: 'title',
+      message: `title must be 1-${TITLE_MAX_LENGTH} characters after trimming surrounding white space`,
+    };
   }
   const domain = input.domain.trim();
   if (!hasVisibleCharacter(domain)) return blank('domain');

@@ -44,7 +44,11 @@ export const VisibilitySchema = Type.Enum([...VISIBILITIES]);
 /** What a contributor sends (POST /v1/knowledge); unknown and server-assigned fields are refused. */
 export const KnowledgeUnitInput = Type.Object(
   {
-    title: Type.String({ minLength: 1, maxLength: 1_000, description: '1..200 characters after trimming surrounding white space' }),
+    title: Type.String({
+      minLength: 1,
+      maxLength: 1_000,
+      description: '1..200 characters after trimming surrounding white space',
+    }),
     type: UnitTypeSchema,
     domain: Type.String({ minLength: 1, maxLength: 100 }),
     content: Type.Object(
@@ -67,22 +71,20 @@ export const KnowledgeUnitInput = Type.Object(
 );
 export type KnowledgeUnitInput = Static<typeof KnowledgeUnitInput>;
 
-export const KnowledgeUnit = Type.Object(
-  {
-    id: Type.String(),
-    agent_id: Type.String(),
-    title: Type.String(),
-    type: UnitTypeSchema,
-    domain: Type.String(),
-    content: Type.Object({ description: Type.String(), examples: Type.Array(Type.String()) }),
-    metadata: Type.Object({ source: Type.String(), confidence: Type.Number() }),
-    tags: Type.Array(Type.String()),
-    quality_score: Type.Number(),
-    validations: Type.Object({ valid: Type.Integer(), invalid: Type.Integer() }),
-    created_at: Timestamp,
-    updated_at: Timestamp,
-  },
-);
+export const KnowledgeUnit = Type.Object({
+  id: Type.String(),
+  agent_id: Type.String(),
+  title: Type.String(),
+  type: UnitTypeSchema,
+  domain: Type.String(),
+  content: Type.Object({ description: Type.String(), examples: Type.Array(Type.String()) }),
+  metadata: Type.Object({ source: Type.String(), confidence: Type.Number() }),
+  tags: Type.Array(Type.String()),
+  quality_score: Type.Number(),
+  validations: Type.Object({ valid: Type.Integer(), invalid: Type.Integer() }),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
 export type KnowledgeUnit = Static<typeof KnowledgeUnit>;
 
 /** A unit in a list: long text cut (domain/summaries.ts), marked `truncated`; GET by id has it all. */
@@ -91,23 +93,23 @@ export const KnowledgeUnitSummary = Type.Object({
   truncated: Type.Boolean({ description: 'true when text was cut for the list: GET /v1/knowledge/{id} has all of it' }),
 });
 
-export const Verdict = Type.Object(
-  {
-    unit_id: Type.String(),
-    agent_id: Type.String(),
-    valid: Type.Boolean(),
-    feedback: Type.String(),
-    created_at: Timestamp,
-    updated_at: Timestamp,
-  },
-);
+export const Verdict = Type.Object({
+  unit_id: Type.String(),
+  agent_id: Type.String(),
+  valid: Type.Boolean(),
+  feedback: Type.String(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
 export type Verdict = Static<typeof Verdict>;
 
 // ---- skills ----------------------------------------------------------------------------------------
 
 /** A finding about a skill: a deviation from the Agent Skills format, or a soft finding about content. */
 export const SkillWarning = Type.Object({
-  kind: Type.String({ description: 'stable id: yaml_lenient, name_normalized, unknown_field, html, prompt_injection, …' }),
+  kind: Type.String({
+    description: 'stable id: yaml_lenient, name_normalized, unknown_field, html, prompt_injection, …',
+  }),
   message: Type.String(),
   file: Type.Optional(Type.String({ description: 'the bundle file the finding is about; absent for SKILL.md' })),
 });
@@ -135,9 +137,13 @@ const skillFields = {
   agent_id: Type.String(),
   quality_score: Type.Number(),
   version: Type.String({ description: 'the version shown (semver)' }),
-  latest_version: Nullable(Type.String({ description: 'the version reads give by default; null when every version is yanked' })),
+  latest_version: Nullable(
+    Type.String({ description: 'the version reads give by default; null when every version is yanked' }),
+  ),
   yanked: Type.Boolean({ description: 'this version was withdrawn: readable by its number, never chosen as latest' }),
-  digest: Type.String({ description: 'sha256:<hex> of the version: of SKILL.md alone, or of its archive when it has files' }),
+  digest: Type.String({
+    description: 'sha256:<hex> of the version: of SKILL.md alone, or of its archive when it has files',
+  }),
   file_count: Type.Integer({ description: 'bundle files besides SKILL.md' }),
   created_at: Timestamp,
   updated_at: Timestamp,
@@ -175,38 +181,32 @@ export type SkillVersionSummary = Static<typeof SkillVersionSummary>;
 
 // ---- agents, keys and reputation ---------------------------------------------------------------------
 
-export const ReputationEvent = Type.Object(
-  {
-    action: Type.Enum([...REPUTATION_ACTIONS]),
-    delta: Type.Number(),
-    target_id: Type.String(),
-    timestamp: Timestamp,
-  },
-);
+export const ReputationEvent = Type.Object({
+  action: Type.Enum([...REPUTATION_ACTIONS]),
+  delta: Type.Number(),
+  target_id: Type.String(),
+  timestamp: Timestamp,
+});
 export type ReputationEvent = Static<typeof ReputationEvent>;
 
-export const ReputationProfile = Type.Object(
-  {
-    agent_id: Type.String(),
-    score: Type.Number(),
-    contributions: Type.Integer(),
-    validations: Type.Integer(),
-    history: Type.Array(ReputationEvent, { description: 'the most recent items, newest first' }),
-    updated_at: Timestamp,
-  },
-);
+export const ReputationProfile = Type.Object({
+  agent_id: Type.String(),
+  score: Type.Number(),
+  contributions: Type.Integer(),
+  validations: Type.Integer(),
+  history: Type.Array(ReputationEvent, { description: 'the most recent items, newest first' }),
+  updated_at: Timestamp,
+});
 export type ReputationProfile = Static<typeof ReputationProfile>;
 
 /** A key as an export shows it: never the hash. */
-export const KeyMetadata = Type.Object(
-  {
-    key_prefix: Type.String(),
-    scopes: Type.Array(ScopeSchema),
-    tier: KeyTierSchema,
-    created_at: Timestamp,
-    revoked_at: Nullable(Timestamp),
-  },
-);
+export const KeyMetadata = Type.Object({
+  key_prefix: Type.String(),
+  scopes: Type.Array(ScopeSchema),
+  tier: KeyTierSchema,
+  created_at: Timestamp,
+  revoked_at: Nullable(Timestamp),
+});
 export type KeyMetadata = Static<typeof KeyMetadata>;
 
 /** A stored API key, as the authentication layer reads it (never leaves the server). */

@@ -31,14 +31,21 @@ export interface StandingMove {
  */
 export function rewardMove(action: ReputationAction, millis: number, count = 1): StandingMove {
   const contribution = action !== 'validate_knowledge';
-  return { scoreMillis: millis * count, contributions: contribution ? count : 0, validations: contribution ? 0 : count };
+  return {
+    scoreMillis: millis * count,
+    contributions: contribution ? count : 0,
+    validations: contribution ? 0 : count,
+  };
 }
 
 /**
  * A deleted contribution's reward, taken back: a history item of the negated sum given for it, and one
  * contribution less; nothing when nothing was given (or it was already taken back).
  */
-export function takeBack(action: ReputationAction, givenMillis: number): { deltaMillis: number; move: StandingMove } | null {
+export function takeBack(
+  action: ReputationAction,
+  givenMillis: number,
+): { deltaMillis: number; move: StandingMove } | null {
   if (givenMillis <= 0) return null;
   return { deltaMillis: -givenMillis, move: rewardMove(action, givenMillis, -1) };
 }

@@ -4,14 +4,25 @@ export const MAX_SEARCH_TERMS = 16;
 
 /** The words of a query (letters and digits, Unicode-aware), lower-cased, de-duplicated, in order. */
 export function searchTerms(q: string): string[] {
-  const words = q.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
+  const words =
+    q
+      .normalize('NFKC')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
   return [...new Set(words)].slice(0, MAX_SEARCH_TERMS);
 }
 
 /** Comma-separated list parameter → trimmed, non-empty, de-duplicated values. */
 export function commaList(value: string | undefined): string[] {
   if (value === undefined) return [];
-  return [...new Set(value.split(',').map((v) => v.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      value
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /**

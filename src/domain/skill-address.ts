@@ -41,6 +41,7 @@ export function parseSkillUri(uri: string): SkillAddress | null {
   }
   const [publisher, name, ...file] = decoded as [string, string, ...string[]];
   if (!publisher || !NAME.test(name)) return null;
-  if (file.some((part) => part === '' || part === '.' || part === '..' || part.includes('/') || part.includes('\\'))) return null;
+  if (file.some((part) => part === '' || part === '.' || part === '..' || part.includes('/') || part.includes('\\')))
+    return null;
   return { publisher, name, file: file.join('/') };
 }

@@ -35,10 +35,16 @@ export function parseSkillMd(content: string): SkillParseResult {
   try {
     return parse(content);
   } catch (err) {
-    if (err instanceof Refusal) return { ok: false, rule: err.rule, field: err.field, message: `${err.message} (rule ${err.rule})` };
+    if (err instanceof Refusal)
+      return { ok: false, rule: err.rule, field: err.field, message: `${err.message} (rule ${err.rule})` };
     // Defensive: anything unexpected is still a result, never an exception.
     const said = (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 200);
-    return { ok: false, rule: 'unreadable', field: CONTENT, message: `SKILL.md could not be parsed: ${said} (rule unreadable)` };
+    return {
+      ok: false,
+      rule: 'unreadable',
+      field: CONTENT,
+      message: `SKILL.md could not be parsed: ${said} (rule unreadable)`,
+    };
   }
 }
 
@@ -66,5 +72,10 @@ function parse(content: string): SkillParseResult {
   }
 
   const list = warnings.list();
-  return { ok: true, skill: { ...fields, body }, warnings: list, conformant: !list.some((w) => isConformanceKind(w.kind)) };
+  return {
+    ok: true,
+    skill: { ...fields, body },
+    warnings: list,
+    conformant: !list.some((w) => isConformanceKind(w.kind)),
+  };
 }

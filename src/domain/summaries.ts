@@ -30,5 +30,9 @@ export function summarizeUnit(unit: KnowledgeUnit): UnitSummary {
     description.length > SUMMARY_DESCRIPTION_CHARS ||
     examples.length > SUMMARY_EXAMPLES ||
     shown.some((example, i) => example.length !== examples[i]!.length);
-  return { ...unit, content: { description: cutText(description, SUMMARY_DESCRIPTION_CHARS), examples: shown }, truncated };
+  return {
+    ...unit,
+    content: { description: cutText(description, SUMMARY_DESCRIPTION_CHARS), examples: shown },
+    truncated,
+  };
 }

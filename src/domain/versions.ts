@@ -50,19 +50,32 @@ export function versionProblem(version: string): string | null {
  * A requested version as semver, with a note when it had to be read loosely (`1.0` → `1.0.0`), or the
  * bound it breaks (a publication asking for it is refused).
  */
-export function readVersion(requested: string | null): { version: string | null; note: string | null; problem?: string } {
+export function readVersion(requested: string | null): {
+  version: string | null;
+  note: string | null;
+  problem?: string;
+} {
   if (requested === null || requested.trim() === '') return { version: null, note: null };
   const given = requested.trim();
   const exact = semver.valid(given);
   if (exact) {
     const problem = versionProblem(exact);
-    return problem ? { version: null, note: null, problem: `version ${JSON.stringify(given.slice(0, MAX_VERSION_LENGTH))}… ${problem}` } : { version: exact, note: null };
+    return problem
+      ? {
+          version: null,
+          note: null,
+          problem: `version ${JSON.stringify(given.slice(0, MAX_VERSION_LENGTH))}… ${problem}`,
+        }
+      : { version: exact, note: null };
   }
   const coerced = semver.coerce(given, { includePrerelease: true })?.version ?? null;
   if (coerced && given.length <= MAX_VERSION_LENGTH && versionProblem(coerced) === null) {
     return { version: coerced, note: `version ${JSON.stringify(given)} is not semver; published as ${coerced}` };
   }
-  return { version: null, note: `version ${JSON.stringify(given.slice(0, 64))} is not a version number; the next patch version was used` };
+  return {
+    version: null,
+    note: `version ${JSON.stringify(given.slice(0, 64))} is not a version number; the next patch version was used`,
+  };
 }
 
 /**
@@ -76,7 +89,9 @@ export function decideVersion(facts: VersionFacts, requested: string | null): Ve
   if (facts.highest === null) return { kind: 'new', version: FIRST_VERSION };
   // The patch after a pre-release is its release (1.1.0-beta.1 → 1.1.0), after a release the next patch.
   const next = semver.inc(facts.highest, 'patch');
-  return next !== null && versionProblem(next) === null ? { kind: 'new', version: next } : { kind: 'exhausted', version: facts.highest };
+  return next !== null && versionProblem(next) === null
+    ? { kind: 'new', version: next }
+    : { kind: 'exhausted', version: facts.highest };
 }
 
 const number = (digits: string | number) => `${String(digits).length.toString().padStart(2, '0')}${digits}`;
@@ -93,7 +108,9 @@ export function versionSortKey(version: string): string {
   if (!parsed) throw new Error(`not a semantic version: ${version}`);
   const core = [parsed.major, parsed.minor, parsed.patch].map(number).join('.');
   if (parsed.prerelease.length === 0) return `${core}~`;
-  const identifiers = parsed.prerelease.map((id) => (typeof id === 'number' || /^\d+$/.test(id) ? `0${number(id)}` : `1${id}`));
+  const identifiers = parsed.prerelease.map((id) =>
+    typeof id === 'number' || /^\d+$/.test(id) ? `0${number(id)}` : `1${id}`,
+  );
   return `${core}-${identifiers.join('!')}`;
 }
 
@@ -102,7 +119,10 @@ export const isRelease = (version: string): boolean => semver.prerelease(version
 
 /** The version reads give once `published` is added to a skill whose current default is `current` (null: none yet, or all yanked). */
 export function latestAfter(current: string | null, published: string): string {
-  return latestVersion([...(current === null ? [] : [{ version: current, yanked: false }]), { version: published, yanked: false }])!;
+  return latestVersion([
+    ...(current === null ? [] : [{ version: current, yanked: false }]),
+    { version: published, yanked: false },
+  ])!;
 }
 
 /**

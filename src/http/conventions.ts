@@ -15,7 +15,8 @@ export const PRIVATE_REVALIDATE = 'private, no-cache';
  * written, and archives are compressed already; routes that serve exact bytes (skill files, whose
  * digests clients check) turn compression off themselves (`compress: false`).
  */
-const COMPRESSIBLE = /^(application\/(json|problem\+json|schema\+json)|text\/(html|css|javascript)|application\/javascript|image\/svg\+xml)\b/;
+const COMPRESSIBLE =
+  /^(application\/(json|problem\+json|schema\+json)|text\/(html|css|javascript)|application\/javascript|image\/svg\+xml)\b/;
 
 /** The entity tags an If-None-Match header lists (`*` matches any); weak and strong compared alike. */
 function matches(header: string | undefined, etag: string): boolean {
@@ -25,7 +26,8 @@ function matches(header: string | undefined, etag: string): boolean {
 }
 
 /** A weak tag from the bytes of an answer (weak: a compressed answer carries the same tag). */
-const etagOf = (payload: string | Buffer) => `W/"${createHash('sha256').update(payload).digest('base64url').slice(0, 32)}"`;
+const etagOf = (payload: string | Buffer) =>
+  `W/"${createHash('sha256').update(payload).digest('base64url').slice(0, 32)}"`;
 
 async function conditionalGet(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
   if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200) return payload;
@@ -40,7 +42,8 @@ async function conditionalGet(request: FastifyRequest, reply: FastifyReply, payl
   // 304: no body, and none of the headers that describe one.
   if (typeof (payload as { destroy?: unknown })?.destroy === 'function') (payload as { destroy(): void }).destroy();
   reply.code(304);
-  for (const header of ['content-length', 'content-type', 'content-disposition', 'repr-digest']) reply.removeHeader(header);
+  for (const header of ['content-length', 'content-type', 'content-disposition', 'repr-digest'])
+    reply.removeHeader(header);
   return '';
 }
 
@@ -51,13 +54,37 @@ export interface ConventionOptions {
 export async function installConventions(app: FastifyInstance, options: ConventionOptions): Promise<void> {
   app.addHook('onSend', conditionalGet);
   // Answers only: request bodies stay plain JSON (a compressed body is refused as before, not inflated).
-  await app.register(compress, { globalCompression: true, globalDecompression: false, threshold: 1024, encodings: ['gzip', 'br', 'deflate'], customTypes: (type) => COMPRESSIBLE.test(type) });
+  await app.register(compress, {
+    globalCompression: true,
+    globalDecompression: false,
+    threshold: 1024,
+    encodings: ['gzip', 'br', 'deflate'],
+    customTypes: (type) => COMPRESSIBLE.test(type),
+  });
   if (options.corsOrigins !== null) {
     await app.register(cors, {
       origin: options.corsOrigins === '*' ? '*' : options.corsOrigins,
       methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-      allowedHeaders: ['authorization', 'content-type', 'idempotency-key', 'if-none-match', 'x-request-id', 'mcp-session-id', 'mcp-protocol-version'],
-      exposedHeaders: ['etag', 'x-request-id', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'repr-digest', 'x-skill-version', 'mcp-session-id'],
+      allowedHeaders: [
+        'authorization',
+        'content-type',
+        'idempotency-key',
+        'if-none-match',
+        'x-request-id',
+        'mcp-session-id',
+        'mcp-protocol-version',
+      ],
+      exposedHeaders: [
+        'etag',
+        'x-request-id',
+        'retry-after',
+        'x-ratelimit-limit',
+        'x-ratelimit-remaining',
+        'x-ratelimit-reset',
+        'repr-digest',
+        'x-skill-version',
+        'mcp-session-id',
+      ],
       maxAge: 600,
     });
   }

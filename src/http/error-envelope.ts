@@ -18,7 +18,8 @@ function send(reply: FastifyReply, error: ApiError): FastifyReply {
 
 /** Maps any thrown value to an ApiError: the framework's own errors here, every other one as every door does. */
 function toApiError(error: FastifyError & { validation?: AjvIssue[] }, request: FastifyRequest): ApiError {
-  if (error instanceof ApiError || !(error instanceof Error) || error.statusCode === undefined) return refusalOf(error, request.log);
+  if (error instanceof ApiError || !(error instanceof Error) || error.statusCode === undefined)
+    return refusalOf(error, request.log);
   if (error.validation && error.validation.length > 0) {
     return new ApiError(400, 'VALIDATION_ERROR', validationMessage(error.validation[0]!, error.validationContext));
   }
@@ -26,13 +27,14 @@ function toApiError(error: FastifyError & { validation?: AjvIssue[] }, request: 
   if (status === 429) return new ApiError(429, 'RATE_LIMITED', error.message);
   if (status >= 400 && status < 500) {
     const code = CODE_FOR_STATUS[status] ?? 'VALIDATION_ERROR';
-    const message = error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-      ? `unsupported content type ${JSON.stringify(request.headers['content-type'] ?? '')}: send application/json`
-      : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
-        ? 'request body is larger than 1 MiB'
-        : error instanceof SyntaxError
-          ? `body is not valid JSON: ${error.message}`
-          : error.message;
+    const message =
+      error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+        ? `unsupported content type ${JSON.stringify(request.headers['content-type'] ?? '')}: send application/json`
+        : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+          ? 'request body is larger than 1 MiB'
+          : error instanceof SyntaxError
+            ? `body is not valid JSON: ${error.message}`
+            : error.message;
     return new ApiError(CODE_FOR_STATUS[status] ? status : 400, code, message);
   }
   return refusalOf(error, request.log);
@@ -78,17 +80,18 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
 }
 
 /** An unknown method on a known path answers 405 with Allow; an unknown path, 404. */
-export function installErrorEnvelope(app: FastifyInstance, routes: RouteCatalogue, notFoundPreHandler?: preHandlerAsyncHookHandler): void {
+export function installErrorEnvelope(
+  app: FastifyInstance,
+  routes: RouteCatalogue,
+  notFoundPreHandler?: preHandlerAsyncHookHandler,
+): void {
   app.setErrorHandler((error: FastifyError, request, reply) => send(reply, toApiError(error, request)));
-  app.setNotFoundHandler(
-    { preHandler: notFoundPreHandler },
-    async (request, reply) => {
-      const path = request.url.split('?')[0] ?? '/';
-      const methods = routes.methodsFor(path);
-      if (methods && !methods.has(request.method)) {
-        return send(reply, methodNotAllowed(request.method, [...methods].sort()));
-      }
-      return send(reply, notFound(`route ${request.method} ${path}`));
-    },
-  );
+  app.setNotFoundHandler({ preHandler: notFoundPreHandler }, async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const methods = routes.methodsFor(path);
+    if (methods && !methods.has(request.method)) {
+      return send(reply, methodNotAllowed(request.method, [...methods].sort()));
+    }
+    return send(reply, notFound(`route ${request.method} ${path}`));
+  });
 }

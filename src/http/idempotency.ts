@@ -42,7 +42,6 @@ declare module 'fastify' {
 
 const sha256 = (...parts: string[]) => createHash('sha256').update(parts.join('\u0000')).digest();
 
-
 function seal(key: Buffer, text: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
@@ -67,7 +66,9 @@ function replay(request: FastifyRequest, reply: FastifyReply, saved: SavedRespon
     body = unseal(context.sealKey, saved.body);
   } catch {
     // Sealed under another server secret (an instance without the shared REG_SECRET, or a rotated one).
-    throw conflict('this request was already processed, but its answer cannot be replayed here; use a new Idempotency-Key');
+    throw conflict(
+      'this request was already processed, but its answer cannot be replayed here; use a new Idempotency-Key',
+    );
   }
   if (request.routeOptions.config.carriesSecret) reply.header('cache-control', 'no-store');
   return reply
@@ -82,7 +83,12 @@ function replay(request: FastifyRequest, reply: FastifyReply, saved: SavedRespon
  * in its own transaction (undefined without an Idempotency-Key); if another request with the same key
  * won the race, its saved response is replayed instead and this write has been rolled back.
  */
-export async function respondOnce(request: FastifyRequest, reply: FastifyReply, store: Store, change: Change<unknown>): Promise<FastifyReply> {
+export async function respondOnce(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  store: Store,
+  change: Change<unknown>,
+): Promise<FastifyReply> {
   const { at: now, status, body, write } = change;
   const context = request.idempotency;
   const response: IdempotentResponse | undefined = context
@@ -143,7 +149,12 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(
       request.idempotency = {
         scope,
         keyHash: sha256('idempotency-key', header).toString('hex'),
-        requestHash: sha256(request.method, request.routeOptions.url ?? '', canonicalJson(request.params), canonicalJson(request.body)).toString('hex'),
+        requestHash: sha256(
+          request.method,
+          request.routeOptions.url ?? '',
+          canonicalJson(request.params),
+          canonicalJson(request.body),
+        ).toString('hex'),
         sealKey: Buffer.from(hkdfSync('sha256', secret, 'registry-idempotency-seal', header, 32)),
       };
       const notBefore = new Date(clock().getTime() - IDEMPOTENCY_TTL_MS).toISOString();

@@ -15,7 +15,12 @@ export interface Limits {
   rateLimitCallers: number;
 }
 
-export const DEFAULT_LIMITS: Limits = { maxInFlight: 256, maxInFlightPerClient: 64, maxEventLoopDelayMs: 1_000, rateLimitCallers: 20_000 };
+export const DEFAULT_LIMITS: Limits = {
+  maxInFlight: 256,
+  maxInFlightPerClient: 64,
+  maxEventLoopDelayMs: 1_000,
+  rateLimitCallers: 20_000,
+};
 
 export interface ServerTimeouts {
   requestTimeout: number;

@@ -25,13 +25,23 @@ export function searchFigures(search: RegistrySearch | null): () => Promise<Sear
   );
   return async () => {
     const status = await search.status();
-    return { ready: status.ready, pending: status.pending, terms: { skill: status.vocabulary.skill.terms, unit: status.vocabulary.unit.terms }, builtAt };
+    return {
+      ready: status.ready,
+      pending: status.pending,
+      terms: { skill: status.vocabulary.skill.terms, unit: status.vocabulary.unit.terms },
+      builtAt,
+    };
   };
 }
 
 export class Metrics {
   readonly registry = new Registry();
-  private readonly requests = new Counter({ name: 'registry_http_requests_total', help: 'HTTP requests answered, by method, route and status', labelNames: ['method', 'route', 'status'] as const, registers: [this.registry] });
+  private readonly requests = new Counter({
+    name: 'registry_http_requests_total',
+    help: 'HTTP requests answered, by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
   private readonly latency = new Histogram({
     name: 'registry_http_request_duration_seconds',
     help: 'Time to answer an HTTP request, by method, route and status',
@@ -39,9 +49,22 @@ export class Metrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   });
-  private readonly refusals = new Counter({ name: 'registry_rate_limit_refusals_total', help: 'Requests refused by a rate limit (429), by route', labelNames: ['route'] as const, registers: [this.registry] });
-  private readonly storeErrors = new Counter({ name: 'registry_store_errors_total', help: 'Requests that failed because the database was unavailable', registers: [this.registry] });
-  readonly redisErrors = new Counter({ name: 'registry_redis_errors_total', help: 'Errors from the Redis connection (rate limits fail open meanwhile)', registers: [this.registry] });
+  private readonly refusals = new Counter({
+    name: 'registry_rate_limit_refusals_total',
+    help: 'Requests refused by a rate limit (429), by route',
+    labelNames: ['route'] as const,
+    registers: [this.registry],
+  });
+  private readonly storeErrors = new Counter({
+    name: 'registry_store_errors_total',
+    help: 'Requests that failed because the database was unavailable',
+    registers: [this.registry],
+  });
+  readonly redisErrors = new Counter({
+    name: 'registry_redis_errors_total',
+    help: 'Errors from the Redis connection (rate limits fail open meanwhile)',
+    registers: [this.registry],
+  });
 
   constructor(store: Store, search: () => Promise<SearchFigures | null>) {
     collectDefaultMetrics({ register: this.registry });
@@ -60,9 +83,21 @@ export class Metrics {
           if (value !== null) this.set(value);
         },
       });
-    searchGauge('registry_search_index_ready', 'Whether searches are answered from the built index (1) or wait for it (0)', (f) => (f.ready ? 1 : 0));
-    searchGauge('registry_search_pending_items', 'Items waiting to be indexed or embedded (the embedding queue included)', (f) => f.pending);
-    searchGauge('registry_search_index_built_timestamp_seconds', 'When the search index was built from the database (Unix time)', (f) => f.builtAt);
+    searchGauge(
+      'registry_search_index_ready',
+      'Whether searches are answered from the built index (1) or wait for it (0)',
+      (f) => (f.ready ? 1 : 0),
+    );
+    searchGauge(
+      'registry_search_pending_items',
+      'Items waiting to be indexed or embedded (the embedding queue included)',
+      (f) => f.pending,
+    );
+    searchGauge(
+      'registry_search_index_built_timestamp_seconds',
+      'When the search index was built from the database (Unix time)',
+      (f) => f.builtAt,
+    );
     new Gauge({
       name: 'registry_search_index_terms',
       help: "Distinct words in each kind's search index",
@@ -107,13 +142,21 @@ declare module 'fastify' {
   }
 }
 
-const answer = async (metrics: Metrics) => ({ type: metrics.registry.contentType, body: await metrics.registry.metrics() });
+const answer = async (metrics: Metrics) => ({
+  type: metrics.registry.contentType,
+  body: await metrics.registry.metrics(),
+});
 
 /**
  * Metrics for the app per REG_METRICS: none (off); else every answer is counted, and the metrics are
  * served by `GET /metrics` for admin keys (admin, metricsRoute) or on a port of their own (port, main.ts).
  */
-export function installMetrics(app: FastifyInstance, mode: 'off' | 'admin' | 'port', store: Store, search: RegistrySearch | null): void {
+export function installMetrics(
+  app: FastifyInstance,
+  mode: 'off' | 'admin' | 'port',
+  store: Store,
+  search: RegistrySearch | null,
+): void {
   const metrics = mode === 'off' ? null : new Metrics(store, searchFigures(search));
   app.decorate('metrics', metrics);
   metrics?.install(app);

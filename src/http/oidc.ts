@@ -147,7 +147,12 @@ export function identityFromClaims(payload: JWTPayload, agentPrefix = ''): Ident
 }
 
 /** What jose leaves to us: the token's declared type, and an `iat` that lies in the future. */
-export function tokenUseProblem(header: JWTHeaderParameters, payload: JWTPayload, nowSec: number, toleranceSec: number): string | null {
+export function tokenUseProblem(
+  header: JWTHeaderParameters,
+  payload: JWTPayload,
+  nowSec: number,
+  toleranceSec: number,
+): string | null {
   if (header.typ !== undefined) {
     const typ = typeof header.typ === 'string' ? header.typ.toLowerCase().replace(/^application\//, '') : null;
     if (typ === null || !ACCEPTED_TYPES.has(typ)) return `typ ${JSON.stringify(header.typ)} is not JWT or at+jwt`;
@@ -179,7 +184,8 @@ export function createJwtVerifier(oidc: OidcConfig, store: Store, options: JwtVe
       const response = await fetch(href, { ...init, signal: AbortSignal.any([init.signal, shutdown.signal]) });
       if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
       const body = (await response.json()) as { keys?: unknown };
-      if (body === null || typeof body !== 'object' || !Array.isArray(body.keys)) throw new Error('not a JSON Web Key Set');
+      if (body === null || typeof body !== 'object' || !Array.isArray(body.keys))
+        throw new Error('not a JSON Web Key Set');
       return Response.json(body);
     } catch (error) {
       if (closed) throw new JwksUnavailableError('verifier closed');
@@ -238,7 +244,10 @@ export function createJwtVerifier(oidc: OidcConfig, store: Store, options: JwtVe
     origins.set(agentId, origin);
     // Once per id while it is remembered: a client retrying in a loop must not flood the log.
     if (origin !== 'oidc') {
-      log.warn({ reason: 'agent_id_owned_by_api_key', agentId }, 'bearer JWTs for this agent id are refused: it was registered with an API key');
+      log.warn(
+        { reason: 'agent_id_owned_by_api_key', agentId },
+        'bearer JWTs for this agent id are refused: it was registered with an API key',
+      );
     }
     return origin;
   }
@@ -282,7 +291,10 @@ export function createJwtVerifier(oidc: OidcConfig, store: Store, options: JwtVe
   verifier.useLogger = (next) => {
     log = next;
     if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
-      log.warn({ jwksUrl: url.href }, 'REG_OIDC_JWKS_URL is plain http: anyone on the path can substitute signing keys');
+      log.warn(
+        { jwksUrl: url.href },
+        'REG_OIDC_JWKS_URL is plain http: anyone on the path can substitute signing keys',
+      );
     }
   };
   verifier.status = () => ({ ...status });

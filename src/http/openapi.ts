@@ -26,7 +26,10 @@ type Document = {
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
-const errorResponse = (description: string): Response => ({ description, content: { 'application/json': { schema: ref('Error') } } });
+const errorResponse = (description: string): Response => ({
+  description,
+  content: { 'application/json': { schema: ref('Error') } },
+});
 
 const IDEMPOTENCY_HEADER = {
   in: 'header',
@@ -50,18 +53,23 @@ const ERROR_DESCRIPTIONS: Record<string, string> = {
 };
 
 const HEADERS = {
-  'X-RateLimit-Limit': { description: 'Requests per minute allowed to this caller (its agent, or its address without a key)', schema: { type: 'integer' } },
+  'X-RateLimit-Limit': {
+    description: 'Requests per minute allowed to this caller (its agent, or its address without a key)',
+    schema: { type: 'integer' },
+  },
   'X-RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
   'X-RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer' } },
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
   'WWW-Authenticate': {
-    description: 'Bearer challenge; `Bearer error="invalid_token"` when the credential sent was refused (on any answer to such a request)',
+    description:
+      'Bearer challenge; `Bearer error="invalid_token"` when the credential sent was refused (on any answer to such a request)',
     schema: { type: 'string' },
   },
 };
 
-
-const NAMED = Object.entries(NAMED_SCHEMAS).map(([name, schema]) => [name, JSON.parse(JSON.stringify(schema)) as Json] as const);
+const NAMED = Object.entries(NAMED_SCHEMAS).map(
+  ([name, schema]) => [name, JSON.parse(JSON.stringify(schema)) as Json] as const,
+);
 const NAME_OF = new Map<string, string>();
 for (const [name, schema] of NAMED) if (!NAME_OF.has(canonicalJson(schema))) NAME_OF.set(canonicalJson(schema), name);
 
@@ -94,7 +102,9 @@ function namedComponents(used: Set<string>): Json {
 function describeResponses(operation: Operation, method: string): void {
   const responses = operation.responses ?? {};
   operation.responses = responses;
-  responses['503'] ??= errorResponse('UNAVAILABLE: overloaded or a dependency is down; retry after Retry-After seconds');
+  responses['503'] ??= errorResponse(
+    'UNAVAILABLE: overloaded or a dependency is down; retry after Retry-After seconds',
+  );
   if (operation['x-rate-limited']) responses['429'] ??= errorResponse(ERROR_DESCRIPTIONS['429']!);
   if (method === 'post') {
     operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_HEADER];
@@ -112,7 +122,8 @@ function describeResponses(operation: Operation, method: string): void {
     }
     const headers: Json = { ...response.headers };
     if (operation['x-rate-limited']) {
-      for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) headers[name] = headerRef(name);
+      for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'])
+        headers[name] = headerRef(name);
     }
     if (status === '429' || status === '503') headers['Retry-After'] = headerRef('Retry-After');
     if (status === '401') headers['WWW-Authenticate'] = headerRef('WWW-Authenticate');
@@ -192,7 +203,10 @@ export const openapiOptions: SwaggerOptions = {
   },
   // Each route says here whether it is rate limited (its config), for the headers its answers carry.
   transform: ({ schema, url, route }) => ({
-    schema: schema === undefined ? schema : ({ ...schema, 'x-rate-limited': route.config?.rateLimit !== false } as typeof schema),
+    schema:
+      schema === undefined
+        ? schema
+        : ({ ...schema, 'x-rate-limited': route.config?.rateLimit !== false } as typeof schema),
     url,
   }),
   transformObject: (documents) =>

@@ -21,10 +21,15 @@ type Counted = Parameters<FastifyRateLimitStore['incr']>[1];
 export function redisCounters({ redis, keyPrefix, onError }: SharedCounters): FastifyRateLimitStoreCtor {
   const reporting = (inner: FastifyRateLimitStore): FastifyRateLimitStore => ({
     incr(key: string, done: Counted, timeWindow: number, max: number) {
-      inner.incr(key, (error, result) => {
-        if (error) onError(error);
-        done(error, result);
-      }, timeWindow, max);
+      inner.incr(
+        key,
+        (error, result) => {
+          if (error) onError(error);
+          done(error, result);
+        },
+        timeWindow,
+        max,
+      );
     },
     child: (route: Route) => reporting(inner.child(route)),
   });

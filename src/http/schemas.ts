@@ -16,11 +16,36 @@ import {
   SkillWarning,
   Verdict,
 } from '../domain/model.js';
-import { ApiKeyCreated, ExportDocument, KeyList, RegisterBody, ReputationOne, RevokeBody, Revoked, WhoAmI } from './schemas/agents.js';
+import {
+  ApiKeyCreated,
+  ExportDocument,
+  KeyList,
+  RegisterBody,
+  ReputationOne,
+  RevokeBody,
+  Revoked,
+  WhoAmI,
+} from './schemas/agents.js';
 import { ErrorBody } from './schemas/common.js';
 import { Health, Readiness } from './schemas/operations.js';
-import { DiscoveryIndex, SkillBody, SkillCreated, SkillDeleted, SkillOne, SkillPage, SkillVersionList } from './schemas/skills.js';
-import { UnitBody, UnitCreated, UnitDeleted, UnitOne, UnitPage, VerdictBody, VerdictRecorded } from './schemas/units.js';
+import {
+  DiscoveryIndex,
+  SkillBody,
+  SkillCreated,
+  SkillDeleted,
+  SkillOne,
+  SkillPage,
+  SkillVersionList,
+} from './schemas/skills.js';
+import {
+  UnitBody,
+  UnitCreated,
+  UnitDeleted,
+  UnitOne,
+  UnitPage,
+  VerdictBody,
+  VerdictRecorded,
+} from './schemas/units.js';
 
 export * from './schemas/agents.js';
 // common.ts's building blocks (Timestamp, closed, Limit, Q, pageOf, ...) stay inside schemas/.

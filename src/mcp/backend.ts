@@ -56,17 +56,30 @@ export interface RegistryBackend {
 }
 
 /** A bundle file as MCP lists it: the registry's own media type, without parameters. */
-const listed = (f: StoredFile): SkillFile => ({ path: f.path, digest: f.digest, size: f.size, mimeType: f.media_type.split(';')[0]! });
+const listed = (f: StoredFile): SkillFile => ({
+  path: f.path,
+  digest: f.digest,
+  size: f.size,
+  mimeType: f.media_type.split(';')[0]!,
+});
 
 /** A skill's files: its SKILL.md, then its bundle (scripts, references, assets) with their digests. */
 export function bundleFiles(skill: Skill): SkillFile[] {
-  const md = { path: SKILL_MD, digest: sha256Digest(skill.skill_md_content), size: Buffer.byteLength(skill.skill_md_content, 'utf8'), mimeType: 'text/markdown' };
+  const md = {
+    path: SKILL_MD,
+    digest: sha256Digest(skill.skill_md_content),
+    size: Buffer.byteLength(skill.skill_md_content, 'utf8'),
+    mimeType: 'text/markdown',
+  };
   return [md, ...skill.files.map(listed)];
 }
 
 /** A host skill's files, from what was kept at publication. */
 export function hostFiles(skill: HostSkill): SkillFile[] {
-  return [{ path: SKILL_MD, digest: skill.skillMd.digest, size: skill.skillMd.size, mimeType: 'text/markdown' }, ...skill.files.map(listed)];
+  return [
+    { path: SKILL_MD, digest: skill.skillMd.digest, size: skill.skillMd.size, mimeType: 'text/markdown' },
+    ...skill.files.map(listed),
+  ];
 }
 
 /** A file's bytes as MCP carries them: text for text types, base64 otherwise. */

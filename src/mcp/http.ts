@@ -51,16 +51,23 @@ export const mcpRoutes: FastifyPluginAsync<Context> = async (app, ctx) => {
       // REST lets a refused credential through as anonymous; an MCP client cannot see the
       // WWW-Authenticate header of each answer, so here a key that does not authenticate is a 401 at once.
       if (request.headers.authorization !== undefined && !request.auth.authenticated) {
-        throw unauthorized('the API key was not accepted (unknown, revoked or malformed); remove it to use the read tools anonymously');
+        throw unauthorized(
+          'the API key was not accepted (unknown, revoked or malformed); remove it to use the read tools anonymously',
+        );
       }
       assertSameOrigin(request);
       // One message per request (MCP has had no batches since 2025-06-18): a batch would let one request,
       // counted once by the rate limit, run hundreds of tool calls.
-      if (Array.isArray(request.body)) throw badRequest('JSON-RPC batches are not accepted here: send one message per request');
+      if (Array.isArray(request.body))
+        throw badRequest('JSON-RPC batches are not accepted here: send one message per request');
       // The SDK validates a message recursively: a deeply nested one would exhaust its stack. No tool takes such arguments.
-      if (nestsDeeperThan(request.body, MAX_MESSAGE_DEPTH)) throw badRequest(`the message nests more than ${MAX_MESSAGE_DEPTH} levels deep`);
+      if (nestsDeeperThan(request.body, MAX_MESSAGE_DEPTH))
+        throw badRequest(`the message nests more than ${MAX_MESSAGE_DEPTH} levels deep`);
       const server = createMcpServer(serviceBackend(ctx, request.auth, request.log));
-      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
       await server.connect(transport);
       try {
         const response = await transport.handleRequest(webRequest(request), { parsedBody: request.body });

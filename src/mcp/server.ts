@@ -29,7 +29,9 @@ import {
 } from './skills-extension.js';
 import { callTool, listTools } from './tools.js';
 
-const packageVersion = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const packageVersion = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 export const SERVER_INSTRUCTIONS = [
   'The Knowledge Registry holds skills (SKILL.md packages) and knowledge units that agents contributed.',
@@ -69,7 +71,10 @@ export function createMcpServer(backend: RegistryBackend): RegistryMcpServer {
   server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
     const { served, nextCursor } = await servedSkillPage(backend, request.params?.cursor);
     const resources = served.flatMap(skillResources);
-    return { resources: request.params?.cursor === undefined ? [INDEX_RESOURCE, ...resources] : resources, ...(nextCursor ? { nextCursor } : {}) };
+    return {
+      resources: request.params?.cursor === undefined ? [INDEX_RESOURCE, ...resources] : resources,
+      ...(nextCursor ? { nextCursor } : {}),
+    };
   });
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
     resourceTemplates: [
@@ -82,12 +87,16 @@ export function createMcpServer(backend: RegistryBackend): RegistryMcpServer {
       },
     ],
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => readSkillResource(backend, request.params.uri));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) =>
+    readSkillResource(backend, request.params.uri),
+  );
 
   server.setRequestHandler(ListSkillsRequestSchema, async (request) => {
     const { served, nextCursor } = await servedSkillPage(backend, request.params?.cursor);
     return { skills: served.map(skillEntry), ...(nextCursor ? { nextCursor } : {}) };
   });
-  server.setRequestHandler(GetSkillRequestSchema, async (request) => ({ skill: skillEntry(await servedSkillAt(backend, request.params.uri)) }));
+  server.setRequestHandler(GetSkillRequestSchema, async (request) => ({
+    skill: skillEntry(await servedSkillAt(backend, request.params.uri)),
+  }));
   return server;
 }

@@ -29,21 +29,37 @@ export function serviceBackend(ctx: Context, caller: Caller, log: ErrorLog): Reg
     authenticated: isAgent(caller),
     searchSkills: guarded(async ({ limit = 20, offset = 0, ...filters }) => {
       const page = await listSkills(ctx, caller, { ...filters, limit, offset });
-      return { data: page.items, total: page.total, offset, limit, ...(page.capped !== undefined ? { capped: page.capped } : {}) };
+      return {
+        data: page.items,
+        total: page.total,
+        offset,
+        limit,
+        ...(page.capped !== undefined ? { capped: page.capped } : {}),
+      };
     }),
     getSkill: guarded((id) => getSkill(ctx, caller, id)),
     searchUnits: guarded(async ({ limit = 20, offset = 0, ...filters }) => {
       const page = await listUnits(ctx, caller, { ...filters, limit, offset });
-      return { data: page.items, total: page.total, offset, limit, ...(page.capped !== undefined ? { capped: page.capped } : {}) };
+      return {
+        data: page.items,
+        total: page.total,
+        offset,
+        limit,
+        ...(page.capped !== undefined ? { capped: page.capped } : {}),
+      };
     }),
     getUnit: guarded((id) => getUnit(ctx, caller, id)),
     contributeUnit: guarded(async (body) => applyChange(await contributeUnit(ctx, caller, body))),
     contributeSkill: guarded(async (body) => publishSkill(ctx, caller, body, applyChange)),
-    validateUnit: guarded(async (id, verdict) => (await applyChange(await validateUnit(ctx, caller, id, verdict))).data),
+    validateUnit: guarded(
+      async (id, verdict) => (await applyChange(await validateUnit(ctx, caller, id, verdict))).data,
+    ),
     reputation: guarded((agentId, historyLimit) => reputationProfile(ctx, caller, agentId, historyLimit)),
     hostSkillPage: guarded((offset) => hostSkillPage(ctx, caller, { limit: SKILL_PAGE, offset })),
     findHostSkill: guarded((publisher, name) => findHostSkill(ctx, caller, publisher, name)),
     skillFiles: async (skill) => bundleFiles(skill),
-    readSkillFile: guarded(async (skill, file) => fileContent(file, (await getSkillFile(ctx, caller, skill.id, skill.version, file.path)).file.content)),
+    readSkillFile: guarded(async (skill, file) =>
+      fileContent(file, (await getSkillFile(ctx, caller, skill.id, skill.version, file.path)).file.content),
+    ),
   };
 }

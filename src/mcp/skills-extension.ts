@@ -35,12 +35,18 @@ export interface ServedSkill {
 const uriOf = (skill: HostSkill, file?: string) => skillUri({ agent_id: skill.agentId, name: skill.name }, file);
 
 function serve(skill: HostSkill): ServedSkill | null {
-  return skill.frontmatter === null ? null : { skill: { ...skill, frontmatter: skill.frontmatter }, files: hostFiles(skill) };
+  return skill.frontmatter === null
+    ? null
+    : { skill: { ...skill, frontmatter: skill.frontmatter }, files: hostFiles(skill) };
 }
 
 export function skillEntry({ skill, files }: ServedSkill): SkillEntry {
   const frontmatter = JSON.parse(skill.frontmatter) as Record<string, unknown>;
-  return { uri: uriOf(skill), frontmatter, resources: files.map((file) => ({ uri: uriOf(skill, file.path), digest: file.digest })) };
+  return {
+    uri: uriOf(skill),
+    frontmatter,
+    resources: files.map((file) => ({ uri: uriOf(skill, file.path), digest: file.digest })),
+  };
 }
 
 const notFound = (uri: string, why = 'not found') => new McpError(ErrorCode.InvalidParams, `Resource ${uri} ${why}`);
@@ -50,9 +56,13 @@ const notFound = (uri: string, why = 'not found') => new McpError(ErrorCode.Inva
  * quality first), from what was kept at publication (no SKILL.md is read). A page may hold fewer entries
  * than skills read: skills that do not conform are left out, as the SEP allows a partial listing.
  */
-export async function servedSkillPage(backend: RegistryBackend, cursor: string | undefined): Promise<{ served: ServedSkill[]; nextCursor?: string }> {
+export async function servedSkillPage(
+  backend: RegistryBackend,
+  cursor: string | undefined,
+): Promise<{ served: ServedSkill[]; nextCursor?: string }> {
   const offset = decodeCursor(cursor);
-  if (offset === null) throw new McpError(ErrorCode.InvalidParams, 'invalid cursor: pass back a nextCursor this server gave');
+  if (offset === null)
+    throw new McpError(ErrorCode.InvalidParams, 'invalid cursor: pass back a nextCursor this server gave');
   const page = await backend.hostSkillPage(offset);
   const served: ServedSkill[] = [];
   const seen = new Set<string>();
@@ -104,7 +114,8 @@ export const INDEX_RESOURCE: Resource = {
   uri: INDEX_URI,
   name: 'index.json',
   title: 'Skill index',
-  description: 'The skills of this registry as an Agent Skills discovery index (the SEP-2640 draft revision; skills/list supersedes it)',
+  description:
+    'The skills of this registry as an Agent Skills discovery index (the SEP-2640 draft revision; skills/list supersedes it)',
   mimeType: 'application/json',
 };
 
@@ -114,7 +125,12 @@ export const INDEX_RESOURCE: Resource = {
  */
 export async function skillIndex(backend: RegistryBackend): Promise<string> {
   const { served } = await servedSkillPage(backend, undefined);
-  const skills = served.map(({ skill }) => ({ name: skill.name, type: 'skill-md', description: skill.description, url: uriOf(skill) }));
+  const skills = served.map(({ skill }) => ({
+    name: skill.name,
+    type: 'skill-md',
+    description: skill.description,
+    url: uriOf(skill),
+  }));
   return JSON.stringify({ $schema: 'https://schemas.agentskills.io/discovery/0.2.0/schema.json', skills });
 }
 

@@ -12,7 +12,9 @@ export const HIT_SUMMARY_CHARS = 280;
 /** History items a reputation answer shows (the REST profile has 100, the export all). */
 export const REPUTATION_HISTORY_ITEMS = 20;
 
-const NextOffset = Type.Union([Type.Integer(), Type.Null()], { description: 'offset of the next page, null on the last one' });
+const NextOffset = Type.Union([Type.Integer(), Type.Null()], {
+  description: 'offset of the next page, null on the last one',
+});
 const Uri = Type.String({ description: 'the skill:// URI of its SKILL.md (MCP Skills extension)' });
 
 const SkillHit = Type.Object({
@@ -53,7 +55,9 @@ const UnitHit = Type.Object({
   quality_score: Type.Number(),
   validations: KnowledgeUnit.properties.validations,
   summary: Type.String({ description: `the description's first ${HIT_SUMMARY_CHARS} characters` }),
-  truncated: Type.Boolean({ description: 'true when the summary is not the whole unit: get_knowledge_unit has it all' }),
+  truncated: Type.Boolean({
+    description: 'true when the summary is not the whole unit: get_knowledge_unit has it all',
+  }),
 });
 
 export const UnitSearchResult = Type.Object({
@@ -80,7 +84,8 @@ export const ReputationResult = Type.Object({
   }),
 });
 
-const nextOffset = (page: ListPage<unknown>) => (page.offset + page.data.length < page.total ? page.offset + page.data.length : null);
+const nextOffset = (page: ListPage<unknown>) =>
+  page.offset + page.data.length < page.total ? page.offset + page.data.length : null;
 
 function skillHit(skill: SkillSummary): Static<typeof SkillHit> {
   const { id, name, description, agent_id, domain, tags, quality_score, visibility } = skill;
@@ -88,26 +93,44 @@ function skillHit(skill: SkillSummary): Static<typeof SkillHit> {
 }
 
 export function skillSearchResult(page: ListPage<SkillSummary>): Static<typeof SkillSearchResult> {
-  return { total: page.total, offset: page.offset, limit: page.limit, next_offset: nextOffset(page), skills: page.data.map(skillHit) };
+  return {
+    total: page.total,
+    offset: page.offset,
+    limit: page.limit,
+    next_offset: nextOffset(page),
+    skills: page.data.map(skillHit),
+  };
 }
 
 export function skillDetail(skill: Skill, files: SkillFile[]): Static<typeof SkillDetail> {
   return {
     ...skill,
     uri: skillUri(skill),
-    files: files.map((file) => ({ path: file.path, uri: skillUri(skill, file.path), digest: file.digest, size: file.size })),
+    files: files.map((file) => ({
+      path: file.path,
+      uri: skillUri(skill, file.path),
+      digest: file.digest,
+      size: file.size,
+    })),
   };
 }
 
 function unitHit(unit: UnitSummary): Static<typeof UnitHit> {
   const { id, title, type, domain, tags, agent_id, quality_score, validations } = unit;
   const summary = cutText(unit.content.description, HIT_SUMMARY_CHARS);
-  const truncated = unit.truncated || summary.length < unit.content.description.length || unit.content.examples.length > 0;
+  const truncated =
+    unit.truncated || summary.length < unit.content.description.length || unit.content.examples.length > 0;
   return { id, title, type, domain, tags, agent_id, quality_score, validations, summary, truncated };
 }
 
 export function unitSearchResult(page: ListPage<UnitSummary>): Static<typeof UnitSearchResult> {
-  return { total: page.total, offset: page.offset, limit: page.limit, next_offset: nextOffset(page), units: page.data.map(unitHit) };
+  return {
+    total: page.total,
+    offset: page.offset,
+    limit: page.limit,
+    next_offset: nextOffset(page),
+    units: page.data.map(unitHit),
+  };
 }
 
 export function skillContributed(answer: { data: Skill; warnings: string[] }): Static<typeof SkillContributed> {

@@ -30,7 +30,8 @@ export const DEFAULT_ANALYZER: AnalyzerOptions = {
 };
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-const CJK_RUNS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+const CJK_RUNS =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
 /** A word with its inner joiners: `node.js`, `snake_case`, `kebab-case`, `ci/cd`, `v1.2`. */
 const CHUNK = /[\p{L}\p{N}]+(?:[._\-/:][\p{L}\p{N}]+)*/gu;
 const JOINERS = /[._\-/:]+/;
@@ -38,7 +39,10 @@ const CAMEL = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
 
 /** Lower-case and fold diacritics (é → e, ß stays), keeping CJK and Hangul intact. */
 export function foldText(text: string): string {
-  return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').normalize('NFC');
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .normalize('NFC');
 }
 
 /** Symbols that name languages or platforms and would otherwise vanish with the punctuation. */
@@ -169,6 +173,8 @@ export class Analyzer {
 
   /** The surface words of a name in order (no stemming, no stop words): for exact and phrase matches. */
   nameKey(text: string): string {
-    return foldText(text).toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+    return foldText(text)
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, '');
   }
 }

@@ -49,7 +49,11 @@ function plainText(md: string): string {
  * The text an item is embedded from: its name made readable, its description, then the start of its body
  * as plain text, cut at `maxChars`.
  */
-export function embeddingText(doc: Pick<SearchDocument, 'name' | 'description' | 'body'>, bodyChars = DEFAULT_EMBED_BODY_CHARS, maxChars = DEFAULT_EMBED_MAX_CHARS): string {
+export function embeddingText(
+  doc: Pick<SearchDocument, 'name' | 'description' | 'body'>,
+  bodyChars = DEFAULT_EMBED_BODY_CHARS,
+  maxChars = DEFAULT_EMBED_MAX_CHARS,
+): string {
   const head = `${humanizeName(doc.name)}. ${doc.description.replace(/\s+/g, ' ').trim()}`;
   const body = bodyChars > 0 ? plainText(doc.body.slice(0, bodyChars * 4)).slice(0, bodyChars) : '';
   const text = body ? `${head} ${body}` : head;

@@ -33,14 +33,21 @@ function jaccard(a: readonly string[], b: readonly string[]): number {
  * The hits, best first, with the copies of an item already ranked moved after every distinct item (for
  * collapseDuplicates 'name' or 'description'). `infoOf`: what is compared of each hit's item.
  */
-export function collapseDuplicates<H extends { key: number }>(hits: H[], infoOf: (key: number) => CopyKey, cfg: Pick<SearchConfig, 'collapseDuplicates' | 'duplicateJaccard'>): H[] {
+export function collapseDuplicates<H extends { key: number }>(
+  hits: H[],
+  infoOf: (key: number) => CopyKey,
+  cfg: Pick<SearchConfig, 'collapseDuplicates' | 'duplicateJaccard'>,
+): H[] {
   const kept = new Map<string, CopyKey[]>();
   const copies: H[] = [];
   const ranked = hits.filter((h) => {
     const info = infoOf(h.key);
     if (!info.nameKey) return true;
     const same = kept.get(info.nameKey);
-    if (same && (cfg.collapseDuplicates === 'name' || same.some((o) => jaccard(o.descSet, info.descSet) >= cfg.duplicateJaccard))) {
+    if (
+      same &&
+      (cfg.collapseDuplicates === 'name' || same.some((o) => jaccard(o.descSet, info.descSet) >= cfg.duplicateJaccard))
+    ) {
       copies.push(h);
       return false;
     }

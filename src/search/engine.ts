@@ -65,7 +65,10 @@ export class SearchEngine {
    * rest is hundreds of MB), and setConfig then refuses a config that needs more; 'all' (the default, for
    * the lab) keeps them all.
    */
-  constructor(config: Partial<SearchConfig> = {}, options: { providerId?: string; dimensions?: number; vectorIndex?: VectorIndex; itemTerms?: 'all' | 'needed' } = {}) {
+  constructor(
+    config: Partial<SearchConfig> = {},
+    options: { providerId?: string; dimensions?: number; vectorIndex?: VectorIndex; itemTerms?: 'all' | 'needed' } = {},
+  ) {
     this.config = configFor(options.providerId ?? 'none', config);
     this.keeps = options.itemTerms === 'needed' ? termsNeeded(this.config) : { name: true, description: true };
     this.analyzer = new Analyzer(this.config.analyzer);
@@ -79,13 +82,19 @@ export class SearchEngine {
 
   /** Changes query-time parameters (everything but analyzer and bodyWords, which shape the index). */
   setConfig(overrides: Partial<SearchConfig>): void {
-    if (overrides.analyzer !== undefined && JSON.stringify(overrides.analyzer) !== JSON.stringify(this.config.analyzer)) {
+    if (
+      overrides.analyzer !== undefined &&
+      JSON.stringify(overrides.analyzer) !== JSON.stringify(this.config.analyzer)
+    ) {
       throw new Error('analyzer options are fixed when the index is built');
     }
-    if (overrides.bodyWords !== undefined && overrides.bodyWords !== this.config.bodyWords) throw new Error('bodyWords is fixed when the index is built');
-    if (overrides.bodyProseOnly !== undefined && overrides.bodyProseOnly !== this.config.bodyProseOnly) throw new Error('bodyProseOnly is fixed when the index is built');
+    if (overrides.bodyWords !== undefined && overrides.bodyWords !== this.config.bodyWords)
+      throw new Error('bodyWords is fixed when the index is built');
+    if (overrides.bodyProseOnly !== undefined && overrides.bodyProseOnly !== this.config.bodyProseOnly)
+      throw new Error('bodyProseOnly is fixed when the index is built');
     const needs = termsNeeded({ ...this.config, ...overrides });
-    if ((needs.name && !this.keeps.name) || (needs.description && !this.keeps.description)) throw new Error('this engine keeps only the item terms its first config needed');
+    if ((needs.name && !this.keeps.name) || (needs.description && !this.keeps.description))
+      throw new Error('this engine keeps only the item terms its first config needed');
     this.config = { ...this.config, ...overrides };
     this.lexical.setScoring(this.config.fields, this.config.k1);
   }
@@ -96,7 +105,8 @@ export class SearchEngine {
     // Analysis of a long body is the costly part of indexing: only its start is read when bodyWords is set.
     const bw = this.config.bodyWords;
     let text = doc.body;
-    if (this.config.bodyProseOnly) text = text.replace(/^ {0,3}(```|~~~)[\s\S]*?(^ {0,3}\1|(?![\s\S]))/gm, ' ').replace(/<[^>\n]{1,200}>/g, ' ');
+    if (this.config.bodyProseOnly)
+      text = text.replace(/^ {0,3}(```|~~~)[\s\S]*?(^ {0,3}\1|(?![\s\S]))/gm, ' ').replace(/<[^>\n]{1,200}>/g, ' ');
     let body = a.indexTerms(bw > 0 ? text.slice(0, bw * 12) : text);
     if (this.config.bodyWords > 0 && body.length > this.config.bodyWords) body = body.slice(0, this.config.bodyWords);
     const tags = [...doc.tags, ...(doc.domain ? [doc.domain] : [])].join(' , ');
@@ -167,17 +177,24 @@ export class SearchEngine {
     let terms = this.analyzer.queryTerms(q).slice(0, MAX_QUERY_TERMS);
     const limit = this.config.queryTermLimit;
     if (limit > 0 && terms.length > limit) {
-      const keep = new Set([...terms].sort((a, b) => this.lexical.idf(b) - this.lexical.idf(a) || (a < b ? -1 : 1)).slice(0, limit));
+      const keep = new Set(
+        [...terms].sort((a, b) => this.lexical.idf(b) - this.lexical.idf(a) || (a < b ? -1 : 1)).slice(0, limit),
+      );
       terms = terms.filter((t) => keep.has(t));
     }
     const p = this.config.idfPower;
-    return terms.map((term) => ({ term, weight: p === 1 ? 1 : Math.pow(Math.max(1e-6, this.lexical.idf(term)), p - 1) }));
+    return terms.map((term) => ({
+      term,
+      weight: p === 1 ? 1 : Math.pow(Math.max(1e-6, this.lexical.idf(term)), p - 1),
+    }));
   }
 
   /** Semantic weight that applies to a query with this many terms (after analysis). */
   semanticWeightFor(termCount: number): number {
     const cfg = this.config;
-    return cfg.semanticWeightLong !== null && termCount >= cfg.longQueryTerms ? cfg.semanticWeightLong : cfg.semanticWeight;
+    return cfg.semanticWeightLong !== null && termCount >= cfg.longQueryTerms
+      ? cfg.semanticWeightLong
+      : cfg.semanticWeight;
   }
 
   /**
@@ -222,7 +239,14 @@ export class SearchEngine {
       }
     }
 
-    const qv = options.queryVector && options.queryVector.length > 0 && this.vectors && this.vectors.size > 0 && this.semanticWeightFor(terms.length) > 0 ? options.queryVector : null;
+    const qv =
+      options.queryVector &&
+      options.queryVector.length > 0 &&
+      this.vectors &&
+      this.vectors.size > 0 &&
+      this.semanticWeightFor(terms.length) > 0
+        ? options.queryVector
+        : null;
     if (qv) {
       // A fixed number of nearest items, whatever the page: the ranking of a query is the same on every page.
       for (const h of this.vectors!.search(qv, cfg.semanticCandidates, cfg.semanticFloor, filter)) {
@@ -270,7 +294,8 @@ export class SearchEngine {
     hits.sort((a, b) => b.score - a.score || tieBreak(a.key, b.key));
 
     // Copies of an item already ranked go after every distinct item, in their own order.
-    const ranked = cfg.collapseDuplicates === 'off' ? hits : collapseDuplicates(hits, (key) => this.info.get(key)!, cfg);
+    const ranked =
+      cfg.collapseDuplicates === 'off' ? hits : collapseDuplicates(hits, (key) => this.info.get(key)!, cfg);
     const semanticOnly = ranked.reduce((n, h) => n + (h.lexical === 0 && !h.exactName ? 1 : 0), 0);
     if (want > ranked.length && lex.length >= k) {
       // The tail: lexical matches beyond the head, by lexical score alone (normalized like the head's).
@@ -288,7 +313,11 @@ export class SearchEngine {
    * matching only by meaning are not counted; a capped total says so).
    */
   countMatches(q: string, cap = Infinity, filter?: (key: number) => boolean): number {
-    return this.lexical.countMatches(this.queryTerms(q).map((t) => t.term), cap, filter);
+    return this.lexical.countMatches(
+      this.queryTerms(q).map((t) => t.term),
+      cap,
+      filter,
+    );
   }
 
   /** An experiment's query rewriting (expansion; the search lab's), applied before matching. None by default. */

@@ -51,7 +51,12 @@ export interface IndexFeed {
   searchChangeBounds(): Promise<{ first: number; last: number }>;
   /** Forgets changes before `beforeSeq`; answers how many. */
   purgeSearchChanges(beforeSeq: number): Promise<number>;
-  itemVectors(kind: SearchKind, model: string, afterSeq: number, limit: number): Promise<{ seq: number; vector: Float32Array }[]>;
+  itemVectors(
+    kind: SearchKind,
+    model: string,
+    afterSeq: number,
+    limit: number,
+  ): Promise<{ seq: number; vector: Float32Array }[]>;
   /** Items that have no vector of `model` yet (listed skills, every unit), oldest first. */
   itemsWithoutVectors(kind: SearchKind, model: string, limit: number): Promise<SearchItem[]>;
   countItemsWithoutVectors(kind: SearchKind, model: string): Promise<number>;

@@ -160,7 +160,10 @@ export function termsNeeded(cfg: SearchConfig): { name: boolean; description: bo
 }
 
 /** Share of name terms found in the query (unique terms), and whether all are. */
-export function nameEvidence(nameTerms: readonly string[], queryTerms: ReadonlySet<string>): { coverage: number; complete: boolean } {
+export function nameEvidence(
+  nameTerms: readonly string[],
+  queryTerms: ReadonlySet<string>,
+): { coverage: number; complete: boolean } {
   const uniq = new Set(nameTerms);
   if (uniq.size === 0) return { coverage: 0, complete: false };
   let n = 0;

@@ -44,7 +44,9 @@ export class ItemVectors {
 
   /** Counts the items without a vector. */
   async count(): Promise<void> {
-    this.left = (await this.feed.countItemsWithoutVectors('skill', this.model)) + (await this.feed.countItemsWithoutVectors('unit', this.model));
+    this.left =
+      (await this.feed.countItemsWithoutVectors('skill', this.model)) +
+      (await this.feed.countItemsWithoutVectors('unit', this.model));
   }
 
   /** Items whose text changed: they need a new vector. */
@@ -97,7 +99,8 @@ export class ItemVectors {
           const items = await this.feed.itemsWithoutVectors(kind, this.model, EMBED_BATCH);
           if (items.length === 0) continue;
           const vectors = await worker.embed(items.map((item) => embeddingText(item)));
-          if (vectors.length !== items.length) throw new Error(`the embedding worker returned ${vectors.length} vectors for ${items.length} items`);
+          if (vectors.length !== items.length)
+            throw new Error(`the embedding worker returned ${vectors.length} vectors for ${items.length} items`);
           const rows = items.map((item, i) => ({ seq: item.seq, vector: vectors[i]! }));
           await this.feed.saveVectors(kind, this.model, rows);
           const engine = this.indexes()[kind].engine;
@@ -110,7 +113,10 @@ export class ItemVectors {
       } catch (error) {
         if (this.closed) return;
         const wait = this.backoff.failed();
-        this.log()?.warn({ err: error, failures: this.backoff.streak, retryInMs: wait }, 'embedding items failed; retrying later');
+        this.log()?.warn(
+          { err: error, failures: this.backoff.streak, retryInMs: wait },
+          'embedding items failed; retrying later',
+        );
         await this.sleep(wait);
       }
     }

@@ -58,7 +58,12 @@ export interface TermLimits {
   total: number;
 }
 
-export const UNBOUNDED_TERMS: TermLimits = { perDocument: Infinity, newPerDocument: Infinity, perOwner: Infinity, total: Infinity };
+export const UNBOUNDED_TERMS: TermLimits = {
+  perDocument: Infinity,
+  newPerDocument: Infinity,
+  perOwner: Infinity,
+  total: Infinity,
+};
 
 /** Terms refused so far, and whether the vocabulary is full now. */
 export interface VocabularyStatus {
@@ -278,7 +283,13 @@ export class LexicalIndex {
   /** The vocabulary's size against its bound, and what the limits left out. */
   vocabulary(): VocabularyStatus {
     const full = this.memoryShort ? 'memory' : this.terms.size >= this.limits.total ? 'terms' : false;
-    return { terms: this.terms.size, limit: this.limits.total, documentsCut: this.documentsCut, termsRefused: this.termsRefused, full };
+    return {
+      terms: this.terms.size,
+      limit: this.limits.total,
+      documentsCut: this.documentsCut,
+      termsRefused: this.termsRefused,
+      full,
+    };
   }
 
   /** Terms of the vocabulary that `owner`'s documents brought in and that are still held. */
@@ -354,7 +365,13 @@ export class LexicalIndex {
   restoreHead(h: LexicalHead): void {
     if (this.nextOrd !== 0 || this.terms.size !== 0) throw new Error('restoring into an index that is not empty');
     const nf = this.nf;
-    if (h.lens.length !== h.nextOrd * nf || h.keys.length !== h.nextOrd || h.alive.length !== h.nextOrd || h.totalLen.length !== nf) throw new Error('a lexical head of the wrong shape');
+    if (
+      h.lens.length !== h.nextOrd * nf ||
+      h.keys.length !== h.nextOrd ||
+      h.alive.length !== h.nextOrd ||
+      h.totalLen.length !== nf
+    )
+      throw new Error('a lexical head of the wrong shape');
     const cap = Math.max(64, h.nextOrd);
     this.lens = new Uint32Array(cap * nf);
     this.lens.set(h.lens);
@@ -372,7 +389,12 @@ export class LexicalIndex {
   }
 
   restoreList(term: string, p: Postings): void {
-    if (p.nf !== this.nf || (p.length > 0 && p.docs[p.length - 1]! >= this.nextOrd) || p.owner >= this.ownerTerms.length) throw new Error(`a postings list of the wrong shape: ${term}`);
+    if (
+      p.nf !== this.nf ||
+      (p.length > 0 && p.docs[p.length - 1]! >= this.nextOrd) ||
+      p.owner >= this.ownerTerms.length
+    )
+      throw new Error(`a postings list of the wrong shape: ${term}`);
     this.terms.set(term, p);
     this.totalPostings += p.length;
     if (p.owner >= 0) this.ownerTerms[p.owner]!++;
@@ -452,7 +474,9 @@ export class LexicalIndex {
     // Match counts are kept in bytes.
     if (qs.length > 255) qs.length = 255;
     const exhaustive = options.exhaustive === undefined ? preferExhaustive(qs, this) : options.exhaustive;
-    const top = exhaustive ? this.scorer.topK(qs, k, this.nextOrd, this.alive, this.keys, options.filter) : wandTopK(qs, k, this.alive, this.keys, options.filter);
+    const top = exhaustive
+      ? this.scorer.topK(qs, k, this.nextOrd, this.alive, this.keys, options.filter)
+      : wandTopK(qs, k, this.alive, this.keys, options.filter);
     return top.sorted().map(({ doc, score, matched }) => ({ key: this.keys[doc]!, score, matched }));
   }
 
@@ -464,7 +488,12 @@ export class LexicalIndex {
 
   /** Approximate bytes held by the index's arrays (typed arrays at capacity; Map and object overheads estimated). */
   memoryBytes(): number {
-    let bytes = this.lens.byteLength + this.keys.byteLength + this.alive.byteLength + this.ordOf.size * 40 + this.scorer.byteLength;
+    let bytes =
+      this.lens.byteLength +
+      this.keys.byteLength +
+      this.alive.byteLength +
+      this.ordOf.size * 40 +
+      this.scorer.byteLength;
     for (const [t, p] of this.terms) bytes += 200 + t.length * 2 + p.byteLength;
     return bytes;
   }

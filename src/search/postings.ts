@@ -41,7 +41,8 @@ export class Postings {
    * impacts. With room to grow (roomFor).
    */
   static restored(nf: number, owner: number, docs: Int32Array, tfs: Uint8Array, imp: Float32Array): Postings {
-    if (tfs.length !== docs.length * nf || imp.length !== docs.length) throw new Error('postings arrays of different lengths');
+    if (tfs.length !== docs.length * nf || imp.length !== docs.length)
+      throw new Error('postings arrays of different lengths');
     const p = new Postings(nf, owner);
     const cap = roomFor(docs.length);
     p.docs = new Int32Array(cap);
@@ -189,7 +190,14 @@ export class Postings {
  * Live documents in at least one of the lists, each counted once, up to `cap`. `ordinals`: one past the
  * highest ordinal; `alive` and `keys`: the index's liveness and key of each ordinal, `filter` on keys.
  */
-export function countLive(lists: readonly Postings[], ordinals: number, alive: Uint8Array, keys: Float64Array, cap: number, filter?: (key: number) => boolean): number {
+export function countLive(
+  lists: readonly Postings[],
+  ordinals: number,
+  alive: Uint8Array,
+  keys: Float64Array,
+  cap: number,
+  filter?: (key: number) => boolean,
+): number {
   if (lists.length === 0) return 0;
   const seen = lists.length === 1 ? null : new Uint8Array(ordinals);
   let n = 0;

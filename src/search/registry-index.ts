@@ -47,7 +47,17 @@ export interface IndexMemory {
 }
 
 export interface SearchFilter {
-  (item: { listed?: boolean; visibility?: string; agentId?: string; domain: string | null; tags?: readonly string[]; quality: number; conformant?: boolean; type?: string; name?: string }): boolean;
+  (item: {
+    listed?: boolean;
+    visibility?: string;
+    agentId?: string;
+    domain: string | null;
+    tags?: readonly string[];
+    quality: number;
+    conformant?: boolean;
+    type?: string;
+    name?: string;
+  }): boolean;
 }
 
 /** Shares one copy of each repeated text among all items (a domain, a publisher, a tag), until it is unused. */
@@ -95,14 +105,30 @@ export class KindIndex {
   /** Indexes an item, or only refreshes its attributes when its text did not change (then: false). */
   put(item: SearchItem): boolean {
     this.touched?.add(item.seq);
-    const doc: SearchDocument = { key: item.seq, name: item.name, description: item.description, tags: item.tags, domain: item.domain, body: item.body, owner: item.agentId };
-    const textKey = createHash('sha1').update(`${doc.name}\u0000${doc.description}\u0000${doc.tags.join('\u0001')}\u0000${doc.domain ?? ''}\u0000${doc.body}`).digest().readUIntBE(0, 6);
+    const doc: SearchDocument = {
+      key: item.seq,
+      name: item.name,
+      description: item.description,
+      tags: item.tags,
+      domain: item.domain,
+      body: item.body,
+      owner: item.agentId,
+    };
+    const textKey = createHash('sha1')
+      .update(
+        `${doc.name}\u0000${doc.description}\u0000${doc.tags.join('\u0001')}\u0000${doc.domain ?? ''}\u0000${doc.body}`,
+      )
+      .digest()
+      .readUIntBE(0, 6);
     const before = this.attributes.get(item.seq);
     const changed = before?.textKey !== textKey;
     if (changed) this.engine.upsert(doc);
     if (before) this.release(before);
     const it = this.interner;
-    const tags = item.tags && item.tags.length > 0 ? [...new Set(item.tags.map((t) => t.toLowerCase()))].map((t) => it.get(t)) : undefined;
+    const tags =
+      item.tags && item.tags.length > 0
+        ? [...new Set(item.tags.map((t) => t.toLowerCase()))].map((t) => it.get(t))
+        : undefined;
     this.attributes.set(item.seq, {
       quality: item.qualityScore,
       createdAt: item.createdAt,
@@ -176,7 +202,11 @@ export class KindIndex {
   readonly tieBreak = (x: number, y: number): number => {
     const a = this.attributes.get(x)!;
     const b = this.attributes.get(y)!;
-    return b.quality - a.quality || (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+    return (
+      b.quality - a.quality ||
+      (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0) ||
+      (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
+    );
   };
 }
 

@@ -123,7 +123,10 @@ export class RegistrySearch {
     this.worker = options.embeddings.kind === 'none' ? null : new WorkerEmbeddings(options.embeddings);
     this.provider = this.worker ?? createProvider({ kind: 'none' });
     this.vectors = this.worker
-      ? new ItemVectors(feed, this.worker, () => this.indexes, options.vectorIndex ?? defaultVectorIndex, { ...(options.embedBackoff ? { backoff: options.embedBackoff } : {}), log: () => this.log })
+      ? new ItemVectors(feed, this.worker, () => this.indexes, options.vectorIndex ?? defaultVectorIndex, {
+          ...(options.embedBackoff ? { backoff: options.embedBackoff } : {}),
+          log: () => this.log,
+        })
       : null;
     const limits: TermLimits = {
       perDocument: ITEM_TERMS,
@@ -132,12 +135,22 @@ export class RegistrySearch {
       total: options.vocabulary?.total ?? Infinity,
     };
     const bounds = { limits, memoryFull: options.memoryFull ?? heapFull };
-    this.makeIndexes = () => ({ skill: new KindIndex('skill', this.provider, bounds), unit: new KindIndex('unit', this.provider, bounds) });
+    this.makeIndexes = () => ({
+      skill: new KindIndex('skill', this.provider, bounds),
+      unit: new KindIndex('unit', this.provider, bounds),
+    });
     this.indexes = this.makeIndexes();
     // A saved index is usable only by an index of the same shape: analysis, fields and bounds.
     const shape = (['skill', 'unit'] as const).map((kind) => {
       const c = this.indexes[kind].engine.config;
-      return { analyzer: [ANALYZER_REVISION, c.analyzer], fields: c.fields, k1: c.k1, bodyWords: c.bodyWords, bodyProseOnly: c.bodyProseOnly, limits: Object.values(limits) };
+      return {
+        analyzer: [ANALYZER_REVISION, c.analyzer],
+        fields: c.fields,
+        k1: c.k1,
+        bodyWords: c.bodyWords,
+        bodyProseOnly: c.bodyProseOnly,
+        limits: Object.values(limits),
+      };
     });
     this.snapshots = options.snapshotDir ? new SnapshotKeeper(options.snapshotDir, shape, () => this.log) : null;
     this.ready = new Promise((resolve) => (this.markReady = resolve));
@@ -158,9 +171,18 @@ export class RegistrySearch {
     void this.build().then(
       () => {
         if (this.closed) return;
-        this.timer = setInterval(() => void this.sync().catch((error: unknown) => this.log?.warn({ err: error }, 'search index sync failed')), SYNC_EVERY_MS);
+        this.timer = setInterval(
+          () => void this.sync().catch((error: unknown) => this.log?.warn({ err: error }, 'search index sync failed')),
+          SYNC_EVERY_MS,
+        );
         this.timer.unref();
-        this.purger = setInterval(() => void this.purgeChangeLog().catch((error: unknown) => this.log?.warn({ err: error }, 'purging the search change log failed')), PURGE_EVERY_MS);
+        this.purger = setInterval(
+          () =>
+            void this.purgeChangeLog().catch((error: unknown) =>
+              this.log?.warn({ err: error }, 'purging the search change log failed'),
+            ),
+          PURGE_EVERY_MS,
+        );
         this.purger.unref();
         if (this.snapshots) {
           this.snapshotTimer = setInterval(() => void this.saveSnapshot(), SNAPSHOT_EVERY_MS);
@@ -185,7 +207,10 @@ export class RegistrySearch {
     // What the index has applied is saved for the next start, within the shutdown's grace: a save that
     // takes longer is left unfinished (the previous file stays, and the next start catches up from it).
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.saveSnapshot(), new Promise((resolve) => (timer = setTimeout(resolve, SHUTDOWN_SAVE_MS)))]);
+    await Promise.race([
+      this.saveSnapshot(),
+      new Promise((resolve) => (timer = setTimeout(resolve, SHUTDOWN_SAVE_MS))),
+    ]);
     clearTimeout(timer);
     await this.worker?.close();
   }
@@ -206,7 +231,13 @@ export class RegistrySearch {
   async status(): Promise<SearchStatus> {
     await this.sync().catch((error: unknown) => this.log?.warn({ err: error }, 'search index sync failed'));
     const memory = this.memory();
-    const status: SearchStatus = { ready: this.built, pending: this.buildLeft + (this.vectors?.left ?? 0), model: this.model, vocabulary: this.vocabulary(), memory };
+    const status: SearchStatus = {
+      ready: this.built,
+      pending: this.buildLeft + (this.vectors?.left ?? 0),
+      model: this.model,
+      vocabulary: this.vocabulary(),
+      memory,
+    };
     if (!this.built) status.loading = this.loading();
     return status;
   }
@@ -214,15 +245,24 @@ export class RegistrySearch {
   /** Each index's figures; with a large vocabulary (it walks all of it), at most every MEMORY_EVERY_MS. */
   private memory(): Record<SearchKind, IndexMemory> {
     const now = Date.now();
-    const cheap = this.indexes.skill.engine.lexical.vocabularySize + this.indexes.unit.engine.lexical.vocabularySize < 100_000;
+    const cheap =
+      this.indexes.skill.engine.lexical.vocabularySize + this.indexes.unit.engine.lexical.vocabularySize < 100_000;
     let cache = this.memoryCache;
     if (cheap || !cache || cache.of !== this.indexes || now - cache.at >= MEMORY_EVERY_MS) {
-      cache = this.memoryCache = { at: now, of: this.indexes, figures: { skill: this.indexes.skill.memory(), unit: this.indexes.unit.memory() } };
+      cache = this.memoryCache = {
+        at: now,
+        of: this.indexes,
+        figures: { skill: this.indexes.skill.memory(), unit: this.indexes.unit.memory() },
+      };
     }
     return cache.figures;
   }
   /** The figures, when, and of which indexes (a load or a rebuild replaces them). */
-  private memoryCache: { at: number; of: Record<SearchKind, KindIndex>; figures: Record<SearchKind, IndexMemory> } | null = null;
+  private memoryCache: {
+    at: number;
+    of: Record<SearchKind, KindIndex>;
+    figures: Record<SearchKind, IndexMemory>;
+  } | null = null;
 
   /** How far the build is, in words. */
   private loading(): string {
@@ -233,7 +273,10 @@ export class RegistrySearch {
   }
 
   vocabulary(): Record<SearchKind, VocabularyStatus> {
-    return { skill: this.indexes.skill.engine.lexical.vocabulary(), unit: this.indexes.unit.engine.lexical.vocabulary() };
+    return {
+      skill: this.indexes.skill.engine.lexical.vocabulary(),
+      unit: this.indexes.unit.engine.lexical.vocabulary(),
+    };
   }
 
   /** Says once, in the log, when a vocabulary starts refusing new terms (and why). */
@@ -242,7 +285,10 @@ export class RegistrySearch {
     if (status.full === false) this.fullNoted[kind] = false;
     if (status.full === false || this.fullNoted[kind]) return;
     this.fullNoted[kind] = true;
-    this.log?.warn({ kind, ...status }, 'the search vocabulary is full: new words are not indexed (raise REG_SEARCH_MAX_TERMS or the heap)');
+    this.log?.warn(
+      { kind, ...status },
+      'the search vocabulary is full: new words are not indexed (raise REG_SEARCH_MAX_TERMS or the heap)',
+    );
   }
   private readonly fullNoted: Record<SearchKind, boolean> = { skill: false, unit: false };
 
@@ -268,7 +314,13 @@ export class RegistrySearch {
     this.buildLeft = 0;
     this.markReady();
     this.log?.info(
-      { skills: this.indexes.skill.attributes.size, units: this.indexes.unit.attributes.size, ms: Date.now() - started, model: this.model, from: loaded ? 'snapshot' : 'database' },
+      {
+        skills: this.indexes.skill.attributes.size,
+        units: this.indexes.unit.attributes.size,
+        ms: Date.now() - started,
+        model: this.model,
+        from: loaded ? 'snapshot' : 'database',
+      },
       'search index ready',
     );
     if (!loaded) void this.saveSnapshot();
@@ -283,7 +335,10 @@ export class RegistrySearch {
     const { first, last } = await this.feed.searchChangeBounds();
     // Newer than the store (a restored backup), or older than the log kept: rebuild.
     if (change > last || (first > change + 1 && first > 0)) {
-      this.log?.warn({ change, first, last }, 'the search index snapshot does not match the change log; building the index from the database');
+      this.log?.warn(
+        { change, first, last },
+        'the search index snapshot does not match the change log; building the index from the database',
+      );
       this.snapshots.stale();
       return false;
     }
@@ -304,7 +359,10 @@ export class RegistrySearch {
   private async buildFromStore(): Promise<void> {
     const { last } = await this.feed.searchChangeBounds();
     this.lastChange = last;
-    this.progress = { done: 0, total: (await this.feed.countSearchItems('skill')) + (await this.feed.countSearchItems('unit')) };
+    this.progress = {
+      done: 0,
+      total: (await this.feed.countSearchItems('skill')) + (await this.feed.countSearchItems('unit')),
+    };
     for (const kind of ['skill', 'unit'] as const) {
       const index = this.indexes[kind];
       let after = 0;
@@ -373,17 +431,29 @@ export class RegistrySearch {
    * The best matches of `q` among the items `filter` admits, best first: relevance, then quality, newest
    * and sequence for exact ties. Null while the index is not built yet.
    */
-  async search(kind: SearchKind, q: string, filter: SearchFilter, limit: number, offset: number): Promise<SearchHits | null> {
+  async search(
+    kind: SearchKind,
+    q: string,
+    filter: SearchFilter,
+    limit: number,
+    offset: number,
+  ): Promise<SearchHits | null> {
     if (!this.built) return null;
     await this.sync();
     const index = this.indexes[kind];
     const engine = index.engine;
     const admit = index.admit(filter);
-    const queryVector = this.worker && engine.needsQueryVector(q) ? await this.worker.embedQueryWithin(q, QUERY_VECTOR_BUDGET_MS) : null;
+    const queryVector =
+      this.worker && engine.needsQueryVector(q) ? await this.worker.embedQueryWithin(q, QUERY_VECTOR_BUDGET_MS) : null;
     // Paging stops at the bound.
     const end = Math.min(offset + limit, MAX_SEARCH_RESULTS);
     const page = offset < end ? { limit: end - offset, offset } : { limit: 1, offset: 0 };
-    const result = engine.search(q, { ...page, filter: admit, tieBreak: index.tieBreak, ...(queryVector ? { queryVector } : {}) });
+    const result = engine.search(q, {
+      ...page,
+      filter: admit,
+      tieBreak: index.tieBreak,
+      ...(queryVector ? { queryVector } : {}),
+    });
     const matches = engine.countMatches(q, MAX_SEARCH_RESULTS + 1, admit) + (result.semanticOnly ?? 0);
     const seqs = offset < end ? result.hits.map((h) => h.key) : [];
     return { seqs, total: Math.min(matches, MAX_SEARCH_RESULTS), capped: matches > MAX_SEARCH_RESULTS };

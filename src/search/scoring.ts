@@ -25,7 +25,12 @@ export interface Candidate {
  * How a similarity enters the score: 'raw' cosine minus semanticShift; 'minmax' and 'z' over the
  * candidates' similarities, which are looked up (with the query's vector `qv`) and kept in their `sem`.
  */
-export function semanticScale(cands: Map<number, Candidate>, qv: Float32Array | null, vectors: VectorIndex | null, cfg: SearchConfig): (s: number) => number {
+export function semanticScale(
+  cands: Map<number, Candidate>,
+  qv: Float32Array | null,
+  vectors: VectorIndex | null,
+  cfg: SearchConfig,
+): (s: number) => number {
   // Statistics of the candidates' similarities, for 'minmax' and 'z' normalization.
   let semLo = Infinity;
   let semHi = -Infinity;
@@ -51,8 +56,12 @@ export function semanticScale(cands: Map<number, Candidate>, qv: Float32Array | 
     }
   }
   return (s: number): number =>
-    cfg.semanticNormalize === 'minmax' ? (semHi > semLo ? (s - semLo) / (semHi - semLo) : 0)
-      : cfg.semanticNormalize === 'z' ? (s - semMean) / semSd
+    cfg.semanticNormalize === 'minmax'
+      ? semHi > semLo
+        ? (s - semLo) / (semHi - semLo)
+        : 0
+      : cfg.semanticNormalize === 'z'
+        ? (s - semMean) / semSd
         : Math.max(0, s - cfg.semanticShift);
 }
 
@@ -62,8 +71,18 @@ export function semanticScale(cands: Map<number, Candidate>, qv: Float32Array | 
  * list gets nothing from it. Exact name matches stay first.
  */
 export function fuseRanks(hits: RankedHit[], rrfK: number, semWeight: number): void {
-  const lexRank = new Map([...hits].filter((h) => h.lexical > 0).sort((a, b) => b.lexical - a.lexical || a.key - b.key).map((h, i) => [h.key, i + 1]));
-  const semRank = new Map([...hits].filter((h) => h.semantic !== null).sort((a, b) => b.semantic! - a.semantic! || a.key - b.key).map((h, i) => [h.key, i + 1]));
+  const lexRank = new Map(
+    [...hits]
+      .filter((h) => h.lexical > 0)
+      .sort((a, b) => b.lexical - a.lexical || a.key - b.key)
+      .map((h, i) => [h.key, i + 1]),
+  );
+  const semRank = new Map(
+    [...hits]
+      .filter((h) => h.semantic !== null)
+      .sort((a, b) => b.semantic! - a.semantic! || a.key - b.key)
+      .map((h, i) => [h.key, i + 1]),
+  );
   for (const h of hits) {
     const l = lexRank.get(h.key);
     const r = semRank.get(h.key);

@@ -44,7 +44,10 @@ export class SnapshotKeeper {
       this.log()?.info({ path: this.path, change, ms: Date.now() - started }, 'search index loaded from its snapshot');
       return change;
     } catch (error) {
-      this.log()?.warn({ path: this.path, err: error }, 'the search index snapshot cannot be used; building the index from the database');
+      this.log()?.warn(
+        { path: this.path, err: error },
+        'the search index snapshot cannot be used; building the index from the database',
+      );
       return null;
     }
   }
@@ -70,9 +73,13 @@ export class SnapshotKeeper {
       .then(
         (items) => {
           this.savedAt = lastChange;
-          this.log()?.info({ path: this.path, items, change: lastChange, ms: Date.now() - started }, 'search index snapshot saved');
+          this.log()?.info(
+            { path: this.path, items, change: lastChange, ms: Date.now() - started },
+            'search index snapshot saved',
+          );
         },
-        (error: unknown) => this.log()?.warn({ path: this.path, err: error }, 'saving the search index snapshot failed'),
+        (error: unknown) =>
+          this.log()?.warn({ path: this.path, err: error }, 'saving the search index snapshot failed'),
       )
       .finally(() => {
         this.writing = null;

@@ -52,7 +52,12 @@ async function each<T>(values: Iterable<T>, fn: (value: T) => Promise<void> | vo
 }
 
 /** Writes the indexes' state as of now (`lastChange`: the last change they have applied) to `path`. */
-export async function writeIndexSnapshot(path: string, indexes: Record<Kind, KindIndex>, lastChange: number, fingerprint: string): Promise<number> {
+export async function writeIndexSnapshot(
+  path: string,
+  indexes: Record<Kind, KindIndex>,
+  lastChange: number,
+  fingerprint: string,
+): Promise<number> {
   const heads = { skill: indexes.skill.engine.lexical.head(), unit: indexes.unit.engine.lexical.head() };
   for (const kind of KINDS) indexes[kind].touched = new Set();
   const out = await SnapshotWriter.create(path);
@@ -134,13 +139,19 @@ async function writeKind(out: SnapshotWriter, kind: Kind, index: KindIndex, head
 }
 
 /** Typed arrays over a copy of the bytes (a record's bytes are not aligned). */
-const copy = <T>(bytes: Buffer, make: (buffer: ArrayBuffer) => T): T => make(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+const copy = <T>(bytes: Buffer, make: (buffer: ArrayBuffer) => T): T =>
+  make(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
 
 /**
  * Loads a snapshot into `fresh` (empty indexes made like the live ones); answers the change it was taken
  * at, or throws (no such file, another fingerprint, a damaged file). `progress` counts items loaded.
  */
-export async function loadIndexSnapshot(path: string, fresh: Record<Kind, KindIndex>, fingerprint: string, progress: (items: number, total: number) => void): Promise<number> {
+export async function loadIndexSnapshot(
+  path: string,
+  fresh: Record<Kind, KindIndex>,
+  fingerprint: string,
+  progress: (items: number, total: number) => void,
+): Promise<number> {
   const records = readSnapshot(path);
   const next = async (): Promise<SnapshotRecord> => {
     const r = await records.next();
@@ -158,7 +169,8 @@ export async function loadIndexSnapshot(path: string, fresh: Record<Kind, KindIn
     return r.bytes;
   };
   const header = await json<Header>();
-  if (header.format !== SNAPSHOT_FORMAT || header.fingerprint !== fingerprint) throw new Error('the snapshot was made by another version or configuration');
+  if (header.format !== SNAPSHOT_FORMAT || header.fingerprint !== fingerprint)
+    throw new Error('the snapshot was made by another version or configuration');
   let loaded = 0;
   for (const kind of KINDS) {
     const index = fresh[kind];
@@ -170,7 +182,12 @@ export async function loadIndexSnapshot(path: string, fresh: Record<Kind, KindIn
     const keys = copy(await bytes(), (b) => new Float64Array(b));
     const alive = copy(await bytes(), (b) => new Uint8Array(b));
     lexical.restoreHead({ ...head, lens, keys, alive });
-    let record = await json<{ terms?: [string, number, number][]; items?: [number, string, string[], string[]][]; attributes?: [number, Attributes][]; end?: string }>();
+    let record = await json<{
+      terms?: [string, number, number][];
+      items?: [number, string, string[], string[]][];
+      attributes?: [number, Attributes][];
+      end?: string;
+    }>();
     let start = performance.now();
     const breathe = async () => {
       if (performance.now() - start < SLICE_MS) return;
@@ -183,7 +200,16 @@ export async function loadIndexSnapshot(path: string, fresh: Record<Kind, KindIn
       const imp = copy(await bytes(), (b) => new Float32Array(b));
       let at = 0;
       for (const [term, owner, n] of record.terms) {
-        lexical.restoreList(term, Postings.restored(nf, owner, docs.subarray(at, at + n), tfs.subarray(at * nf, (at + n) * nf), imp.subarray(at, at + n)));
+        lexical.restoreList(
+          term,
+          Postings.restored(
+            nf,
+            owner,
+            docs.subarray(at, at + n),
+            tfs.subarray(at * nf, (at + n) * nf),
+            imp.subarray(at, at + n),
+          ),
+        );
         at += n;
         await breathe();
       }
@@ -195,7 +221,8 @@ export async function loadIndexSnapshot(path: string, fresh: Record<Kind, KindIn
       if ((ord & 1023) === 0) await breathe();
     }
     while (record.items) {
-      for (const [key, nameKey, nameTerms, descSet] of record.items) index.engine.restoreItem(key, { nameKey, nameTerms, descSet } satisfies ItemInfo);
+      for (const [key, nameKey, nameTerms, descSet] of record.items)
+        index.engine.restoreItem(key, { nameKey, nameTerms, descSet } satisfies ItemInfo);
       await breathe();
       record = await json();
     }

@@ -118,13 +118,21 @@ export class ScoreAccumulator {
    * The k best live documents of the lists, every posting scored. `ordinals`: one past the highest
    * ordinal; `alive` and `keys`: the index's liveness and key of each ordinal.
    */
-  topK(qs: readonly QueryList[], k: number, ordinals: number, alive: Uint8Array, keys: Float64Array, filter?: (key: number) => boolean): TopK {
+  topK(
+    qs: readonly QueryList[],
+    k: number,
+    ordinals: number,
+    alive: Uint8Array,
+    keys: Float64Array,
+    filter?: (key: number) => boolean,
+  ): TopK {
     // One accumulator reused across searches (cleared through `touched` afterwards): no per-query garbage.
     if (this.acc.length < ordinals) this.acc = new Float64Array(Math.max(ordinals, this.acc.length * 2));
     if (this.hits.length < this.acc.length) this.hits = new Uint8Array(this.acc.length);
     let bound = 0;
     for (const q of qs) bound += q.p.length;
-    if (this.touched.length < Math.min(bound, ordinals)) this.touched = new Int32Array(Math.min(Math.max(bound, this.touched.length * 2), ordinals));
+    if (this.touched.length < Math.min(bound, ordinals))
+      this.touched = new Int32Array(Math.min(Math.max(bound, this.touched.length * 2), ordinals));
     const acc = this.acc;
     const hits = this.hits;
     const touched = this.touched;

@@ -39,7 +39,10 @@ export class UsearchVectorIndex implements VectorIndex {
   private readonly index: UsearchIndex;
   private readonly overfetch: number;
 
-  constructor(readonly dimensions: number, options: UsearchOptions = {}) {
+  constructor(
+    readonly dimensions: number,
+    options: UsearchOptions = {},
+  ) {
     const usearch = createRequire(import.meta.url)('usearch') as UsearchModule;
     this.exact = new ExactVectorIndex(dimensions);
     this.index = new usearch.Index({

@@ -29,7 +29,10 @@ export class ExactVectorIndex implements VectorIndex {
   private rows = 0;
   private readonly free: number[] = [];
 
-  constructor(readonly dimensions: number, capacity = 1024) {
+  constructor(
+    readonly dimensions: number,
+    capacity = 1024,
+  ) {
     this.data = new Float32Array(capacity * dimensions);
     this.keys = new Float64Array(capacity).fill(-1);
   }
@@ -39,7 +42,8 @@ export class ExactVectorIndex implements VectorIndex {
   }
 
   upsert(key: number, vector: Float32Array): void {
-    if (vector.length !== this.dimensions) throw new Error(`vector of ${vector.length} dimensions, expected ${this.dimensions}`);
+    if (vector.length !== this.dimensions)
+      throw new Error(`vector of ${vector.length} dimensions, expected ${this.dimensions}`);
     let row = this.rowOf.get(key);
     if (row === undefined) {
       row = this.free.pop() ?? this.rows++;

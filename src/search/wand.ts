@@ -86,7 +86,13 @@ function blockEnd(c: Cursor): number {
  * The k best live documents of the lists by block-max WAND. `alive` and `keys`: the index's liveness and
  * key of each ordinal.
  */
-export function wandTopK(qs: readonly QueryList[], k: number, alive: Uint8Array, keys: Float64Array, filter?: (key: number) => boolean): TopK {
+export function wandTopK(
+  qs: readonly QueryList[],
+  k: number,
+  alive: Uint8Array,
+  keys: Float64Array,
+  filter?: (key: number) => boolean,
+): TopK {
   const top = new TopK(k);
   const byQuery = qs.map(({ p, w }, qi) => cursor(p, w, qi));
   const order = [...byQuery].sort((a, b) => a.doc - b.doc);

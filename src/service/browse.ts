@@ -49,12 +49,17 @@ export interface AgentOverview {
 /** An agent as a page shows it; 404 for an agent id never seen. */
 export const agentOverview = operation(
   'public',
-  async (ctx, caller, agentId: string, sizes: { skills: number; units: number; history: number }): Promise<AgentOverview> => {
-  const profile = await reputationProfile(ctx, caller, agentId, sizes.history);
-  const [skills, units] = await Promise.all([
-    listSkills(ctx, caller, { publisher: agentId, limit: sizes.skills, offset: 0 }),
-    ctx.store.recentUnits({ agentId, limit: sizes.units }),
-  ]);
-  return { profile, skills: { items: skills.items, total: skills.total }, units };
+  async (
+    ctx,
+    caller,
+    agentId: string,
+    sizes: { skills: number; units: number; history: number },
+  ): Promise<AgentOverview> => {
+    const profile = await reputationProfile(ctx, caller, agentId, sizes.history);
+    const [skills, units] = await Promise.all([
+      listSkills(ctx, caller, { publisher: agentId, limit: sizes.skills, offset: 0 }),
+      ctx.store.recentUnits({ agentId, limit: sizes.units }),
+    ]);
+    return { profile, skills: { items: skills.items, total: skills.total }, units };
   },
 );

@@ -13,7 +13,8 @@ export interface ErrorLog {
 
 export function refusalOf(error: unknown, log: ErrorLog): ApiError {
   if (error instanceof ApiError) return error;
-  if (error instanceof UnstorableTextError) return badRequest(error.message || 'text contains characters that cannot be stored (NUL or invalid Unicode)');
+  if (error instanceof UnstorableTextError)
+    return badRequest(error.message || 'text contains characters that cannot be stored (NUL or invalid Unicode)');
   // An outage is an operating condition, not a bug: a warning with the reason, without a stack.
   if (error instanceof StoreUnavailableError) {
     log.warn({ reason: error.message }, 'database unavailable');

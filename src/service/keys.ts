@@ -30,9 +30,14 @@ export interface KeyCreated {
  */
 export class PrefixSpaceExhaustedError extends ApiError {
   constructor() {
-    super(503, 'UNAVAILABLE', `no unused key prefix found in ${KEY_ATTEMPTS} draws: the registry's key prefixes are nearly exhausted; retry later`, {
-      'retry-after': '60',
-    });
+    super(
+      503,
+      'UNAVAILABLE',
+      `no unused key prefix found in ${KEY_ATTEMPTS} draws: the registry's key prefixes are nearly exhausted; retry later`,
+      {
+        'retry-after': '60',
+      },
+    );
   }
 }
 
@@ -63,13 +68,22 @@ export async function issueKey<R>(
   const { agentId, scopes, tier } = request;
   const agentPrefix = ctx.config.oidc?.agentPrefix;
   if (isReservedForIdentityProvider(agentId, agentPrefix)) {
-    throw badRequest(`agent_id must not start with "${agentPrefix}": that prefix is reserved for identity-provider agents`);
+    throw badRequest(
+      `agent_id must not start with "${agentPrefix}": that prefix is reserved for identity-provider agents`,
+    );
   }
   const at = ctx.clock();
   const createdAt = at.toISOString();
   for (let attempt = 0; attempt < KEY_ATTEMPTS; attempt++) {
     const apiKey = ctx.ids.apiKey();
-    const key: NewKey = { agentId, keyHash: hashApiKey(apiKey), keyPrefix: keyPrefixOf(apiKey), scopes, tier, createdAt };
+    const key: NewKey = {
+      agentId,
+      keyHash: hashApiKey(apiKey),
+      keyPrefix: keyPrefixOf(apiKey),
+      scopes,
+      tier,
+      createdAt,
+    };
     const body: KeyCreated = {
       data: { api_key: apiKey, key_prefix: key.keyPrefix, scopes, tier, created_at: createdAt },
       message: 'API key created. Store it now: it is shown only once and cannot be recovered.',
@@ -92,7 +106,9 @@ export async function issueKey<R>(
     } catch (error) {
       if (error instanceof PrefixTakenError) continue;
       if (error instanceof AgentConfusableError) {
-        throw conflict(`agent_id ${agentId} looks like the id of an existing agent (letters that look alike, or differ only in case); choose another`);
+        throw conflict(
+          `agent_id ${agentId} looks like the id of an existing agent (letters that look alike, or differ only in case); choose another`,
+        );
       }
       throw error;
     }
@@ -110,7 +126,12 @@ export interface Revoked {
  * admin's for any), with the scopes and tier the caller may grant (domain/access.ts). `apply` writes it.
  */
 export const register = Object.assign(
-  <R>(ctx: Context, caller: Caller, request: KeyRequest, apply: (change: Change<KeyCreated>) => Promise<R>): Promise<R> => {
+  <R>(
+    ctx: Context,
+    caller: Caller,
+    request: KeyRequest,
+    apply: (change: Change<KeyCreated>) => Promise<R>,
+  ): Promise<R> => {
     assertMayGrantScopes(caller, request.agentId, request.scopes, ctx.config.openAdminRegistration);
     assertMayChooseTier(caller, request.tier, ctx.config.selfServiceTiers);
     return issueKey(ctx, request, actsForAgent(caller, request.agentId), apply);
@@ -128,7 +149,8 @@ export const revokeKey = operation('agent', async (ctx, caller, prefix: string):
     body: { data: { revoked: true, key_prefix: prefix } },
     at,
     write: async (response) => {
-      if (!(await ctx.store.revokeKey(key.id, at.toISOString(), response))) throw notFound(`active key with prefix ${prefix}`);
+      if (!(await ctx.store.revokeKey(key.id, at.toISOString(), response)))
+        throw notFound(`active key with prefix ${prefix}`);
     },
   };
 });

@@ -24,18 +24,23 @@ export interface UnitListParams {
   offset: number;
 }
 
-export const listUnits = operation('public', async (ctx: Context, _caller, params: UnitListParams): Promise<Page<UnitSummary> & { capped?: boolean }> => {
-  const typeList = commaList(params.types);
-  const unknown = typeList.filter((t) => !isUnitType(t));
-  if (unknown.length > 0) {
-    throw badRequest(`query parameter types has unknown values (${unknown.join(', ')}); use ${UNIT_TYPES.join(', ')}`);
-  }
-  const terms = textFilter(params.q);
-  if (terms === null) return { items: [], total: 0, capped: false };
-  const filters = { types: typeList.filter(isUnitType), domain: params.domain, minQuality: params.min_quality };
-  if (terms.length > 0) return searchIndex<UnitSummary>(ctx, 'unit', params.q!, unitFilter(filters), params);
-  return ctx.store.listUnits({ ...filters, limit: params.limit, offset: params.offset });
-});
+export const listUnits = operation(
+  'public',
+  async (ctx: Context, _caller, params: UnitListParams): Promise<Page<UnitSummary> & { capped?: boolean }> => {
+    const typeList = commaList(params.types);
+    const unknown = typeList.filter((t) => !isUnitType(t));
+    if (unknown.length > 0) {
+      throw badRequest(
+        `query parameter types has unknown values (${unknown.join(', ')}); use ${UNIT_TYPES.join(', ')}`,
+      );
+    }
+    const terms = textFilter(params.q);
+    if (terms === null) return { items: [], total: 0, capped: false };
+    const filters = { types: typeList.filter(isUnitType), domain: params.domain, minQuality: params.min_quality };
+    if (terms.length > 0) return searchIndex<UnitSummary>(ctx, 'unit', params.q!, unitFilter(filters), params);
+    return ctx.store.listUnits({ ...filters, limit: params.limit, offset: params.offset });
+  },
+);
 
 async function findUnit(ctx: Context, id: string): Promise<KnowledgeUnit> {
   const unit = await ctx.store.getUnit(id);
@@ -46,35 +51,46 @@ async function findUnit(ctx: Context, id: string): Promise<KnowledgeUnit> {
 export const getUnit = operation('public', (ctx, _caller, id: string) => findUnit(ctx, id));
 
 /** A new unit from the caller (+0.2 reputation), prepared for the door to write. */
-export const contributeUnit = operation('write', (ctx, agent, body: KnowledgeUnitInput): Change<{ data: KnowledgeUnit; quality_score: number }> => {
-  const checked = normalizeUnitInput(body);
-  if (!checked.ok) throw badRequest(checked.message);
-  const input = checked.unit;
-  const at = ctx.clock();
-  const now = at.toISOString();
-  const baseQuality = unitBaseQuality(input);
-  const unit: KnowledgeUnit = {
-    id: ctx.ids.unitId(),
-    agent_id: agent.agentId,
-    title: input.title,
-    type: input.type,
-    domain: input.domain,
-    content: { description: input.content.description, examples: input.content.examples },
-    metadata: { source: input.metadata.source, confidence: input.metadata.confidence },
-    tags: input.tags ?? [],
-    quality_score: unitQuality(baseQuality, 0, 0),
-    validations: { valid: 0, invalid: 0 },
-    created_at: now,
-    updated_at: now,
-  };
-  return {
-    status: 201,
-    body: { data: unit, quality_score: unit.quality_score },
-    at,
-    write: (response) =>
-      withinQuota(agent, () => ctx.store.contributeUnit(unit, baseQuality, REWARD_MILLIS.contribute_knowledge, response, quotaOf(ctx, agent))),
-  };
-});
+export const contributeUnit = operation(
+  'write',
+  (ctx, agent, body: KnowledgeUnitInput): Change<{ data: KnowledgeUnit; quality_score: number }> => {
+    const checked = normalizeUnitInput(body);
+    if (!checked.ok) throw badRequest(checked.message);
+    const input = checked.unit;
+    const at = ctx.clock();
+    const now = at.toISOString();
+    const baseQuality = unitBaseQuality(input);
+    const unit: KnowledgeUnit = {
+      id: ctx.ids.unitId(),
+      agent_id: agent.agentId,
+      title: input.title,
+      type: input.type,
+      domain: input.domain,
+      content: { description: input.content.description, examples: input.content.examples },
+      metadata: { source: input.metadata.source, confidence: input.metadata.confidence },
+      tags: input.tags ?? [],
+      quality_score: unitQuality(baseQuality, 0, 0),
+      validations: { valid: 0, invalid: 0 },
+      created_at: now,
+      updated_at: now,
+    };
+    return {
+      status: 201,
+      body: { data: unit, quality_score: unit.quality_score },
+      at,
+      write: (response) =>
+        withinQuota(agent, () =>
+          ctx.store.contributeUnit(
+            unit,
+            baseQuality,
+            REWARD_MILLIS.contribute_knowledge,
+            response,
+            quotaOf(ctx, agent),
+          ),
+        ),
+    };
+  },
+);
 
 export interface VerdictInput {
   valid: boolean;
@@ -84,31 +100,47 @@ export interface VerdictInput {
 /** The caller's verdict on another agent's unit, prepared for the door to write. */
 export const validateUnit = operation(
   'agent',
-  async (ctx, agent, id: string, input: VerdictInput): Promise<Change<{ data: { id: string; validated: boolean; feedback: string } }>> => {
-  const unit = await findUnit(ctx, id);
-  assertMayValidate(agent, unit);
-  const feedback = input.feedback ?? '';
-  // The verdict counts with the validator's standing now (its contributions still held).
-  const standing = await ctx.store.reputation(agent.agentId, 0);
-  const weight = verdictWeight(standing?.contributions ?? 0);
-  const at = ctx.clock();
-  const verdict = { unitId: id, agentId: agent.agentId, valid: input.valid, feedback, at: at.toISOString(), weight, decide: decideVerdict };
-  return {
-    status: 200,
-    body: { data: { id, validated: input.valid, feedback } },
-    at,
-    write: async (response) => {
-      const outcome = await ctx.store.recordVerdict(verdict, response);
-      if (!outcome.recorded) throw notFound('knowledge unit');
-    },
-  };
+  async (
+    ctx,
+    agent,
+    id: string,
+    input: VerdictInput,
+  ): Promise<Change<{ data: { id: string; validated: boolean; feedback: string } }>> => {
+    const unit = await findUnit(ctx, id);
+    assertMayValidate(agent, unit);
+    const feedback = input.feedback ?? '';
+    // The verdict counts with the validator's standing now (its contributions still held).
+    const standing = await ctx.store.reputation(agent.agentId, 0);
+    const weight = verdictWeight(standing?.contributions ?? 0);
+    const at = ctx.clock();
+    const verdict = {
+      unitId: id,
+      agentId: agent.agentId,
+      valid: input.valid,
+      feedback,
+      at: at.toISOString(),
+      weight,
+      decide: decideVerdict,
+    };
+    return {
+      status: 200,
+      body: { data: { id, validated: input.valid, feedback } },
+      at,
+      write: async (response) => {
+        const outcome = await ctx.store.recordVerdict(verdict, response);
+        if (!outcome.recorded) throw notFound('knowledge unit');
+      },
+    };
   },
 );
 
 /** Deletes a unit for good: its contributor (with write scope) or an admin. */
-export const deleteUnit = operation('agent', async (ctx, caller, id: string): Promise<{ data: { id: string; deleted: boolean } }> => {
-  const unit = await findUnit(ctx, id);
-  assertMayDeleteUnit(caller, unit);
-  if (!(await ctx.store.deleteUnit(id, ctx.clock().toISOString()))) throw notFound('knowledge unit');
-  return { data: { id, deleted: true } };
-});
+export const deleteUnit = operation(
+  'agent',
+  async (ctx, caller, id: string): Promise<{ data: { id: string; deleted: boolean } }> => {
+    const unit = await findUnit(ctx, id);
+    assertMayDeleteUnit(caller, unit);
+    if (!(await ctx.store.deleteUnit(id, ctx.clock().toISOString()))) throw notFound('knowledge unit');
+    return { data: { id, deleted: true } };
+  },
+);

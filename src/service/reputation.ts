@@ -6,8 +6,11 @@ import type { ReputationProfile } from '../domain/model.js';
 import { operation } from './operation.js';
 
 /** The profile with its newest `historyLimit` history items. */
-export const reputationProfile = operation('public', async (ctx, caller, agentId: string, historyLimit: number): Promise<ReputationProfile> => {
-  const profile = await ctx.store.reputation(agentId, historyLimit, mayReadPrivateHistory(caller, agentId));
-  if (!profile) throw notFound('agent');
-  return profile;
-});
+export const reputationProfile = operation(
+  'public',
+  async (ctx, caller, agentId: string, historyLimit: number): Promise<ReputationProfile> => {
+    const profile = await ctx.store.reputation(agentId, historyLimit, mayReadPrivateHistory(caller, agentId));
+    if (!profile) throw notFound('agent');
+    return profile;
+  },
+);

@@ -8,7 +8,6 @@ import type { Viewer } from '../store/store.js';
 import type { SearchFilter } from '../search/index.js';
 import type { Context } from './context.js';
 
-
 /** A page of search results; `capped` when more than MAX_SEARCH_RESULTS matched (then `total` is that bound). */
 export interface SearchPage<T> {
   items: T[];
@@ -63,6 +62,8 @@ export async function searchIndex<T>(
 ): Promise<SearchPage<T>> {
   const hits = await ctx.search?.search(kind, q, filter, page.limit, page.offset);
   if (!hits) throw unavailable('the search index is being built; retry shortly');
-  const items = (kind === 'skill' ? await ctx.store.skillSummariesBySeq(hits.seqs) : await ctx.store.unitSummariesBySeq(hits.seqs)) as T[];
+  const items = (
+    kind === 'skill' ? await ctx.store.skillSummariesBySeq(hits.seqs) : await ctx.store.unitSummariesBySeq(hits.seqs)
+  ) as T[];
   return { items, total: hits.total, capped: hits.capped };
 }

@@ -7,20 +7,29 @@ import { operation } from './operation.js';
 import { listSkills } from './skills.js';
 
 /** The skill `publisher` publishes as `name`, as hosts are served it, when the caller may see it and a version is not yanked. */
-export const findHostSkill = operation('public', async (ctx, caller, publisher: string, name: string): Promise<HostSkill | null> => {
-  const identity = await ctx.store.findSkillByName(publisher, name);
-  if (!identity) return null;
-  const [skill] = await ctx.store.hostSkills([identity.skillId]);
-  return skill && skill.listed && canSeeSkill(caller, { visibility: skill.visibility, agent_id: skill.agentId }) ? skill : null;
-});
+export const findHostSkill = operation(
+  'public',
+  async (ctx, caller, publisher: string, name: string): Promise<HostSkill | null> => {
+    const identity = await ctx.store.findSkillByName(publisher, name);
+    if (!identity) return null;
+    const [skill] = await ctx.store.hostSkills([identity.skillId]);
+    return skill && skill.listed && canSeeSkill(caller, { visibility: skill.visibility, agent_id: skill.agentId })
+      ? skill
+      : null;
+  },
+);
 
 /** A page of the skills list (best first) as hosts are served them; `read` counts the list items the page covered. */
 export const hostSkillPage = operation(
   'public',
-  async (ctx, caller, page: { limit: number; offset: number }): Promise<{ skills: HostSkill[]; read: number; total: number }> => {
-  const list = await listSkills(ctx, caller, page);
-  const found = new Map((await ctx.store.hostSkills(list.items.map((s) => s.id))).map((s) => [s.id, s]));
-  const skills = list.items.map((s) => found.get(s.id)).filter((s): s is HostSkill => s !== undefined && s.listed);
-  return { skills, read: list.items.length, total: list.total };
+  async (
+    ctx,
+    caller,
+    page: { limit: number; offset: number },
+  ): Promise<{ skills: HostSkill[]; read: number; total: number }> => {
+    const list = await listSkills(ctx, caller, page);
+    const found = new Map((await ctx.store.hostSkills(list.items.map((s) => s.id))).map((s) => [s.id, s]));
+    const skills = list.items.map((s) => found.get(s.id)).filter((s): s is HostSkill => s !== undefined && s.listed);
+    return { skills, read: list.items.length, total: list.total };
   },
 );

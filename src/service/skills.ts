@@ -12,9 +12,23 @@ import { REWARD_MILLIS } from '../domain/reputation.js';
 import { commaList, textFilter } from '../domain/search.js';
 import { hostFrontmatter, parseSkillMd } from '../domain/skill-md.js';
 import type { SkillSummary } from '../domain/summaries.js';
-import { decideVersion, FIRST_VERSION, isRelease, latestAfter, readVersion, versionSortKey } from '../domain/versions.js';
+import {
+  decideVersion,
+  FIRST_VERSION,
+  isRelease,
+  latestAfter,
+  readVersion,
+  versionSortKey,
+} from '../domain/versions.js';
 import { plannedSkill } from '../store/skill-rows.js';
-import { PublishRaceError, VersionLimitError, type NewSkillVersion, type Page, type SkillFileContent, type SkillPlan } from '../store/store.js';
+import {
+  PublishRaceError,
+  VersionLimitError,
+  type NewSkillVersion,
+  type Page,
+  type SkillFileContent,
+  type SkillPlan,
+} from '../store/store.js';
 import { quotaOf, withinQuota, type Change, type Context } from './context.js';
 import { admit, operation } from './operation.js';
 import { searchIndex, skillFilter } from './search.js';
@@ -35,34 +49,41 @@ export interface SkillListParams {
   offset: number;
 }
 
-export const listSkills = operation('public', async (ctx, caller, params: SkillListParams): Promise<Page<SkillSummary> & { capped?: boolean }> => {
-  const tagList = commaList(params.tags);
-  if (tagList.length > MAX_TAG_FILTERS) throw badRequest(`query parameter tags may name at most ${MAX_TAG_FILTERS} tags`);
-  if (tagList.some((t) => t.length > 50)) throw badRequest('query parameter tags: each tag is at most 50 characters');
-  const terms = textFilter(params.q);
-  if (terms === null) return { items: [], total: 0, capped: false };
-  const filters = {
-    viewer: skillViewer(caller),
-    domain: params.domain,
-    tags: [...new Set(tagList.map((t) => t.toLowerCase()))],
-    minQuality: params.min_quality,
-    conformant: params.conformant,
-    publisher: params.publisher,
-    name: params.name,
-  };
-  if (terms.length > 0) return searchIndex<SkillSummary>(ctx, 'skill', params.q!, skillFilter(filters), params);
-  return ctx.store.listSkills({ ...filters, agentId: params.publisher, limit: params.limit, offset: params.offset });
-});
+export const listSkills = operation(
+  'public',
+  async (ctx, caller, params: SkillListParams): Promise<Page<SkillSummary> & { capped?: boolean }> => {
+    const tagList = commaList(params.tags);
+    if (tagList.length > MAX_TAG_FILTERS)
+      throw badRequest(`query parameter tags may name at most ${MAX_TAG_FILTERS} tags`);
+    if (tagList.some((t) => t.length > 50)) throw badRequest('query parameter tags: each tag is at most 50 characters');
+    const terms = textFilter(params.q);
+    if (terms === null) return { items: [], total: 0, capped: false };
+    const filters = {
+      viewer: skillViewer(caller),
+      domain: params.domain,
+      tags: [...new Set(tagList.map((t) => t.toLowerCase()))],
+      minQuality: params.min_quality,
+      conformant: params.conformant,
+      publisher: params.publisher,
+      name: params.name,
+    };
+    if (terms.length > 0) return searchIndex<SkillSummary>(ctx, 'skill', params.q!, skillFilter(filters), params);
+    return ctx.store.listSkills({ ...filters, agentId: params.publisher, limit: params.limit, offset: params.offset });
+  },
+);
 
 /** A skill the caller may see, at `version` or its default version; 404 otherwise (private ones do not exist for others). */
 /** A skill the caller may see, at `version` or its default version; 404 otherwise (private ones do not exist for others). */
 async function visibleSkill(ctx: Context, caller: Caller, id: string, version?: string): Promise<Skill> {
   const skill = await ctx.store.getSkill(id, version);
-  if (!skill || !canSeeSkill(caller, skill)) throw notFound(version === undefined ? 'skill' : `version ${version} of this skill`);
+  if (!skill || !canSeeSkill(caller, skill))
+    throw notFound(version === undefined ? 'skill' : `version ${version} of this skill`);
   return skill;
 }
 
-export const getSkill = operation('public', (ctx, caller, id: string, version?: string) => visibleSkill(ctx, caller, id, version));
+export const getSkill = operation('public', (ctx, caller, id: string, version?: string) =>
+  visibleSkill(ctx, caller, id, version),
+);
 
 /** A page of a skill's versions, newest first by semver precedence (yanked ones flagged). */
 export const listSkillVersions = operation(
@@ -76,7 +97,13 @@ export const listSkillVersions = operation(
 /** A file of the skill at `version` (null: its default version), with the skill it belongs to. */
 export const getSkillFile = operation(
   'public',
-  async (ctx, caller, id: string, version: string | null, path: string): Promise<{ skill: Skill; file: SkillFileContent & { path: string } }> => {
+  async (
+    ctx,
+    caller,
+    id: string,
+    version: string | null,
+    path: string,
+  ): Promise<{ skill: Skill; file: SkillFileContent & { path: string } }> => {
     const skill = await visibleSkill(ctx, caller, id, version ?? undefined);
     const file = await ctx.store.getSkillFile(id, version, path);
     if (!file) throw notFound(`file ${path}`);
@@ -85,12 +112,15 @@ export const getSkillFile = operation(
 );
 
 /** A version as one deterministic ZIP archive (SKILL.md and its files at the root), with the skill it belongs to. */
-export const getSkillArchive = operation('public', async (ctx, caller, id: string, version: string): Promise<{ skill: Skill; archive: Buffer }> => {
-  const skill = await visibleSkill(ctx, caller, id, version);
-  const bundle = await ctx.store.getSkillBundle(skill.id, version);
-  if (!bundle) throw notFound(`version ${version} of this skill`);
-  return { skill, archive: Buffer.from(bundleArchive(bundle.skillMd, bundle.files)) };
-});
+export const getSkillArchive = operation(
+  'public',
+  async (ctx, caller, id: string, version: string): Promise<{ skill: Skill; archive: Buffer }> => {
+    const skill = await visibleSkill(ctx, caller, id, version);
+    const bundle = await ctx.store.getSkillBundle(skill.id, version);
+    if (!bundle) throw notFound(`version ${version} of this skill`);
+    return { skill, archive: Buffer.from(bundleArchive(bundle.skillMd, bundle.files)) };
+  },
+);
 
 /** Public skills at their latest version, for the discovery index (streamed by the door). */
 export const discoveryIndex = operation('public', async (ctx) => ctx.store.discoveryIndex());
@@ -116,7 +146,12 @@ export const publishSkill = Object.assign(
   { access: 'write' as const },
 );
 
-async function publish<R>(ctx: Context, agent: Agent, input: SkillInput, apply: (change: Change<Published>) => Promise<R>): Promise<R> {
+async function publish<R>(
+  ctx: Context,
+  agent: Agent,
+  input: SkillInput,
+  apply: (change: Change<Published>) => Promise<R>,
+): Promise<R> {
   const draft = draftSkill(input);
   for (let attempt = 0; attempt < PUBLISH_ATTEMPTS; attempt++) {
     const identity = await ctx.store.findSkillByName(agent.agentId, draft.name);
@@ -135,7 +170,9 @@ async function publish<R>(ctx: Context, agent: Agent, input: SkillInput, apply: 
       );
     }
     if (decision?.kind === 'exhausted') {
-      throw conflict(`${draft.name} is at version ${decision.version}, which has no next patch version; give the SKILL.md a metadata.version`);
+      throw conflict(
+        `${draft.name} is at version ${decision.version}, which has no next patch version; give the SKILL.md a metadata.version`,
+      );
     }
     const at = ctx.clock();
     const plan = planOf(draft, {
@@ -206,7 +243,15 @@ function draftSkill(input: SkillInput): Draft {
 
 function planOf(
   draft: Draft,
-  how: { kind: SkillPlan['kind']; skillId: string; agentId: string; visibility: Visibility; version: string; at: string; maxVersions: number | null },
+  how: {
+    kind: SkillPlan['kind'];
+    skillId: string;
+    agentId: string;
+    visibility: Visibility;
+    version: string;
+    at: string;
+    maxVersions: number | null;
+  },
 ): SkillPlan {
   return {
     kind: how.kind,
@@ -216,7 +261,13 @@ function planOf(
     visibility: how.visibility,
     rewardMillis: REWARD_MILLIS.contribute_skill,
     maxVersions: how.maxVersions,
-    version: { ...draft.version, version: how.version, sortKey: versionSortKey(how.version), release: isRelease(how.version), publishedAt: how.at },
+    version: {
+      ...draft.version,
+      version: how.version,
+      sortKey: versionSortKey(how.version),
+      release: isRelease(how.version),
+      publishedAt: how.at,
+    },
   };
 }
 
@@ -242,7 +293,12 @@ async function publicationChange(
     // Identical content: the version that has it, as it is stored (its warnings, its publication time).
     const existing = await ctx.store.getSkill(plan.skillId, plan.version.version);
     if (!existing) throw new PublishRaceError();
-    return { status: 200, body: { data: existing, warnings: messages }, at, write: (response) => ctx.store.publishSkill(plan, response) };
+    return {
+      status: 200,
+      body: { data: existing, warnings: messages },
+      at,
+      write: (response) => ctx.store.publishSkill(plan, response),
+    };
   }
   const current = plan.kind === 'version' ? await ctx.store.getSkill(plan.skillId) : null;
   const now = at.toISOString();
@@ -257,7 +313,9 @@ async function publicationChange(
         await withinQuota(agent, () => ctx.store.publishSkill(plan, response, quotaOf(ctx, agent)));
       } catch (error) {
         if (!(error instanceof VersionLimitError)) throw error;
-        throw forbidden(`a skill holds at most ${error.limit} versions (REG_SKILL_MAX_VERSIONS); yank or delete is no way back: publish it as a new skill`);
+        throw forbidden(
+          `a skill holds at most ${error.limit} versions (REG_SKILL_MAX_VERSIONS); yank or delete is no way back: publish it as a new skill`,
+        );
       }
     },
   };
@@ -273,32 +331,43 @@ async function ownedSkill(ctx: Context, caller: Agent, id: string): Promise<Skil
 }
 
 /** Yanks (or restores) a version: still readable by its number, never chosen as the default. */
-export const setYanked = operation('agent', async (ctx, caller, id: string, version: string, yanked: boolean): Promise<Skill> => {
-  await ownedSkill(ctx, caller, id);
-  const outcome = await ctx.store.setSkillYanked(id, version, yanked, ctx.clock().toISOString());
-  if (outcome === 'not_found') throw notFound(`version ${version} of this skill`);
-  return (await ctx.store.getSkill(id, version))!;
-});
+export const setYanked = operation(
+  'agent',
+  async (ctx, caller, id: string, version: string, yanked: boolean): Promise<Skill> => {
+    await ownedSkill(ctx, caller, id);
+    const outcome = await ctx.store.setSkillYanked(id, version, yanked, ctx.clock().toISOString());
+    if (outcome === 'not_found') throw notFound(`version ${version} of this skill`);
+    return (await ctx.store.getSkill(id, version))!;
+  },
+);
 
 /**
  * Who sees a skill, changed explicitly by its publisher (or an admin): visibility belongs to the skill, so
  * every version follows, and the answer says which versions a change to public exposes.
  */
-export const setVisibility = operation('agent', async (ctx, caller, id: string, visibility: Visibility): Promise<Published> => {
-  const skill = await ownedSkill(ctx, caller, id);
-  const outcome = await ctx.store.setSkillVisibility(id, visibility, ctx.clock().toISOString());
-  if (outcome === 'not_found') throw notFound('skill');
-  const warnings: string[] = [];
-  if (outcome === 'changed' && visibility === 'public') {
-    const versions = (await ctx.store.listSkillVersions(id, { limit: 100, offset: 0 }))!;
-    const shown = versions.items.map((v) => v.version).join(', ');
-    warnings.push(`every version of ${skill.name} is now public: ${shown}${versions.total > versions.items.length ? ` and ${versions.total - versions.items.length} more` : ''}`);
-  }
-  return { data: (await ctx.store.getSkill(id))!, warnings };
-});
+export const setVisibility = operation(
+  'agent',
+  async (ctx, caller, id: string, visibility: Visibility): Promise<Published> => {
+    const skill = await ownedSkill(ctx, caller, id);
+    const outcome = await ctx.store.setSkillVisibility(id, visibility, ctx.clock().toISOString());
+    if (outcome === 'not_found') throw notFound('skill');
+    const warnings: string[] = [];
+    if (outcome === 'changed' && visibility === 'public') {
+      const versions = (await ctx.store.listSkillVersions(id, { limit: 100, offset: 0 }))!;
+      const shown = versions.items.map((v) => v.version).join(', ');
+      warnings.push(
+        `every version of ${skill.name} is now public: ${shown}${versions.total > versions.items.length ? ` and ${versions.total - versions.items.length} more` : ''}`,
+      );
+    }
+    return { data: (await ctx.store.getSkill(id))!, warnings };
+  },
+);
 
-export const deleteSkill = operation('agent', async (ctx, caller, id: string): Promise<{ data: { id: string; deleted: boolean } }> => {
-  await ownedSkill(ctx, caller, id);
-  if (!(await ctx.store.deleteSkill(id, ctx.clock().toISOString()))) throw notFound('skill');
-  return { data: { id, deleted: true } };
-});
+export const deleteSkill = operation(
+  'agent',
+  async (ctx, caller, id: string): Promise<{ data: { id: string; deleted: boolean } }> => {
+    await ownedSkill(ctx, caller, id);
+    if (!(await ctx.store.deleteSkill(id, ctx.clock().toISOString()))) throw notFound('skill');
+    return { data: { id, deleted: true } };
+  },
+);

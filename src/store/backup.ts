@@ -67,7 +67,8 @@ export function backupSqlite(source: string, target: string): BackupResult {
  */
 export function restoreSqlite(backup: string, target: string, options: { force?: boolean } = {}): BackupResult {
   assertSound(backup);
-  if (existsSync(target) && !options.force) throw new Error(`a database exists at ${target}; stop the registry and pass --force to replace it`);
+  if (existsSync(target) && !options.force)
+    throw new Error(`a database exists at ${target}; stop the registry and pass --force to replace it`);
   const partial = `${target}.restoring`;
   mkdirSync(dirname(target), { recursive: true });
   copyFileSync(backup, partial);

@@ -6,7 +6,10 @@ import { hostFrontmatter, parseSkillMd } from '../domain/skill-md.js';
 import { FIRST_VERSION, isRelease, readVersion, versionSortKey } from '../domain/versions.js';
 
 /** A skill published before versions existed, read again by today's parser as its first version. */
-export function firstVersionOf(skillMd: string, name: string): {
+export function firstVersionOf(
+  skillMd: string,
+  name: string,
+): {
   version: string;
   digest: string;
   displayName: string;
@@ -34,7 +37,11 @@ export const AGENT_USAGE_BACKFILL = `UPDATE agents SET
     + (SELECT coalesce(sum(bytes), 0) FROM skills s WHERE s.agent_id = agents.agent_id);`;
 
 /** What a version keeps for agent hosts: SKILL.md's digest and size, and the frontmatter as JSON (null: not served). */
-export function hostFieldsOf(skillMd: string, name: string, conformant: boolean): [digest: string, bytes: number, frontmatter: string | null] {
+export function hostFieldsOf(
+  skillMd: string,
+  name: string,
+  conformant: boolean,
+): [digest: string, bytes: number, frontmatter: string | null] {
   return [sha256Digest(skillMd), Buffer.byteLength(skillMd, 'utf8'), hostFrontmatter(skillMd, name, conformant)];
 }
 

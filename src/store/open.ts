@@ -14,8 +14,10 @@ export interface OpenOptions {
 }
 
 export async function openStore(databaseUrl: string, options: OpenOptions = {}): Promise<Store> {
-  if (databaseUrl.startsWith('sqlite:')) return openSqliteStore(databaseUrl, { readWorkers: options.sqliteReadWorkers ?? 0 });
+  if (databaseUrl.startsWith('sqlite:'))
+    return openSqliteStore(databaseUrl, { readWorkers: options.sqliteReadWorkers ?? 0 });
   // Opens the pool and applies pending migrations (under an advisory lock) before answering.
-  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return openPostgresStore(databaseUrl, { max: options.poolMax, log: options.log });
+  if (/^postgres(ql)?:\/\//.test(databaseUrl))
+    return openPostgresStore(databaseUrl, { max: options.poolMax, log: options.log });
   throw new Error('REG_DATABASE_URL must start with sqlite:, postgres:// or postgresql://');
 }

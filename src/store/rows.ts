@@ -198,21 +198,53 @@ export function toSavedResponse(row: IdempotencyRow): SavedResponse {
 
 /** The storage a unit takes against its contributor's quota: the UTF-8 bytes of its text. */
 export function unitBytes(unit: KnowledgeUnit): number {
-  const text = [unit.title, unit.domain, unit.content.description, JSON.stringify(unit.content.examples), unit.metadata.source, JSON.stringify(unit.tags)];
+  const text = [
+    unit.title,
+    unit.domain,
+    unit.content.description,
+    JSON.stringify(unit.content.examples),
+    unit.metadata.source,
+    JSON.stringify(unit.tags),
+  ];
   return text.reduce((sum, part) => sum + Buffer.byteLength(part, 'utf8'), 0);
 }
 
 export const UNIT_INSERT_COLUMNS = [
-  'id', 'agent_id', 'title', 'type', 'domain', 'description', 'examples', 'source', 'confidence',
-  'tags', 'base_quality', 'quality_score', 'created_at', 'updated_at', 'bytes',
+  'id',
+  'agent_id',
+  'title',
+  'type',
+  'domain',
+  'description',
+  'examples',
+  'source',
+  'confidence',
+  'tags',
+  'base_quality',
+  'quality_score',
+  'created_at',
+  'updated_at',
+  'bytes',
 ] as const;
 
 /** A unit's insert values, in UNIT_INSERT_COLUMNS order (arrays as JSON text). */
 export function unitValues(unit: KnowledgeUnit, baseQuality: number): unknown[] {
   return [
-    unit.id, unit.agent_id, unit.title, unit.type, unit.domain, unit.content.description,
-    JSON.stringify(unit.content.examples), unit.metadata.source, unit.metadata.confidence, JSON.stringify(unit.tags),
-    baseQuality, unit.quality_score, unit.created_at, unit.updated_at, unitBytes(unit),
+    unit.id,
+    unit.agent_id,
+    unit.title,
+    unit.type,
+    unit.domain,
+    unit.content.description,
+    JSON.stringify(unit.content.examples),
+    unit.metadata.source,
+    unit.metadata.confidence,
+    JSON.stringify(unit.tags),
+    baseQuality,
+    unit.quality_score,
+    unit.created_at,
+    unit.updated_at,
+    unitBytes(unit),
   ];
 }
 
@@ -226,7 +258,11 @@ export interface VerdictUnitRow {
 }
 
 /** What the verdict rule decides from (domain/verdicts.ts), from the rows a store read in its transaction. */
-export function toVerdictState(unit: VerdictUnitRow, previous: { valid: unknown; weight: number } | undefined, decode: Decode): VerdictState {
+export function toVerdictState(
+  unit: VerdictUnitRow,
+  previous: { valid: unknown; weight: number } | undefined,
+  decode: Decode,
+): VerdictState {
   return {
     baseQuality: unit.base_quality,
     valid: unit.valid_count,

@@ -91,7 +91,10 @@ export interface HostSkillRow {
 }
 
 /** Host skills from their rows and their versions' file rows (`version_seq` on each). */
-export function toHostSkills(found: HostSkillRow[], files: (SkillFileRow & { version_seq: number | string })[]): HostSkill[] {
+export function toHostSkills(
+  found: HostSkillRow[],
+  files: (SkillFileRow & { version_seq: number | string })[],
+): HostSkill[] {
   const byVersion = new Map<string, SkillFile[]>();
   for (const file of files) {
     const key = String(file.version_seq);
@@ -113,7 +116,8 @@ export function toHostSkills(found: HostSkillRow[], files: (SkillFileRow & { ver
   }));
 }
 
-export const VERSION_SUMMARY_COLUMNS = 'v.version, v.digest, v.yanked, v.description, v.conformant, v.file_count, v.created_at';
+export const VERSION_SUMMARY_COLUMNS =
+  'v.version, v.digest, v.yanked, v.description, v.conformant, v.file_count, v.created_at';
 
 export interface VersionSummaryRow {
   version: string;
@@ -194,22 +198,61 @@ export function tagKeys(tags: readonly string[]): string[] {
 }
 
 export const VERSION_INSERT_COLUMNS = [
-  'skill_seq', 'version', 'digest', 'display_name', 'description', 'domain', 'tags', 'license', 'quality_score',
-  'conformant', 'warnings', 'skill_md_content', 'body', 'bytes', 'file_count', 'created_at', 'skill_md_digest', 'skill_md_bytes',
-  'frontmatter', 'sort_key', 'is_release',
+  'skill_seq',
+  'version',
+  'digest',
+  'display_name',
+  'description',
+  'domain',
+  'tags',
+  'license',
+  'quality_score',
+  'conformant',
+  'warnings',
+  'skill_md_content',
+  'body',
+  'bytes',
+  'file_count',
+  'created_at',
+  'skill_md_digest',
+  'skill_md_bytes',
+  'frontmatter',
+  'sort_key',
+  'is_release',
 ] as const;
 
 /** A version's insert values after its skill's seq, in VERSION_INSERT_COLUMNS order (arrays as JSON text). */
 export function versionValues(skillSeq: number | string, v: NewSkillVersion, bool: (b: boolean) => unknown): unknown[] {
   return [
-    skillSeq, v.version, v.digest, v.displayName, v.description, v.domain, JSON.stringify(v.tags), v.license, v.qualityScore,
-    bool(v.conformant), JSON.stringify(v.warnings), v.skillMd, v.body, versionBytes(v), v.files.length, v.publishedAt,
-    v.skillMdDigest, v.skillMdBytes, v.frontmatter, v.sortKey, bool(v.release),
+    skillSeq,
+    v.version,
+    v.digest,
+    v.displayName,
+    v.description,
+    v.domain,
+    JSON.stringify(v.tags),
+    v.license,
+    v.qualityScore,
+    bool(v.conformant),
+    JSON.stringify(v.warnings),
+    v.skillMd,
+    v.body,
+    versionBytes(v),
+    v.files.length,
+    v.publishedAt,
+    v.skillMdDigest,
+    v.skillMdBytes,
+    v.frontmatter,
+    v.sortKey,
+    bool(v.release),
   ];
 }
 
 /** The plan's skill as a version view, the answer a publication gives (the store reads the same back). */
-export function plannedSkill(plan: SkillPlan, created: { createdAt: string; updatedAt: string; latestVersion: string | null }): Skill {
+export function plannedSkill(
+  plan: SkillPlan,
+  created: { createdAt: string; updatedAt: string; latestVersion: string | null },
+): Skill {
   const v = plan.version;
   return {
     id: plan.skillId,
@@ -250,7 +293,10 @@ export interface SkillExportRow {
 export function exportedVersion(view: Skill, bundle: SkillBundle): SkillExport['versions'][number] {
   const contents = new Map(bundle.files.map((f) => [f.path, f.content]));
   const { files, ...rest } = view;
-  return { ...rest, files: files.map((f) => ({ ...f, content_base64: Buffer.from(contents.get(f.path)!).toString('base64') })) };
+  return {
+    ...rest,
+    files: files.map((f) => ({ ...f, content_base64: Buffer.from(contents.get(f.path)!).toString('base64') })),
+  };
 }
 
 export function toSkillExport(row: SkillExportRow, versions: SkillExport['versions']): SkillExport {

@@ -40,13 +40,17 @@ export const byDialect = (choices: Record<Dialect, Sql>): Sql => new Sql([{ pick
 /** `column` is one of `values` (never empty): `IN (?, ?)` on SQLite, `= ANY($1::type[])` on PostgreSQL. */
 export function oneOf(column: Sql, values: readonly unknown[], type: 'text' | 'bigint'): Sql {
   return byDialect({
-    sqlite: sql`${column} IN (${join(values.map((value) => sql`${value}`), ', ')})`,
+    sqlite: sql`${column} IN (${join(
+      values.map((value) => sql`${value}`),
+      ', ',
+    )})`,
     postgres: sql`${column} = ANY(${values}${raw(`::${type}[]`)})`,
   });
 }
 
 /** `WHERE a AND b …`, or nothing without conditions. */
-export const where = (conditions: readonly Sql[]): Sql => (conditions.length === 0 ? raw('') : sql`WHERE ${join(conditions, ' AND ')}`);
+export const where = (conditions: readonly Sql[]): Sql =>
+  conditions.length === 0 ? raw('') : sql`WHERE ${join(conditions, ' AND ')}`;
 
 /** The text and parameter values of a query in one dialect (SQLite takes booleans as 0 and 1). */
 export function render(query: Sql, dialect: Dialect): { text: string; values: unknown[] } {

@@ -18,7 +18,16 @@ import type { VersionFacts } from '../domain/versions.js';
 import type { Page, SkillQuery, UnitQuery } from './list-queries.js';
 import type { RecentSkillQuery, RecentUnitQuery } from './recent-queries.js';
 import type { SearchFeed } from './search-feed.js';
-import type { DiscoveryEntry, HostSkill, SkillBundle, SkillExport, SkillFileContent, SkillIdentity, SkillImport, SkillPlan } from './skill-types.js';
+import type {
+  DiscoveryEntry,
+  HostSkill,
+  SkillBundle,
+  SkillExport,
+  SkillFileContent,
+  SkillIdentity,
+  SkillImport,
+  SkillPlan,
+} from './skill-types.js';
 
 export type { Page, SkillQuery, UnitQuery, Viewer } from './list-queries.js';
 export type { RecentSkillQuery, RecentUnitQuery } from './recent-queries.js';
@@ -195,7 +204,12 @@ export interface SkillStore {
    * yanked, else the highest pre-release (domain/versions.ts latestVersion, which the store's order of
    * versions is tested against). 'unchanged' when it already was so; 'not_found' for an unknown skill or version.
    */
-  setSkillYanked(id: string, version: string, yanked: boolean, at: string): Promise<'changed' | 'unchanged' | 'not_found'>;
+  setSkillYanked(
+    id: string,
+    version: string,
+    yanked: boolean,
+    at: string,
+  ): Promise<'changed' | 'unchanged' | 'not_found'>;
   /** Who sees a skill: every version of it, and its history items; 'unchanged' when it already was so. */
   setSkillVisibility(id: string, visibility: Visibility, at: string): Promise<'changed' | 'unchanged' | 'not_found'>;
   /** Deletes a skill, every version and file, and takes its contribution reward back. */
@@ -214,7 +228,13 @@ export interface SkillStore {
 
 /** Knowledge units and their verdicts. */
 export interface UnitStore {
-  contributeUnit(unit: KnowledgeUnit, baseQuality: number, rewardMillis: number, response?: IdempotentResponse, quota?: StorageQuota): Promise<void>;
+  contributeUnit(
+    unit: KnowledgeUnit,
+    baseQuality: number,
+    rewardMillis: number,
+    response?: IdempotentResponse,
+    quota?: StorageQuota,
+  ): Promise<void>;
   getUnit(id: string): Promise<KnowledgeUnit | null>;
   /** Unit summaries (long text cut and marked; the store reads no more than that) in the list order, with the exact total. */
   listUnits(query: UnitQuery): Promise<Page<UnitSummary>>;
@@ -250,7 +270,8 @@ export interface ExportStore {
 }
 
 /** Every aggregate of one backend. */
-export interface Store extends AgentStore, IdempotencyStore, SkillStore, UnitStore, ReputationStore, ExportStore, SearchFeed {
+export interface Store
+  extends AgentStore, IdempotencyStore, SkillStore, UnitStore, ReputationStore, ExportStore, SearchFeed {
   readonly backend: 'sqlite' | 'postgres';
   /** PostgreSQL: the pool's connections (total, idle) and the requests waiting for one, for metrics. */
   poolUse?(): { total: number; idle: number; waiting: number };

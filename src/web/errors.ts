@@ -17,9 +17,13 @@ interface ErrorView {
 const NOT_FOUND_MESSAGE =
   'There is nothing at this address: it may be mistyped, or what it showed was deleted or is not public.';
 
-function view(error: FastifyError & { validation?: unknown[]; validationContext?: string }, request: FastifyRequest): ErrorView {
+function view(
+  error: FastifyError & { validation?: unknown[]; validationContext?: string },
+  request: FastifyRequest,
+): ErrorView {
   // A malformed id or agent is an unknown one: the same page as any other address with nothing there.
-  if (error.validation && error.validationContext === 'params') return { status: 404, heading: 'Not found', message: NOT_FOUND_MESSAGE, headers: {} };
+  if (error.validation && error.validationContext === 'params')
+    return { status: 404, heading: 'Not found', message: NOT_FOUND_MESSAGE, headers: {} };
   // The framework's own errors carry their status; every other failure is heard as every door hears it
   // (service/errors.ts, which also logs what it keeps from the caller).
   const refused = error instanceof ApiError || error.statusCode === undefined ? refusalOf(error, request.log) : null;
@@ -32,17 +36,38 @@ function view(error: FastifyError & { validation?: unknown[]; validationContext?
     case 404:
       return { status, heading: 'Not found', message: NOT_FOUND_MESSAGE, headers };
     case 429:
-      return { status, heading: 'Too many requests', message: `${message}. The pages share the API's per-caller limits.`, headers };
+      return {
+        status,
+        heading: 'Too many requests',
+        message: `${message}. The pages share the API's per-caller limits.`,
+        headers,
+      };
     case 503:
-      return { status, heading: 'Unavailable for a moment', message: 'The registry cannot answer right now; retry shortly.', headers: { 'retry-after': '5', ...headers } };
+      return {
+        status,
+        heading: 'Unavailable for a moment',
+        message: 'The registry cannot answer right now; retry shortly.',
+        headers: { 'retry-after': '5', ...headers },
+      };
     default:
-      if (status >= 400 && status < 500) return { status, heading: 'This request cannot be answered', message, headers };
+      if (status >= 400 && status < 500)
+        return { status, heading: 'This request cannot be answered', message, headers };
       if (!refused) request.log.error({ err: error }, 'page failed');
-      return { status: 500, heading: 'Something went wrong', message: 'The page could not be made; the request id in the logs has the details.', headers };
+      return {
+        status: 500,
+        heading: 'Something went wrong',
+        message: 'The page could not be made; the request id in the logs has the details.',
+        headers,
+      };
   }
 }
 
-export function sendErrorPage(pages: Pages, error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+export function sendErrorPage(
+  pages: Pages,
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
   const { status, heading, message, headers } = view(error, request);
   for (const [name, value] of Object.entries(headers)) reply.header(name, value);
   let html: string;

@@ -69,4 +69,3 @@ export const format = {
     return text ? `/search?${text}` : '/search';
   },
 };
-

@@ -17,7 +17,8 @@ export function webFront(): WebFront {
   const assets = loadAssets();
   const pages = new Pages(assets);
   return {
-    notFoundFirst: (app, next) => htmlNotFoundFirst(pages, (path) => app.routeCatalogue.methodsFor(path) !== undefined, next),
+    notFoundFirst: (app, next) =>
+      htmlNotFoundFirst(pages, (path) => app.routeCatalogue.methodsFor(path) !== undefined, next),
     register: async (app, ctx) => {
       await app.register(webRoutes, { ctx, pages, assets });
     },

@@ -50,17 +50,29 @@ export const webRoutes: FastifyPluginAsyncTypebox<WebOptions> = async (app, { ct
   app.addHook('onSend', async (_request, reply) => setFrontHeaders(reply));
   app.setErrorHandler((error: FastifyError, request, reply) => sendErrorPage(pages, error, request, reply));
 
-  app.get('/assets/:file', { config: { rateLimit: false }, schema: { ...hidden, params: AssetParams } }, async (request, reply) => {
-    const asset = assets.byName(request.params.file);
-    if (!asset) throw notFound('file');
-    reply.header('cache-control', IMMUTABLE).header('etag', asset.etag).type(asset.type);
-    if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
-    return reply.send(asset.body);
-  });
+  app.get(
+    '/assets/:file',
+    { config: { rateLimit: false }, schema: { ...hidden, params: AssetParams } },
+    async (request, reply) => {
+      const asset = assets.byName(request.params.file);
+      if (!asset) throw notFound('file');
+      reply.header('cache-control', IMMUTABLE).header('etag', asset.etag).type(asset.type);
+      if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
+      return reply.send(asset.body);
+    },
+  );
 
   app.get('/', { schema: hidden }, async (request, reply) => {
     const overview = await registryOverview(ctx, request.auth, HOME_SHELF);
-    return sendPage(reply, 200, pages.render('home', { title: 'Skills and knowledge for AI agents', searchBox: false, section: 'home' }, { overview }));
+    return sendPage(
+      reply,
+      200,
+      pages.render(
+        'home',
+        { title: 'Skills and knowledge for AI agents', searchBox: false, section: 'home' },
+        { overview },
+      ),
+    );
   });
 
   app.get('/search', { schema: { ...hidden, querystring: SearchQuery } }, async (request, reply) => {
@@ -68,39 +80,81 @@ export const webRoutes: FastifyPluginAsyncTypebox<WebOptions> = async (app, { ct
     const paging = { limit: RESULTS_PER_PAGE, offset: (search.page - 1) * RESULTS_PER_PAGE };
     const found: { items: unknown[]; total: number; capped?: boolean } =
       search.kind === 'skills'
-        ? await listSkills(ctx, request.auth, { q: search.q, domain: search.domain, tags: search.tags, min_quality: search.minQuality, ...paging })
-        : await listUnits(ctx, request.auth, { q: search.q, domain: search.domain, types: search.types.join(',') || undefined, min_quality: search.minQuality, ...paging });
+        ? await listSkills(ctx, request.auth, {
+            q: search.q,
+            domain: search.domain,
+            tags: search.tags,
+            min_quality: search.minQuality,
+            ...paging,
+          })
+        : await listUnits(ctx, request.auth, {
+            q: search.q,
+            domain: search.domain,
+            types: search.types.join(',') || undefined,
+            min_quality: search.minQuality,
+            ...paging,
+          });
     const view = searchView(search, found, paging.offset);
-    const title = search.q ? `${search.q} · ${search.kind === 'skills' ? 'Skills' : 'Knowledge'}` : search.kind === 'skills' ? 'Skills' : 'Knowledge units';
-    return sendPage(reply, 200, pages.render('search', { title, searchBox: false, section: search.kind }, { search: view }));
-  });
-
-  app.get('/skills/:id', { schema: { ...hidden, params: IdParams, querystring: VersionQuery } }, async (request, reply) => {
-    const { id } = request.params;
-    const version = request.query.version?.trim() || undefined;
-    const skill = await getSkill(ctx, request.auth, id, version);
-    const versions = (await listSkillVersions(ctx, request.auth, id, { limit: 100, offset: 0 })).items;
-    const base = `/v1/skills/${encodeURIComponent(id)}/versions/${encodeURIComponent(skill.version)}`;
-    const fileHref = (path: string) => `${base}/files/${encodePath(path)}`;
-    const files = skill.files.map((file) => ({ ...file, href: fileHref(file.path) }));
-    const origin = `${request.protocol}://${request.host || '127.0.0.1'}`;
-    const install = {
-      cli: `kreg --url ${origin} install ${skill.id}`,
-      mcp: JSON.stringify({ mcpServers: { 'knowledge-registry': { type: 'http', url: `${origin}/mcp` } } }, null, 2),
-      uri: skill.conformance.conformant ? skillUri(skill) : null,
-    };
-    const bodyHtml = renderMarkdown(skillBody(skill.skill_md_content), { files: new Map(files.map((f) => [f.path, f.href])) });
-    const title = skill.yanked ? `${skill.name} ${skill.version} (yanked)` : skill.name;
+    const title = search.q
+      ? `${search.q} · ${search.kind === 'skills' ? 'Skills' : 'Knowledge'}`
+      : search.kind === 'skills'
+        ? 'Skills'
+        : 'Knowledge units';
     return sendPage(
       reply,
       200,
-      pages.render('skill', { title, section: 'skills' }, { skill, versions, files, install, bodyHtml, rawHref: fileHref('SKILL.md'), archiveHref: `${base}/archive.zip` }),
+      pages.render('search', { title, searchBox: false, section: search.kind }, { search: view }),
     );
   });
 
+  app.get(
+    '/skills/:id',
+    { schema: { ...hidden, params: IdParams, querystring: VersionQuery } },
+    async (request, reply) => {
+      const { id } = request.params;
+      const version = request.query.version?.trim() || undefined;
+      const skill = await getSkill(ctx, request.auth, id, version);
+      const versions = (await listSkillVersions(ctx, request.auth, id, { limit: 100, offset: 0 })).items;
+      const base = `/v1/skills/${encodeURIComponent(id)}/versions/${encodeURIComponent(skill.version)}`;
+      const fileHref = (path: string) => `${base}/files/${encodePath(path)}`;
+      const files = skill.files.map((file) => ({ ...file, href: fileHref(file.path) }));
+      const origin = `${request.protocol}://${request.host || '127.0.0.1'}`;
+      const install = {
+        cli: `kreg --url ${origin} install ${skill.id}`,
+        mcp: JSON.stringify({ mcpServers: { 'knowledge-registry': { type: 'http', url: `${origin}/mcp` } } }, null, 2),
+        uri: skill.conformance.conformant ? skillUri(skill) : null,
+      };
+      const bodyHtml = renderMarkdown(skillBody(skill.skill_md_content), {
+        files: new Map(files.map((f) => [f.path, f.href])),
+      });
+      const title = skill.yanked ? `${skill.name} ${skill.version} (yanked)` : skill.name;
+      return sendPage(
+        reply,
+        200,
+        pages.render(
+          'skill',
+          { title, section: 'skills' },
+          {
+            skill,
+            versions,
+            files,
+            install,
+            bodyHtml,
+            rawHref: fileHref('SKILL.md'),
+            archiveHref: `${base}/archive.zip`,
+          },
+        ),
+      );
+    },
+  );
+
   app.get('/knowledge/:id', { schema: { ...hidden, params: IdParams } }, async (request, reply) => {
     const unit = await getUnit(ctx, request.auth, request.params.id);
-    const data = { unit, descriptionHtml: renderMarkdown(unit.content.description), sourceHref: safeHttpUrl(unit.metadata.source) };
+    const data = {
+      unit,
+      descriptionHtml: renderMarkdown(unit.content.description),
+      sourceHref: safeHttpUrl(unit.metadata.source),
+    };
     return sendPage(reply, 200, pages.render('unit', { title: unit.title, section: 'knowledge' }, data));
   });
 

@@ -40,7 +40,14 @@ export function readSearch(query: SearchQuery): Search {
   if (minQuality !== undefined && !(Number.isFinite(minQuality) && minQuality >= 0 && minQuality <= 1)) {
     throw badRequest('min_quality must be a number from 0 to 1');
   }
-  const types = [...new Set((query.types ?? []).flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean))];
+  const types = [
+    ...new Set(
+      (query.types ?? [])
+        .flatMap((t) => t.split(','))
+        .map((t) => t.trim())
+        .filter(Boolean),
+    ),
+  ];
   return {
     kind,
     q: present(query.q),
@@ -56,7 +63,11 @@ export function readSearch(query: SearchQuery): Search {
 /** What the results template shows. */
 export function searchView<T>(search: Search, found: { items: T[]; total: number; capped?: boolean }, offset: number) {
   const link = (page: number) => format.searchHref({ ...search, page });
-  const filtered = search.domain !== undefined || search.tags !== undefined || search.types.length > 0 || search.minQuality !== undefined;
+  const filtered =
+    search.domain !== undefined ||
+    search.tags !== undefined ||
+    search.types.length > 0 ||
+    search.minQuality !== undefined;
   return {
     ...search,
     q: search.q ?? '',

@@ -48,7 +48,10 @@ describe('the knowledge-registry command line', () => {
     writeFileSync(join(dir, 'SKILL.md'), skillMd());
     const file = await cli(['--url', url, 'publish', join(dir, 'SKILL.md')]);
     assert.equal(file.code, 0, file.stderr);
-    assert.match(file.stdout, /^published pdf-tools 1\.0\.0 \(sk_[^)]+\), public, quality [\d.]+, SKILL\.md, sha256:[0-9a-f]{64}\n/);
+    assert.match(
+      file.stdout,
+      /^published pdf-tools 1\.0\.0 \(sk_[^)]+\), public, quality [\d.]+, SKILL\.md, sha256:[0-9a-f]{64}\n/,
+    );
 
     const secrets = join(home, 'skills', 'pdf-secrets');
     mkdirSync(secrets, { recursive: true });
@@ -63,12 +66,21 @@ describe('the knowledge-registry command line', () => {
     const bundle = await cli(['--url', url, '--json', 'publish', dir]);
     assert.equal(bundle.code, 0, bundle.stderr);
     assert.equal(parsed(bundle).data.version, '1.0.1');
-    assert.deepEqual(parsed(bundle).data.files.map((f: { path: string }) => f.path), ['scripts/extract.py']);
+    assert.deepEqual(
+      parsed(bundle).data.files.map((f: { path: string }) => f.path),
+      ['scripts/extract.py'],
+    );
     const people = await cli(['--url', url, 'publish', dir]);
-    assert.match(people.stdout, /^unchanged: pdf-tools 1\.0\.1 \(sk_[^)]+\) already has this content \(sha256:[0-9a-f]{64}\); nothing was published\n/);
+    assert.match(
+      people.stdout,
+      /^unchanged: pdf-tools 1\.0\.1 \(sk_[^)]+\) already has this content \(sha256:[0-9a-f]{64}\); nothing was published\n/,
+    );
     const same = await cli(['--url', url, '--json', 'publish', dir]);
     assert.equal(same.code, 0, 'the same content again is fine: it answers the version that has it');
-    assert.deepEqual([parsed(same).unchanged, parsed(same).data.version, parsed(bundle).unchanged], [true, '1.0.1', false]);
+    assert.deepEqual(
+      [parsed(same).unchanged, parsed(same).data.version, parsed(bundle).unchanged],
+      [true, '1.0.1', false],
+    );
     assertNoStack(same);
   });
 
@@ -85,7 +97,9 @@ describe('the knowledge-registry command line', () => {
     const script = parsed(await cli(['--url', url, '--json', 'search', 'pdf', '--limit', '1']));
     assert.equal(script.limit, 1);
     assert.equal(script.total, 2);
-    const anonymous = parsed(await cli(['--url', url, '--json', 'search', 'pdf'], { env: { XDG_CONFIG_HOME: join(home, 'elsewhere') } }));
+    const anonymous = parsed(
+      await cli(['--url', url, '--json', 'search', 'pdf'], { env: { XDG_CONFIG_HOME: join(home, 'elsewhere') } }),
+    );
     assert.equal(anonymous.total, 1, 'without the login, private skills are not there');
 
     const units = parsed(await cli(['--url', url, '--json', 'search', '--units', 'backoff']));
@@ -103,7 +117,9 @@ describe('the knowledge-registry command line', () => {
 
     const missing = await cli(['--url', url, '--json', 'show', 'sk_missing']);
     assert.equal(missing.code, 1);
-    assert.deepEqual(parsed(missing), { error: { code: 'NOT_FOUND', message: 'no skill or knowledge unit with id sk_missing', status: 404 } });
+    assert.deepEqual(parsed(missing), {
+      error: { code: 'NOT_FOUND', message: 'no skill or knowledge unit with id sk_missing', status: 404 },
+    });
   });
 
   it('installs a skill into .claude/skills/<name>/ or --dir, and will not overwrite files it did not install without --force', async () => {
@@ -113,9 +129,15 @@ describe('the knowledge-registry command line', () => {
     const id = data.find((s: { name: string }) => s.name === 'pdf-tools').id as string;
     const run = await cli(['--url', url, 'install', id], { cwd: project });
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, /^installed pdf-tools 1\.0\.1 \(sk_\S+\) into \S+: 2 files, sha256:[0-9a-f]{12}…, sha256 verified\n$/);
+    assert.match(
+      run.stdout,
+      /^installed pdf-tools 1\.0\.1 \(sk_\S+\) into \S+: 2 files, sha256:[0-9a-f]{12}…, sha256 verified\n$/,
+    );
     assert.equal(readFileSync(join(project, '.claude', 'skills', 'pdf-tools', 'SKILL.md'), 'utf8'), skillMd());
-    assert.equal(readFileSync(join(project, '.claude', 'skills', 'pdf-tools', 'scripts', 'extract.py'), 'utf8'), 'print("hi")\n');
+    assert.equal(
+      readFileSync(join(project, '.claude', 'skills', 'pdf-tools', 'scripts', 'extract.py'), 'utf8'),
+      'print("hi")\n',
+    );
     const again = await cli(['--url', url, 'install', id], { cwd: project });
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stdout, /pdf-tools 1\.0\.1 is already installed in .* \(unchanged\)/);
@@ -132,7 +154,10 @@ describe('the knowledge-registry command line', () => {
     assert.equal(elsewhere.dir, join(home, 'vendored'));
     assert.deepEqual(
       elsewhere.files.map((f: { path: string; verified: boolean }) => [f.path, f.verified]),
-      [['SKILL.md', true], ['scripts/extract.py', true]],
+      [
+        ['SKILL.md', true],
+        ['scripts/extract.py', true],
+      ],
       'the archive and every file are checked against their digests',
     );
   });
@@ -214,7 +239,12 @@ describe('the knowledge-registry command line', () => {
   });
 
   it('ends with the documented exit codes, printing messages and never a stack', async () => {
-    const usage = await Promise.all([cli(['frobnicate']), cli(['search', '--limit', 'many']), cli(['show']), cli(['units'])]);
+    const usage = await Promise.all([
+      cli(['frobnicate']),
+      cli(['search', '--limit', 'many']),
+      cli(['show']),
+      cli(['units']),
+    ]);
     for (const run of usage) {
       assert.equal(run.code, 2, run.stderr);
       assertNoStack(run);
@@ -225,7 +255,10 @@ describe('the knowledge-registry command line', () => {
     assert.equal(unreachable.stderr, `error: cannot reach the registry at http://127.0.0.1:${closed}: ECONNREFUSED\n`);
     const retried = await cli(['--url', `http://127.0.0.1:${closed}`, 'search']);
     assert.equal(retried.code, 3);
-    assert.match(retried.stderr, /^network error \(ECONNREFUSED\): waiting 1s \(then attempt 2\)\nnetwork error \(ECONNREFUSED\): waiting 1s \(then attempt 3\)\nerror: .*: ECONNREFUSED \(3 attempts\)\n$/);
+    assert.match(
+      retried.stderr,
+      /^network error \(ECONNREFUSED\): waiting 1s \(then attempt 2\)\nnetwork error \(ECONNREFUSED\): waiting 1s \(then attempt 3\)\nerror: .*: ECONNREFUSED \(3 attempts\)\n$/,
+    );
     const unreachableJson = await cli(['--url', `http://127.0.0.1:${closed}`, '--json', 'search']);
     assert.equal(parsed(unreachableJson).error.code, 'UNREACHABLE');
     const refused = await cli(['--url', url, '--key', 'reg_0000000000000000000000000000000000000000', 'search']);
@@ -234,7 +267,10 @@ describe('the knowledge-registry command line', () => {
     const help = await cli(['--help']);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /Exit codes:/);
-    assert.equal((await cli(['--version'])).stdout.trim(), JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+    assert.equal(
+      (await cli(['--version'])).stdout.trim(),
+      JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version,
+    );
   });
 });
 
@@ -250,18 +286,38 @@ describe('install, against a registry that serves bundles with digests', () => {
     home = mkdtempSync(join(tmpdir(), 'kreg-bundle-'));
     served = { 'scripts/extract.py': script };
     // What the registry says the version holds; the archive is made from `served`, which a test tampers with.
-    const promised = bundleArchive(skillMdText, [{ path: 'scripts/extract.py', content: new Uint8Array(Buffer.from(script)) }]);
+    const promised = bundleArchive(skillMdText, [
+      { path: 'scripts/extract.py', content: new Uint8Array(Buffer.from(script)) },
+    ]);
     server = createServer((request, response) => {
       const path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
       const files = [{ path: 'scripts/extract.py', size: script.length, digest: digest(script) }];
       if (path === '/v1/skills/sk_bundled' || path === '/v1/skills/sk_unsafe') {
         const unsafe = path.endsWith('unsafe') ? [{ path: '../escape.txt', size: 1, digest: digest('x') }] : [];
-        const skill = { id: path.split('/').pop(), name: 'bundled', version: '1.0.0', agent_id: 'x', skill_md_content: skillMdText, digest: digest(promised), files: [...files, ...unsafe] };
+        const skill = {
+          id: path.split('/').pop(),
+          name: 'bundled',
+          version: '1.0.0',
+          agent_id: 'x',
+          skill_md_content: skillMdText,
+          digest: digest(promised),
+          files: [...files, ...unsafe],
+        };
         response.setHeader('content-type', 'application/json');
         response.end(JSON.stringify({ data: skill }));
-      } else if (path === '/v1/skills/sk_bundled/versions/1.0.0/archive.zip' || path === '/v1/skills/sk_unsafe/versions/1.0.0/archive.zip') {
+      } else if (
+        path === '/v1/skills/sk_bundled/versions/1.0.0/archive.zip' ||
+        path === '/v1/skills/sk_unsafe/versions/1.0.0/archive.zip'
+      ) {
         response.setHeader('content-type', 'application/zip');
-        response.end(Buffer.from(bundleArchive(skillMdText, Object.entries(served).map(([p, text]) => ({ path: p, content: new Uint8Array(Buffer.from(text)) })))));
+        response.end(
+          Buffer.from(
+            bundleArchive(
+              skillMdText,
+              Object.entries(served).map(([p, text]) => ({ path: p, content: new Uint8Array(Buffer.from(text)) })),
+            ),
+          ),
+        );
       } else {
         response.statusCode = 404;
         response.end(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'not here' } }));
@@ -294,7 +350,10 @@ describe('install, against a registry that serves bundles with digests', () => {
     const dir = join(home, 'tampered');
     const run = await cli(['--url', base, 'install', 'sk_bundled', '--dir', dir]);
     assert.equal(run.code, 1);
-    assert.match(run.stderr, /the archive of version 1\.0\.0: the content's sha256 .* differs from the registry's digest/);
+    assert.match(
+      run.stderr,
+      /the archive of version 1\.0\.0: the content's sha256 .* differs from the registry's digest/,
+    );
     assert.throws(() => statSync(join(dir, 'SKILL.md')), 'nothing was written');
     const unsafe = await cli(['--url', base, '--json', 'install', 'sk_unsafe', '--dir', join(home, 'unsafe')]);
     assert.equal(unsafe.code, 1);

@@ -45,7 +45,10 @@ describe('installedDigest', () => {
       writeFileSync(join(folder, 'SKILL.md'), 'md');
       assert.equal(await installedDigest(folder), versionDigest('md', []));
       writeFileSync(join(folder, 'scripts', 'a.py'), 'a');
-      assert.equal(await installedDigest(folder), versionDigest('md', [{ path: 'scripts/a.py', content: new Uint8Array(Buffer.from('a')) }]));
+      assert.equal(
+        await installedDigest(folder),
+        versionDigest('md', [{ path: 'scripts/a.py', content: new Uint8Array(Buffer.from('a')) }]),
+      );
       symlinkSync('/etc/passwd', join(folder, 'link'));
       assert.equal(await installedDigest(folder), null);
       assert.equal(await installedDigest(join(root, 'missing')), null);

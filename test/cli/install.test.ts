@@ -30,7 +30,9 @@ describe('install: exact, atomic, pinned', () => {
   };
   const lock = (root: string) => JSON.parse(readFileSync(join(root, 'skills-lock.json'), 'utf8'));
   const tree = (folder: string): string[] =>
-    readdirSync(folder, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? tree(join(folder, e.name)).map((p) => `${e.name}/${p}`) : [e.name])).sort();
+    readdirSync(folder, { withFileTypes: true })
+      .flatMap((e) => (e.isDirectory() ? tree(join(folder, e.name)).map((p) => `${e.name}/${p}`) : [e.name]))
+      .sort();
 
   before(async () => {
     registry = await startedRegistry();
@@ -50,13 +52,27 @@ describe('install: exact, atomic, pinned', () => {
     const result = await cli(['--json', 'install', ids.tables!, ids.charts!], project);
     assert.equal(result.code, 0, result.stderr);
     const root = join(project, '.claude', 'skills');
-    assert.deepEqual(tree(root), ['charts/SKILL.md', 'charts/scripts/plot.py', 'skills-lock.json', 'tables/SKILL.md', 'tables/reference.md', 'tables/scripts/run.py']);
+    assert.deepEqual(tree(root), [
+      'charts/SKILL.md',
+      'charts/scripts/plot.py',
+      'skills-lock.json',
+      'tables/SKILL.md',
+      'tables/reference.md',
+      'tables/scripts/run.py',
+    ]);
     const pinned = lock(root);
     assert.deepEqual(Object.keys(pinned), ['lockfileVersion', 'skills']);
     assert.equal(pinned.lockfileVersion, 1);
     assert.deepEqual(Object.keys(pinned.skills), ['charts', 'tables'], 'sorted');
     const { data: served } = (await call(registry.app, 'GET', `/v1/skills/${ids.tables}`)).json();
-    assert.deepEqual(pinned.skills.tables, { id: ids.tables, publisher: 'pub', name: 'tables', version: '1.0.0', digest: served.digest, registry: registry.url });
+    assert.deepEqual(pinned.skills.tables, {
+      id: ids.tables,
+      publisher: 'pub',
+      name: 'tables',
+      version: '1.0.0',
+      digest: served.digest,
+      registry: registry.url,
+    });
     assert.match(readFileSync(join(root, 'skills-lock.json'), 'utf8'), /^\{\n {2}"lockfileVersion": 1,\n[\s\S]*\}\n$/);
   });
 
@@ -96,38 +112,66 @@ describe('install: exact, atomic, pinned', () => {
     assert.equal(result.code, 0, result.stderr);
     const cloned = join(clone, '.claude', 'skills');
     for (const name of ['tables', 'charts']) assert.deepEqual(tree(join(cloned, name)), tree(join(root, name)), name);
-    assert.equal(readFileSync(join(cloned, 'tables', 'scripts', 'run.py'), 'utf8'), 'print(2)\n', '1.1.0 as pinned, not 1.2.0');
+    assert.equal(
+      readFileSync(join(cloned, 'tables', 'scripts', 'run.py'), 'utf8'),
+      'print(2)\n',
+      '1.1.0 as pinned, not 1.2.0',
+    );
     assert.deepEqual(lock(cloned), pinned, 'the lock file is not changed');
     const again = await cli(['--json', 'install'], clone);
-    assert.deepEqual(parsed(again).map((s: { name: string; unchanged: boolean }) => [s.name, s.unchanged]), [
-      ['charts', true],
-      ['tables', true],
-    ]);
+    assert.deepEqual(
+      parsed(again).map((s: { name: string; unchanged: boolean }) => [s.name, s.unchanged]),
+      [
+        ['charts', true],
+        ['tables', true],
+      ],
+    );
   });
 
   it('refuses to reproduce a pinned version that is yanked, or whose digest the registry no longer gives, or another registry', async () => {
     const clone = join(home, 'clone');
     const root = join(clone, '.claude', 'skills');
     rmSync(join(root, 'tables'), { recursive: true });
-    assert.equal((await call(registry.app, 'POST', `/v1/skills/${ids.tables}/versions/1.1.0/yank`, { key })).statusCode, 200);
+    assert.equal(
+      (await call(registry.app, 'POST', `/v1/skills/${ids.tables}/versions/1.1.0/yank`, { key })).statusCode,
+      200,
+    );
     const yanked = await cli(['install'], clone);
     assert.equal(yanked.code, 1);
     assert.match(yanked.stderr, /tables 1\.1\.0 is yanked .*kreg update tables, or pass --allow-yanked/);
     assert.equal(existsSync(join(root, 'tables')), false, 'nothing was written');
     assert.equal((await cli(['install', '--allow-yanked'], clone)).code, 0);
-    assert.equal((await cli(['outdated'], clone)).stdout, 'skill   current  latest\ntables  1.1.0    1.2.0   current version yanked\n');
+    assert.equal(
+      (await cli(['outdated'], clone)).stdout,
+      'skill   current  latest\ntables  1.1.0    1.2.0   current version yanked\n',
+    );
 
     const pinned = lock(root);
     rmSync(join(root, 'tables'), { recursive: true });
-    writeFileSync(join(root, 'skills-lock.json'), JSON.stringify({ ...pinned, skills: { ...pinned.skills, tables: { ...pinned.skills.tables, digest: `sha256:${'0'.repeat(64)}` } } }));
+    writeFileSync(
+      join(root, 'skills-lock.json'),
+      JSON.stringify({
+        ...pinned,
+        skills: { ...pinned.skills, tables: { ...pinned.skills.tables, digest: `sha256:${'0'.repeat(64)}` } },
+      }),
+    );
     const mismatch = await cli(['--json', 'install', '--allow-yanked'], clone);
     assert.equal(parsed(mismatch).error.code, 'LOCK_MISMATCH');
     assert.equal(existsSync(join(root, 'tables')), false);
 
-    writeFileSync(join(root, 'skills-lock.json'), JSON.stringify({ ...pinned, skills: { tables: { ...pinned.skills.tables, registry: 'http://elsewhere.example' } } }));
+    writeFileSync(
+      join(root, 'skills-lock.json'),
+      JSON.stringify({
+        ...pinned,
+        skills: { tables: { ...pinned.skills.tables, registry: 'http://elsewhere.example' } },
+      }),
+    );
     const elsewhere = await cli(['--json', 'install'], clone);
     assert.equal(parsed(elsewhere).error.code, 'REGISTRY_MISMATCH');
-    writeFileSync(join(root, 'skills-lock.json'), JSON.stringify({ lockfileVersion: 1, skills: { '../escape': pinned.skills.tables } }));
+    writeFileSync(
+      join(root, 'skills-lock.json'),
+      JSON.stringify({ lockfileVersion: 1, skills: { '../escape': pinned.skills.tables } }),
+    );
     const hostile = await cli(['--json', 'install'], clone);
     assert.equal(parsed(hostile).error.code, 'BAD_LOCKFILE');
     assert.match(parsed(hostile).error.message, /skills-lock\.json: skills/);

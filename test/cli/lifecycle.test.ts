@@ -41,12 +41,18 @@ describe('the command line: lifecycle and account commands', () => {
     assert.equal(yank.stdout, `yanked tables 1.0.1 (${skillId}); the latest version is now 1.0.0\n`);
     assert.match((await cli(['versions', skillId])).stdout, /\n1\.0\.1 .*yanked\n/);
     const shown = await cli(['show', `${skillId}@1.0.1`]);
-    assert.match(shown.stdout, /^tables {2}\(sk_\S+\)\nversion 1\.0\.1 \[YANKED: withdrawn by its publisher; the latest is 1\.0\.0\]\ndigest sha256:[0-9a-f]{64}\n/);
+    assert.match(
+      shown.stdout,
+      /^tables {2}\(sk_\S+\)\nversion 1\.0\.1 \[YANKED: withdrawn by its publisher; the latest is 1\.0\.0\]\ndigest sha256:[0-9a-f]{64}\n/,
+    );
     assert.equal(parsed(await cli(['--json', 'show', `${skillId}@1.0.1`])).data.yanked, true);
     const installed = await cli(['install', `${skillId}@1.0.1`], {});
     assert.equal(installed.code, 1);
     assert.match(installed.stderr, /tables 1\.0\.1 is yanked .* pass --allow-yanked/);
-    assert.equal((await cli(['unyank', `${skillId}@1.0.1`])).stdout, `restored tables 1.0.1 (${skillId}); the latest version is now 1.0.1\n`);
+    assert.equal(
+      (await cli(['unyank', `${skillId}@1.0.1`])).stdout,
+      `restored tables 1.0.1 (${skillId}); the latest version is now 1.0.1\n`,
+    );
     const missing = await cli(['yank', skillId]);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /name the version: kreg yank sk_\S+@<version>/);
@@ -56,7 +62,10 @@ describe('the command line: lifecycle and account commands', () => {
   it('deletes a skill only when confirmed: never without a terminal or --yes', async () => {
     const refused = await cli(['delete', skillId]);
     assert.equal(refused.code, 2);
-    assert.match(refused.stderr, /^error: Deleting tables \(sk_\S+\) with 2 versions and every file cannot be undone: pass --yes to confirm/);
+    assert.match(
+      refused.stderr,
+      /^error: Deleting tables \(sk_\S+\) with 2 versions and every file cannot be undone: pass --yes to confirm/,
+    );
     assert.equal((await call(registry.app, 'GET', `/v1/skills/${skillId}`)).statusCode, 200, 'nothing was deleted');
     const deleted = await cli(['--json', 'delete', skillId, '--yes']);
     assert.equal(deleted.code, 0, deleted.stderr);
@@ -66,11 +75,22 @@ describe('the command line: lifecycle and account commands', () => {
 
   it('shows, validates and deletes knowledge units', async () => {
     const other = await register(registry.app, 'otto');
-    const unit = (await call(registry.app, 'POST', '/v1/knowledge', { key: other, body: unitBody() })).json().data.id as string;
+    const unit = (await call(registry.app, 'POST', '/v1/knowledge', { key: other, body: unitBody() })).json().data
+      .id as string;
     const shown = await cli(['units', 'show', unit]);
-    assert.match(shown.stdout, /^Retry idempotent requests with exponential backoff {2}\(ku_\S+\)\npattern in web-development, by otto/);
-    const usage = await Promise.all([cli(['units', 'validate', unit]), cli(['units', 'validate', unit, '--valid', '--invalid']), cli(['units', 'validate', unit, '--valid', '--feedback', 'x'.repeat(5001)])]);
-    assert.deepEqual(usage.map((r) => r.code), [2, 2, 2]);
+    assert.match(
+      shown.stdout,
+      /^Retry idempotent requests with exponential backoff {2}\(ku_\S+\)\npattern in web-development, by otto/,
+    );
+    const usage = await Promise.all([
+      cli(['units', 'validate', unit]),
+      cli(['units', 'validate', unit, '--valid', '--invalid']),
+      cli(['units', 'validate', unit, '--valid', '--feedback', 'x'.repeat(5001)]),
+    ]);
+    assert.deepEqual(
+      usage.map((r) => r.code),
+      [2, 2, 2],
+    );
     assert.match(usage[2]!.stderr, /--feedback must NOT have more than 5000 characters/);
     const verdict = await cli(['units', 'validate', unit, '--invalid', '--feedback', 'off by one']);
     assert.equal(verdict.stdout, `recorded your verdict on ${unit}: invalid\n`);
@@ -96,7 +116,12 @@ describe('the command line: lifecycle and account commands', () => {
     assert.deepEqual([whoami.agent_id, whoami.credential, whoami.url], ['lena', 'api_key', url]);
     const second = parsed(await cli(['--json', 'register', 'lena', '--scopes', 'read', '--no-save']));
     const listed = await cli(['keys', 'list']);
-    assert.match(listed.stdout, new RegExp(`^prefix +scopes +tier +created +revoked\\n${whoami.key_prefix} +read,write +free .* - +\\(this key\\)\\n${second.key_prefix} +read +free `));
+    assert.match(
+      listed.stdout,
+      new RegExp(
+        `^prefix +scopes +tier +created +revoked\\n${whoami.key_prefix} +read,write +free .* - +\\(this key\\)\\n${second.key_prefix} +read +free `,
+      ),
+    );
     assert.equal((await cli(['keys', 'revoke', 'short'])).code, 2);
     const revoked = await cli(['keys', 'revoke', second.key_prefix]);
     assert.equal(revoked.stdout, `revoked ${second.key_prefix}.\n`);
@@ -106,13 +131,20 @@ describe('the command line: lifecycle and account commands', () => {
 
   it('reads reputation and exports without an agent id: the agent the key names', async () => {
     const reputation = await cli(['reputation']);
-    assert.match(reputation.stdout, /^lena: score 0\.05 REG-REP, 0 contributions, 1 validation \(updated [^)]+\)\n.* {2}contribute_knowledge {2}-0\.2 /);
+    assert.match(
+      reputation.stdout,
+      /^lena: score 0\.05 REG-REP, 0 contributions, 1 validation \(updated [^)]+\)\n.* {2}contribute_knowledge {2}-0\.2 /,
+    );
     assert.equal(parsed(await cli(['--json', 'reputation', 'otto'])).validations, 0);
     // A login stored without an agent id: export asks the registry whose key it is.
     const key = parsed(await cli(['--json', 'register', 'lena', '--no-save'])).api_key;
-    const login = await run(home, ['--url', url, 'login', '--key', key], { env: { XDG_CONFIG_HOME: join(home, 'fresh') } });
+    const login = await run(home, ['--url', url, 'login', '--key', key], {
+      env: { XDG_CONFIG_HOME: join(home, 'fresh') },
+    });
     assert.equal(login.code, 0, login.stderr);
-    const exported = await run(home, ['--url', url, '--json', 'export', '--out', join(home, 'lena.json')], { env: { XDG_CONFIG_HOME: join(home, 'fresh') } });
+    const exported = await run(home, ['--url', url, '--json', 'export', '--out', join(home, 'lena.json')], {
+      env: { XDG_CONFIG_HOME: join(home, 'fresh') },
+    });
     assert.equal(exported.code, 0, exported.stderr);
     assert.equal(parsed(exported).agent_id, 'lena');
     const anonymous = await run(home, ['--url', url, 'export'], { env: { XDG_CONFIG_HOME: join(home, 'nobody') } });
@@ -150,7 +182,20 @@ describe('the command line: lifecycle and account commands', () => {
   });
 
   it('has examples in the help of every command', async () => {
-    for (const command of [['versions'], ['yank'], ['delete'], ['install'], ['outdated'], ['units', 'validate'], ['keys'], ['whoami'], ['reputation'], ['export'], ['search'], ['publish']]) {
+    for (const command of [
+      ['versions'],
+      ['yank'],
+      ['delete'],
+      ['install'],
+      ['outdated'],
+      ['units', 'validate'],
+      ['keys'],
+      ['whoami'],
+      ['reputation'],
+      ['export'],
+      ['search'],
+      ['publish'],
+    ]) {
       const help = await run(home, [...command, '--help']);
       assert.equal(help.code, 0, command.join(' '));
       assert.match(help.stdout, /Examples:\n {2}\$ kreg /, command.join(' '));

@@ -12,7 +12,20 @@ import { unitBody } from '../helpers/app.js';
 import { cli as run, json, parsed, testServer, type TestServer } from './run.js';
 
 const PAGE = { data: [], total: 0, offset: 0, limit: 20 };
-const UNIT = { id: 'ku_1', agent_id: 'me', title: 'T', type: 'pattern', domain: 'd', content: { description: 'x', examples: [] }, metadata: { source: 's', confidence: 1 }, tags: [], quality_score: 0.5, validations: { valid: 0, invalid: 0 }, created_at: 'x', updated_at: 'x' };
+const UNIT = {
+  id: 'ku_1',
+  agent_id: 'me',
+  title: 'T',
+  type: 'pattern',
+  domain: 'd',
+  content: { description: 'x', examples: [] },
+  metadata: { source: 's', confidence: 1 },
+  tags: [],
+  quality_score: 0.5,
+  validations: { valid: 0, invalid: 0 },
+  created_at: 'x',
+  updated_at: 'x',
+};
 
 describe('the command line on a misbehaving network', () => {
   let home: string;
@@ -36,9 +49,14 @@ describe('the command line on a misbehaving network', () => {
     const flag = await run(home, ['--url', silent.url, '--timeout', '1', '--retries', '0', 'search', 'pdf']);
     assert.equal(flag.code, 3);
     assert.equal(flag.stderr, `error: cannot reach the registry at ${silent.url}: no answer within 1 s\n`);
-    const env = await run(home, ['--url', silent.url, '--retries', '1', 'search', 'pdf'], { env: { REG_TIMEOUT: '0.5' } });
+    const env = await run(home, ['--url', silent.url, '--retries', '1', 'search', 'pdf'], {
+      env: { REG_TIMEOUT: '0.5' },
+    });
     assert.equal(env.code, 3);
-    assert.match(env.stderr, /^network error \(no answer within 0\.5 s\): waiting 1s \(then attempt 2\)\nerror: .*: no answer within 0\.5 s \(2 attempts\)\n$/);
+    assert.match(
+      env.stderr,
+      /^network error \(no answer within 0\.5 s\): waiting 1s \(then attempt 2\)\nerror: .*: no answer within 0\.5 s \(2 attempts\)\n$/,
+    );
     assert.equal(silent.requests.length, 3, 'one, then one retry of the GET');
   });
 
@@ -60,9 +78,19 @@ describe('the command line on a misbehaving network', () => {
     ]);
     const sockets: Socket[] = [];
     try {
-      const port = await new Promise<number>((resolve) => stuck.stdout!.once('data', (data: Buffer) => resolve(Number(data.toString().trim()))));
+      const port = await new Promise<number>((resolve) =>
+        stuck.stdout!.once('data', (data: Buffer) => resolve(Number(data.toString().trim()))),
+      );
       for (let i = 0; i < 4; i++) sockets.push(connect(port, '127.0.0.1').on('error', () => undefined));
-      const result = await run(home, ['--url', `http://127.0.0.1:${port}`, '--connect-timeout', '1', '--retries', '0', 'search']);
+      const result = await run(home, [
+        '--url',
+        `http://127.0.0.1:${port}`,
+        '--connect-timeout',
+        '1',
+        '--retries',
+        '0',
+        'search',
+      ]);
       assert.equal(result.code, 3);
       assert.match(result.stderr, /: no connection within 1 s\n$/);
     } finally {
@@ -78,7 +106,9 @@ describe('the command line on a misbehaving network', () => {
       json(response, 404, { error: { code: 'NOT_FOUND', message: `route ${request.method}:${path} not found` } });
     });
     const env = { XDG_CONFIG_HOME: join(home, 'older') };
-    const login = await run(home, ['--url', older.url, '--key', 'reg_whatever', 'login', '--agent-id', 'old-agent'], { env });
+    const login = await run(home, ['--url', older.url, '--key', 'reg_whatever', 'login', '--agent-id', 'old-agent'], {
+      env,
+    });
     assert.equal(login.code, 0, login.stderr);
     const exported = await run(home, ['--url', older.url, 'export'], { env });
     assert.equal(exported.code, 0, exported.stderr);
@@ -95,23 +125,33 @@ describe('the command line on a misbehaving network', () => {
     const result = await run(home, ['--url', cut.url, '--key', 'reg_whatever', 'export', 'me', '--out', out]);
     assert.equal(result.code, 3, result.stderr);
     assert.match(result.stderr, /^error: the registry at \S+ stopped answering: /);
-    assert.deepEqual(readdirSync(home).filter((name) => name.startsWith('export.json')), [], 'neither the file nor a partial one');
+    assert.deepEqual(
+      readdirSync(home).filter((name) => name.startsWith('export.json')),
+      [],
+      'neither the file nor a partial one',
+    );
   });
 
   it('waits out a rate limit as Retry-After says, and says so', async () => {
     let calls = 0;
     const limited = await serve((_request, response) => {
-      if (++calls <= 2) json(response, 429, { error: { code: 'RATE_LIMITED', message: 'slow down' } }, { 'retry-after': '1' });
+      if (++calls <= 2)
+        json(response, 429, { error: { code: 'RATE_LIMITED', message: 'slow down' } }, { 'retry-after': '1' });
       else json(response, 200, PAGE);
     });
     const result = await run(home, ['--url', limited.url, 'search']);
     assert.equal(result.code, 0, result.stderr);
-    assert.equal(result.stderr, 'rate limited: waiting 1s (then attempt 2)\nrate limited: waiting 1s (then attempt 3)\n');
+    assert.equal(
+      result.stderr,
+      'rate limited: waiting 1s (then attempt 2)\nrate limited: waiting 1s (then attempt 3)\n',
+    );
     assert.equal(result.stdout, 'no skills match\n');
   });
 
   it('does not wait longer than a minute: a longer Retry-After is reported at once', async () => {
-    const closed = await serve((_request, response) => json(response, 429, { error: { code: 'RATE_LIMITED', message: 'retry in 3600 s' } }, { 'retry-after': '3600' }));
+    const closed = await serve((_request, response) =>
+      json(response, 429, { error: { code: 'RATE_LIMITED', message: 'retry in 3600 s' } }, { 'retry-after': '3600' }),
+    );
     const result = await run(home, ['--url', closed.url, '--json', 'search']);
     assert.equal(result.code, 1);
     assert.deepEqual(parsed(result), { error: { code: 'RATE_LIMITED', message: 'retry in 3600 s', status: 429 } });
@@ -121,7 +161,8 @@ describe('the command line on a misbehaving network', () => {
   it('retries a GET after a busy answer or a dropped connection, but never repeats a DELETE that may have happened', async () => {
     let gets = 0;
     const flaky = await serve((request, response) => {
-      if (request.method === 'DELETE') return json(response, 502, { error: { code: 'INTERNAL_ERROR', message: 'bad gateway' } });
+      if (request.method === 'DELETE')
+        return json(response, 502, { error: { code: 'INTERNAL_ERROR', message: 'bad gateway' } });
       gets++;
       if (gets === 1) return void response.socket?.destroy();
       if (gets === 2) return json(response, 503, { error: { code: 'UNAVAILABLE', message: 'busy' } });
@@ -129,8 +170,15 @@ describe('the command line on a misbehaving network', () => {
     });
     const result = await run(home, ['--url', flaky.url, '--key', 'reg_whatever', 'units', 'delete', 'ku_1', '--yes']);
     assert.equal(result.code, 1);
-    assert.match(result.stderr, /^network error \(\w+\): waiting 1s \(then attempt 2\)\nregistry unavailable \(HTTP 503\): waiting 1s \(then attempt 3\)\nerror: INTERNAL_ERROR: bad gateway\n$/);
-    assert.deepEqual(flaky.requests.map((r) => r.split(' ')[0]), ['GET', 'GET', 'GET', 'DELETE'], 'the DELETE once');
+    assert.match(
+      result.stderr,
+      /^network error \(\w+\): waiting 1s \(then attempt 2\)\nregistry unavailable \(HTTP 503\): waiting 1s \(then attempt 3\)\nerror: INTERNAL_ERROR: bad gateway\n$/,
+    );
+    assert.deepEqual(
+      flaky.requests.map((r) => r.split(' ')[0]),
+      ['GET', 'GET', 'GET', 'DELETE'],
+      'the DELETE once',
+    );
   });
 
   it('retries a POST with the same Idempotency-Key, so the registry replays it rather than doing it twice', async () => {
@@ -153,12 +201,23 @@ describe('the command line on a misbehaving network', () => {
   it('imports through a rate limit, telling a log why it waits', async () => {
     let calls = 0;
     const limited = await serve((_request, response) => {
-      if (++calls <= 2) json(response, 429, { error: { code: 'RATE_LIMITED', message: 'slow down' } }, { 'retry-after': '1' });
+      if (++calls <= 2)
+        json(response, 429, { error: { code: 'RATE_LIMITED', message: 'slow down' } }, { 'retry-after': '1' });
       else json(response, 201, { data: UNIT, quality_score: 0.5 });
     });
     const file = join(home, 'units.jsonl');
     writeFileSync(file, `${JSON.stringify(unitBody())}\n${JSON.stringify(unitBody({ title: 'Two' }))}\n`);
-    const result = await run(home, ['--url', limited.url, '--key', 'reg_whatever', 'units', 'import', file, '--concurrency', '1']);
+    const result = await run(home, [
+      '--url',
+      limited.url,
+      '--key',
+      'reg_whatever',
+      'units',
+      'import',
+      file,
+      '--concurrency',
+      '1',
+    ]);
     assert.equal(result.code, 0, result.stderr);
     assert.equal(result.stderr, 'rate limited: waiting 1s (0 of 2 done)\nrate limited: waiting 1s (0 of 2 done)\n');
     assert.match(result.stdout, /2 imported, 0 already imported, 0 refused \(of 2 lines\)/);

@@ -9,7 +9,12 @@ function clock(start = 0) {
   return { now: () => now, advance: (ms: number) => (now += ms) };
 }
 
-const wait = (seconds: number) => ({ reason: 'rate_limited' as const, seconds, attempt: 2, message: `rate limited: waiting ${seconds}s` });
+const wait = (seconds: number) => ({
+  reason: 'rate_limited' as const,
+  seconds,
+  attempt: 2,
+  message: `rate limited: waiting ${seconds}s`,
+});
 
 describe('WorkClock', () => {
   it('stops while the command waits, for overlapping waits too', () => {
@@ -64,7 +69,11 @@ describe('Progress', () => {
   it('draws on a bar when there is a terminal', () => {
     const time = clock();
     const drawn: string[] = [];
-    const bar = { start: () => undefined, update: (_value: number, payload: object) => drawn.push((payload as { status: string }).status), stop: () => undefined };
+    const bar = {
+      start: () => undefined,
+      update: (_value: number, payload: object) => drawn.push((payload as { status: string }).status),
+      stop: () => undefined,
+    };
     const progress = new Progress(10, bar, null, time.now);
     const over = progress.waiting(wait(3));
     assert.equal(drawn.at(-1), 'rate limited: waiting 3s');
@@ -76,6 +85,9 @@ describe('Progress', () => {
   });
 
   it('formats seconds for people', () => {
-    assert.deepEqual([formatSeconds(5), formatSeconds(65), formatSeconds(1260), formatSeconds(3700)], ['5s', '1m05s', '21m00s', '1h01m']);
+    assert.deepEqual(
+      [formatSeconds(5), formatSeconds(65), formatSeconds(1260), formatSeconds(3700)],
+      ['5s', '1m05s', '21m00s', '1h01m'],
+    );
   });
 });

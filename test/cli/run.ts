@@ -15,7 +15,11 @@ export interface Run {
 /** tsx's loader by absolute URL, so the CLI runs from source whatever the working directory. */
 const TSX = import.meta.resolve('tsx');
 
-export function cli(home: string, args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string } = {}): Promise<Run> {
+export function cli(
+  home: string,
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; input?: string } = {},
+): Promise<Run> {
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
@@ -56,7 +60,9 @@ export interface TestServer {
 }
 
 /** A small HTTP server on a random port that answers with `handler` (which may also never answer). */
-export async function testServer(handler: (request: IncomingMessage, response: ServerResponse, path: string) => void): Promise<TestServer> {
+export async function testServer(
+  handler: (request: IncomingMessage, response: ServerResponse, path: string) => void,
+): Promise<TestServer> {
   const requests: string[] = [];
   const server = createServer((request, response) => {
     requests.push(`${request.method} ${request.url}`);
@@ -74,6 +80,11 @@ export async function testServer(handler: (request: IncomingMessage, response: S
   };
 }
 
-export function json(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function json(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
 }

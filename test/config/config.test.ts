@@ -64,13 +64,19 @@ describe('configuration', () => {
       REG_LOG_LEVEL: 'loud',
     };
     for (const [name, value] of Object.entries(bad)) {
-      assert.throws(() => loadConfig({ [name]: value }), (error: unknown) => error instanceof ConfigError && error.message.includes(name), name);
+      assert.throws(
+        () => loadConfig({ [name]: value }),
+        (error: unknown) => error instanceof ConfigError && error.message.includes(name),
+        name,
+      );
     }
   });
 
   it('reads a flag as off only for the usual words for no', () => {
-    for (const off of ['', '0', 'false', 'no', 'off', ' OFF ']) assert.equal(loadConfig({ REG_OPEN_ADMIN_REGISTRATION: off }).openAdminRegistration, false, off);
-    for (const on of ['1', 'true', 'yes', 'on']) assert.equal(loadConfig({ REG_OPEN_ADMIN_REGISTRATION: on }).openAdminRegistration, true, on);
+    for (const off of ['', '0', 'false', 'no', 'off', ' OFF '])
+      assert.equal(loadConfig({ REG_OPEN_ADMIN_REGISTRATION: off }).openAdminRegistration, false, off);
+    for (const on of ['1', 'true', 'yes', 'on'])
+      assert.equal(loadConfig({ REG_OPEN_ADMIN_REGISTRATION: on }).openAdminRegistration, true, on);
   });
 
   it('refuses every malformed value with one line naming the variable and what it accepts', () => {
@@ -86,19 +92,32 @@ describe('configuration', () => {
     for (const [name, [value, accepts]] of Object.entries(bad)) {
       assert.throws(
         () => loadConfig({ [name]: value }),
-        (error: unknown) => error instanceof ConfigError && error.message.startsWith(`${name} must be`) && accepts.test(error.message) && !error.message.includes('\n'),
+        (error: unknown) =>
+          error instanceof ConfigError &&
+          error.message.startsWith(`${name} must be`) &&
+          accepts.test(error.message) &&
+          !error.message.includes('\n'),
         name,
       );
     }
   });
 
   it('never repeats a secret in its refusal', () => {
-    assert.throws(() => loadConfig({ REG_SECRET: 'tooshort-secret' }), (error: unknown) => error instanceof ConfigError && !error.message.includes('tooshort'));
+    assert.throws(
+      () => loadConfig({ REG_SECRET: 'tooshort-secret' }),
+      (error: unknown) => error instanceof ConfigError && !error.message.includes('tooshort'),
+    );
     assert.throws(
       () => loadConfig({ REG_DATABASE_URL: 'mysql://registry:hunter2@db/registry' }),
-      (error: unknown) => error instanceof ConfigError && error.message.includes('mysql://registry:***@db/registry') && !error.message.includes('hunter2'),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.message.includes('mysql://registry:***@db/registry') &&
+        !error.message.includes('hunter2'),
     );
-    assert.throws(() => loadConfig({ REG_REDIS_URL: 'http://:hunter2@cache:6379' }), (error: unknown) => error instanceof ConfigError && !error.message.includes('hunter2'));
+    assert.throws(
+      () => loadConfig({ REG_REDIS_URL: 'http://:hunter2@cache:6379' }),
+      (error: unknown) => error instanceof ConfigError && !error.message.includes('hunter2'),
+    );
   });
 
   it('takes its tiers from the domain: a rate limit and a quota for each', () => {
@@ -107,14 +126,28 @@ describe('configuration', () => {
     assert.deepEqual(Object.keys(config.rateLimits), ['anonymous', ...KEY_TIERS]);
     assert.deepEqual(config.selfServiceTiers, [...KEY_TIERS]);
     assert.deepEqual(config.quotas.free, { units: 10_000, skills: 1_000, bytes: 100 * 1024 ** 2 });
-    assert.deepEqual(loadConfig({ REG_QUOTA_PRO: 'bytes=2GB, units=unlimited' }).quotas.pro, { units: null, skills: 10_000, bytes: 2 * 1024 ** 3 });
+    assert.deepEqual(loadConfig({ REG_QUOTA_PRO: 'bytes=2GB, units=unlimited' }).quotas.pro, {
+      units: null,
+      skills: 10_000,
+      bytes: 2 * 1024 ** 3,
+    });
   });
 
   it('reads the embedding model and its options', () => {
     assert.deepEqual(loadConfig({}).embeddings, { kind: 'none' });
     assert.deepEqual(loadConfig({ REG_EMBEDDINGS: 'off' }).embeddings, { kind: 'none' });
-    const openai = { REG_EMBEDDINGS: 'openai', REG_EMBEDDINGS_URL: 'http://127.0.0.1:11434/v1', REG_EMBEDDINGS_MODEL: 'm', REG_EMBEDDINGS_DIMENSIONS: '384' };
-    assert.deepEqual(loadConfig(openai).embeddings, { kind: 'openai', url: 'http://127.0.0.1:11434/v1', model: 'm', dimensions: 384 });
+    const openai = {
+      REG_EMBEDDINGS: 'openai',
+      REG_EMBEDDINGS_URL: 'http://127.0.0.1:11434/v1',
+      REG_EMBEDDINGS_MODEL: 'm',
+      REG_EMBEDDINGS_DIMENSIONS: '384',
+    };
+    assert.deepEqual(loadConfig(openai).embeddings, {
+      kind: 'openai',
+      url: 'http://127.0.0.1:11434/v1',
+      model: 'm',
+      dimensions: 384,
+    });
     assert.throws(() => loadConfig({ REG_EMBEDDINGS: 'openai' }), /REG_EMBEDDINGS_URL and REG_EMBEDDINGS_MODEL/);
   });
 });

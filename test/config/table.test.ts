@@ -17,7 +17,10 @@ describe('the configuration table', () => {
     const table = configTable();
     for (const [name, variable] of Object.entries(VARIABLES)) {
       assert.ok(table.includes(`| \`${name}\` |`), name);
-      assert.ok(variable.doc.trim().length > 0 && !variable.doc.includes('\n'), `${name} has one line of documentation`);
+      assert.ok(
+        variable.doc.trim().length > 0 && !variable.doc.includes('\n'),
+        `${name} has one line of documentation`,
+      );
     }
   });
 });

@@ -10,7 +10,13 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DOCS = join(ROOT, 'docs');
 const read = (file: string) => readFileSync(file, 'utf8');
-const FILES = [join(ROOT, 'README.md'), join(ROOT, 'SECURITY.md'), ...readdirSync(DOCS).filter((f) => f.endsWith('.md')).map((f) => join(DOCS, f))];
+const FILES = [
+  join(ROOT, 'README.md'),
+  join(ROOT, 'SECURITY.md'),
+  ...readdirSync(DOCS)
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => join(DOCS, f)),
+];
 
 /** Markdown without its fenced code blocks (their text is code, not links). */
 const prose = (text: string) => text.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
@@ -26,7 +32,10 @@ function anchors(text: string): Set<string> {
   const result = new Set<string>();
   for (const [, heading] of prose(text).matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
     const plain = heading!.replace(/`/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
-    const slug = plain.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const slug = plain
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const n = seen.get(slug) ?? 0;
     seen.set(slug, n + 1);
     result.add(n === 0 ? slug : `${slug}-${n}`);
@@ -46,7 +55,10 @@ describe('the README and the docs', () => {
     assert.match(readme, /^## Configuration$/m);
     const start = readme.indexOf('<!-- config-table:start -->');
     const end = readme.indexOf('<!-- config-table:end -->');
-    assert.ok(start > readme.indexOf('## Configuration') && end > start, 'the configuration table sits between its markers');
+    assert.ok(
+      start > readme.indexOf('## Configuration') && end > start,
+      'the configuration table sits between its markers',
+    );
   });
 
   it('link only to files and headings that exist', () => {
@@ -61,7 +73,12 @@ describe('the README and the docs', () => {
           dead.push(`${name} (no such file)`);
           continue;
         }
-        if (anchor !== undefined && where.endsWith('.md') && statSync(where).isFile() && !anchors(read(where)).has(anchor)) {
+        if (
+          anchor !== undefined &&
+          where.endsWith('.md') &&
+          statSync(where).isFile() &&
+          !anchors(read(where)).has(anchor)
+        ) {
           dead.push(`${name} (no such heading)`);
         }
       }
@@ -72,11 +89,13 @@ describe('the README and the docs', () => {
   it('describe the registry in their own words: no notes from outside the repository, no issue numbers', () => {
     const found: string[] = [];
     for (const file of FILES) {
-      read(file).split('\n').forEach((line, i) => {
-        for (const match of line.matchAll(/\b(SPEC\.md|CONTRACT\.md|GUIDE\.md)|\bissues?\s+#?\d+/gi)) {
-          found.push(`${relative(ROOT, file)}:${i + 1}: ${match[0]}`);
-        }
-      });
+      read(file)
+        .split('\n')
+        .forEach((line, i) => {
+          for (const match of line.matchAll(/\b(SPEC\.md|CONTRACT\.md|GUIDE\.md)|\bissues?\s+#?\d+/gi)) {
+            found.push(`${relative(ROOT, file)}:${i + 1}: ${match[0]}`);
+          }
+        });
     }
     assert.deepEqual(found, []);
   });

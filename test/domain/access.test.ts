@@ -42,14 +42,30 @@ const status = (run: () => unknown) => {
   }
 };
 const key = (agentId: string, scopes: Scope[]): ApiKeyRecord => ({
-  id: 7, agentId, keyHash: 'k'.repeat(64), keyPrefix: 'reg_abcd', scopes, tier: 'free', createdAt: '2026-11-22T10:00:00.000Z', revokedAt: null,
+  id: 7,
+  agentId,
+  keyHash: 'k'.repeat(64),
+  keyPrefix: 'reg_abcd',
+  scopes,
+  tier: 'free',
+  createdAt: '2026-11-22T10:00:00.000Z',
+  revokedAt: null,
 });
 
 describe('access rules', () => {
   it('admit callers: 401 without credentials, 403 without the scope', () => {
-    assert.equal(status(() => requireAgent(ANONYMOUS)), 401);
-    assert.equal(status(() => requireScope(ANONYMOUS, 'write')), 401);
-    assert.equal(status(() => requireScope(agent('a', ['read']), 'write')), 403);
+    assert.equal(
+      status(() => requireAgent(ANONYMOUS)),
+      401,
+    );
+    assert.equal(
+      status(() => requireScope(ANONYMOUS, 'write')),
+      401,
+    );
+    assert.equal(
+      status(() => requireScope(agent('a', ['read']), 'write')),
+      403,
+    );
     assert.equal(requireScope(agent('a'), 'write').agentId, 'a');
   });
 
@@ -66,24 +82,55 @@ describe('access rules', () => {
       [true, false],
       [true, true],
     ]);
-    for (const caller of callers) for (const skill of skills) assert.equal(visibleTo(skillViewer(caller), skill), canSeeSkill(caller, skill));
+    for (const caller of callers)
+      for (const skill of skills) assert.equal(visibleTo(skillViewer(caller), skill), canSeeSkill(caller, skill));
   });
 
   it('let the contributor with write scope, or an admin, delete a unit', () => {
     const unit = { agent_id: 'alice' };
-    assert.equal(status(() => assertMayDeleteUnit(agent('alice'), unit)), 200);
-    assert.equal(status(() => assertMayDeleteUnit(agent('alice', ['read']), unit)), 403);
-    assert.equal(status(() => assertMayDeleteUnit(agent('bob'), unit)), 403);
-    assert.equal(status(() => assertMayDeleteUnit(admin, unit)), 200);
-    assert.equal(status(() => assertMayManageSkill(agent('bob'), unit)), 403);
-    assert.equal(status(() => assertMayManageSkill(admin, unit)), 200);
+    assert.equal(
+      status(() => assertMayDeleteUnit(agent('alice'), unit)),
+      200,
+    );
+    assert.equal(
+      status(() => assertMayDeleteUnit(agent('alice', ['read']), unit)),
+      403,
+    );
+    assert.equal(
+      status(() => assertMayDeleteUnit(agent('bob'), unit)),
+      403,
+    );
+    assert.equal(
+      status(() => assertMayDeleteUnit(admin, unit)),
+      200,
+    );
+    assert.equal(
+      status(() => assertMayManageSkill(agent('bob'), unit)),
+      403,
+    );
+    assert.equal(
+      status(() => assertMayManageSkill(admin, unit)),
+      200,
+    );
   });
 
   it('refuse validating one’s own unit, and exports of others’ data', () => {
-    assert.equal(status(() => assertMayValidate(agent('alice'), { agent_id: 'alice' })), 403);
-    assert.equal(status(() => assertMayValidate(agent('bob', ['read']), { agent_id: 'alice' })), 200);
-    assert.equal(status(() => assertMayExport(agent('bob'), 'alice')), 403);
-    assert.equal(status(() => assertMayExport(admin, 'alice')), 200);
+    assert.equal(
+      status(() => assertMayValidate(agent('alice'), { agent_id: 'alice' })),
+      403,
+    );
+    assert.equal(
+      status(() => assertMayValidate(agent('bob', ['read']), { agent_id: 'alice' })),
+      200,
+    );
+    assert.equal(
+      status(() => assertMayExport(agent('bob'), 'alice')),
+      403,
+    );
+    assert.equal(
+      status(() => assertMayExport(admin, 'alice')),
+      200,
+    );
     assert.equal(mayReadPrivateHistory(agent('alice'), 'alice'), true);
     assert.equal(mayReadPrivateHistory(agent('bob'), 'alice'), false);
     assert.equal(mayReadPrivateHistory(ANONYMOUS, 'alice'), false);
@@ -91,21 +138,57 @@ describe('access rules', () => {
   });
 
   it('revoke only keys whose scopes the caller holds, reporting every other key as missing', () => {
-    assert.equal(status(() => assertMayRevoke(agent('alice'), key('alice', ['read']), 'reg_abcd')), 200);
-    assert.equal(status(() => assertMayRevoke(agent('alice', ['read']), key('alice', ['read', 'write']), 'reg_abcd')), 404);
-    assert.equal(status(() => assertMayRevoke(agent('bob'), key('alice', ['read']), 'reg_abcd')), 404);
-    assert.equal(status(() => assertMayRevoke(agent('alice'), null, 'reg_abcd')), 404);
-    assert.equal(status(() => assertMayRevoke(admin, key('alice', ['admin']), 'reg_abcd')), 200);
+    assert.equal(
+      status(() => assertMayRevoke(agent('alice'), key('alice', ['read']), 'reg_abcd')),
+      200,
+    );
+    assert.equal(
+      status(() => assertMayRevoke(agent('alice', ['read']), key('alice', ['read', 'write']), 'reg_abcd')),
+      404,
+    );
+    assert.equal(
+      status(() => assertMayRevoke(agent('bob'), key('alice', ['read']), 'reg_abcd')),
+      404,
+    );
+    assert.equal(
+      status(() => assertMayRevoke(agent('alice'), null, 'reg_abcd')),
+      404,
+    );
+    assert.equal(
+      status(() => assertMayRevoke(admin, key('alice', ['admin']), 'reg_abcd')),
+      200,
+    );
   });
 
   it('grant admin only from an admin (or open admin registration), and no scope a key lacks', () => {
-    assert.equal(status(() => assertMayGrantScopes(ANONYMOUS, 'new', ['admin'], false)), 403);
-    assert.equal(status(() => assertMayGrantScopes(ANONYMOUS, 'new', ['admin'], true)), 200);
-    assert.equal(status(() => assertMayGrantScopes(admin, 'new', ['admin'], false)), 200);
-    assert.equal(status(() => assertMayGrantScopes(agent('alice', ['read']), 'alice', ['write'], false)), 403);
-    assert.equal(status(() => assertMayGrantScopes(agent('alice', ['read']), 'other', ['write'], false)), 200);
-    assert.equal(status(() => assertMayChooseTier(ANONYMOUS, 'enterprise', ['free'])), 403);
-    assert.equal(status(() => assertMayChooseTier(admin, 'enterprise', ['free'])), 200);
+    assert.equal(
+      status(() => assertMayGrantScopes(ANONYMOUS, 'new', ['admin'], false)),
+      403,
+    );
+    assert.equal(
+      status(() => assertMayGrantScopes(ANONYMOUS, 'new', ['admin'], true)),
+      200,
+    );
+    assert.equal(
+      status(() => assertMayGrantScopes(admin, 'new', ['admin'], false)),
+      200,
+    );
+    assert.equal(
+      status(() => assertMayGrantScopes(agent('alice', ['read']), 'alice', ['write'], false)),
+      403,
+    );
+    assert.equal(
+      status(() => assertMayGrantScopes(agent('alice', ['read']), 'other', ['write'], false)),
+      200,
+    );
+    assert.equal(
+      status(() => assertMayChooseTier(ANONYMOUS, 'enterprise', ['free'])),
+      403,
+    );
+    assert.equal(
+      status(() => assertMayChooseTier(admin, 'enterprise', ['free'])),
+      200,
+    );
     assert.equal(actsForAgent(agent('alice'), 'alice'), true);
     assert.equal(actsForAgent(agent('bob'), 'alice'), false);
     assert.equal(actsForAgent(admin, 'alice'), true);

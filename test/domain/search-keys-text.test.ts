@@ -6,7 +6,15 @@ import { findUnstorableText } from '../../src/domain/text.js';
 
 describe('search terms', () => {
   it('keeps only words, lower-cased and de-duplicated', () => {
-    assert.deepEqual(searchTerms('Caching "OR" NEAR(x, y) *foo* -bar caching'), ['caching', 'or', 'near', 'x', 'y', 'foo', 'bar']);
+    assert.deepEqual(searchTerms('Caching "OR" NEAR(x, y) *foo* -bar caching'), [
+      'caching',
+      'or',
+      'near',
+      'x',
+      'y',
+      'foo',
+      'bar',
+    ]);
     assert.deepEqual(searchTerms('Ümlaut café 東京'), ['ümlaut', 'café', '東京']);
     assert.deepEqual(searchTerms('"*()'), []);
     assert.equal(searchTerms(Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ')).length, 16);
@@ -34,14 +42,23 @@ describe('API keys', () => {
     assert.equal(hashApiKey('reg_abc'), '1bddc9f8d8e4a513e41c8842a6641992a2735041362cfb0a95335c4dec6918ec');
     assert.match(hashApiKey(key), /^[0-9a-f]{64}$/);
     assert.notEqual(generateApiKey(), key);
-    assert.equal(generateApiKey(() => 0), `reg_${'0'.repeat(40)}`);
+    assert.equal(
+      generateApiKey(() => 0),
+      `reg_${'0'.repeat(40)}`,
+    );
   });
 
   it('compares hashes in constant time and refuses malformed tokens', () => {
     assert.ok(sameHash(hashApiKey('a'), hashApiKey('a')));
     assert.ok(!sameHash(hashApiKey('a'), hashApiKey('b')));
     assert.ok(!sameHash('ab', 'abcd'));
-    for (const bad of ['reg_', 'reg_short', 'xyz_' + 'a'.repeat(40), `reg_${'a'.repeat(39)}!`, `reg_${'a'.repeat(200)}`]) {
+    for (const bad of [
+      'reg_',
+      'reg_short',
+      'xyz_' + 'a'.repeat(40),
+      `reg_${'a'.repeat(39)}!`,
+      `reg_${'a'.repeat(200)}`,
+    ]) {
       assert.ok(!looksLikeApiKey(bad), bad);
     }
   });

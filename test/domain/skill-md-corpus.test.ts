@@ -16,7 +16,9 @@ const cases = JSON.parse(readFileSync(join(DIR, 'cases.json'), 'utf8')) as Case[
 
 describe('real-world SKILL.md shapes', () => {
   it('has an expected outcome for every fixture', () => {
-    const files = readdirSync(DIR).filter((f) => f.endsWith('.md')).sort();
+    const files = readdirSync(DIR)
+      .filter((f) => f.endsWith('.md'))
+      .sort();
     assert.deepEqual(cases.map((c) => c.file).sort(), files);
     assert.ok(cases.length >= 36, 'a few dozen shapes');
   });
@@ -33,7 +35,11 @@ describe('real-world SKILL.md shapes', () => {
       }
       assert.equal(result.ok, true, result.ok ? '' : result.message);
       if (!result.ok) return;
-      assert.deepEqual(result.warnings.map((w) => w.kind), warnings, JSON.stringify(result.warnings, null, 1));
+      assert.deepEqual(
+        result.warnings.map((w) => w.kind),
+        warnings,
+        JSON.stringify(result.warnings, null, 1),
+      );
       assert.equal(result.conformant, conformant);
       for (const [key, value] of Object.entries(fields)) {
         assert.deepEqual(result.skill[key as keyof SkillDocument], value, `${file}: ${key}`);
@@ -66,9 +72,15 @@ describe('the SKILL.md examples of the docs', () => {
   });
 
   it('the example skill in examples/ is conformant, without warnings', () => {
-    const md = readFileSync(fileURLToPath(new URL('../../examples/skills/pdf-tools/SKILL.md', import.meta.url)), 'utf8');
+    const md = readFileSync(
+      fileURLToPath(new URL('../../examples/skills/pdf-tools/SKILL.md', import.meta.url)),
+      'utf8',
+    );
     const result = parseSkillMd(md);
     assert.ok(result.ok && result.conformant && result.warnings.length === 0, JSON.stringify(result));
-    assert.deepEqual([result.skill.name, result.skill.domain, result.skill.version], ['pdf-tools', 'documents', '1.0.0']);
+    assert.deepEqual(
+      [result.skill.name, result.skill.domain, result.skill.version],
+      ['pdf-tools', 'documents', '1.0.0'],
+    );
   });
 });

@@ -15,7 +15,11 @@ import {
   versionSortKey,
 } from '../../src/domain/versions.js';
 
-const numberPart = fc.oneof(fc.integer({ min: 0, max: 12 }), fc.integer({ min: 0, max: 2_000_000 }), fc.constantFrom(9, 10, 99, 100, 999, 1000));
+const numberPart = fc.oneof(
+  fc.integer({ min: 0, max: 12 }),
+  fc.integer({ min: 0, max: 2_000_000 }),
+  fc.constantFrom(9, 10, 99, 100, 999, 1000),
+);
 const identifier = fc.oneof(
   numberPart.map(String),
   fc.stringMatching(/^[0-9A-Za-z-]{1,6}$/).filter((id) => !/^\d+$/.test(id)),
@@ -67,7 +71,10 @@ describe('version rules', () => {
     const none = { same: null, taken: false, highest: null };
     assert.deepEqual(decideVersion(none, null), { kind: 'new', version: '1.0.0' });
     assert.deepEqual(decideVersion({ ...none, same: '1.1.0' }, '2.0.0'), { kind: 'same', version: '1.1.0' });
-    assert.deepEqual(decideVersion({ ...none, taken: true, highest: '2.0.0' }, '2.0.0'), { kind: 'taken', version: '2.0.0' });
+    assert.deepEqual(decideVersion({ ...none, taken: true, highest: '2.0.0' }, '2.0.0'), {
+      kind: 'taken',
+      version: '2.0.0',
+    });
     assert.deepEqual(decideVersion({ ...none, highest: '1.1.0-beta.1' }, null), { kind: 'new', version: '1.1.0' });
     assert.deepEqual(decideVersion({ ...none, highest: '1.1.0' }, null), { kind: 'new', version: '1.1.1' });
     const top = `${MAX_VERSION_NUMBER}.${MAX_VERSION_NUMBER}.${MAX_VERSION_NUMBER}`;

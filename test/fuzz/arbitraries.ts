@@ -107,7 +107,35 @@ export const weirdString: fc.Arbitrary<string> = fc.oneof(
 /** Strings just around the documented length limits (0, 1, 8, 64, 100, 128, 200, 500, 1024, 5000, 20000, 100000). */
 export const boundaryString: fc.Arbitrary<string> = fc
   .tuple(
-    fc.constantFrom(0, 1, 7, 8, 9, 50, 51, 64, 65, 100, 101, 128, 129, 200, 201, 256, 257, 500, 501, 1024, 1025, 5000, 5001, 20000, 20001, 100000, 100001),
+    fc.constantFrom(
+      0,
+      1,
+      7,
+      8,
+      9,
+      50,
+      51,
+      64,
+      65,
+      100,
+      101,
+      128,
+      129,
+      200,
+      201,
+      256,
+      257,
+      500,
+      501,
+      1024,
+      1025,
+      5000,
+      5001,
+      20000,
+      20001,
+      100000,
+      100001,
+    ),
     fc.constantFrom('a', ' ', 'é', '😀', '\u200B', '-'),
   )
   .map(([n, ch]) => ch.repeat(n));
@@ -120,13 +148,31 @@ export const weirdValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 2, arbitrary: fc.double() },
   {
     weight: 2,
-    arbitrary: fc.constantFrom(0, -0, 1, -1, 0.5, 1.0000001, -0.0000001, 2 ** 53 + 1, 1e308, -1e308, Number.MIN_VALUE, 42),
+    arbitrary: fc.constantFrom(
+      0,
+      -0,
+      1,
+      -1,
+      0.5,
+      1.0000001,
+      -0.0000001,
+      2 ** 53 + 1,
+      1e308,
+      -1e308,
+      Number.MIN_VALUE,
+      42,
+    ),
   },
   { weight: 2, arbitrary: fc.boolean() },
   { weight: 2, arbitrary: fc.constant(null) },
   { weight: 1, arbitrary: fc.constantFrom([], {}, [[]], [{}], { '': '' }) },
   { weight: 2, arbitrary: fc.array(weirdString, { maxLength: 4 }) },
-  { weight: 1, arbitrary: fc.array(fc.constantFrom('read', 'write', 'admin', 'READ', 'Admin', '', ' read', 'root', '*'), { maxLength: 5 }) },
+  {
+    weight: 1,
+    arbitrary: fc.array(fc.constantFrom('read', 'write', 'admin', 'READ', 'Admin', '', ' read', 'root', '*'), {
+      maxLength: 5,
+    }),
+  },
   { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
 );
 
@@ -145,13 +191,60 @@ export interface BodySeeds {
 
 const agentIdLike = fc.oneof(
   fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,20}$/),
-  fc.constantFrom('a', 'A', '0', 'x.y', 'me@example.org', 'urn:agent:1', 'a'.repeat(128), 'a'.repeat(129), '-lead', '.dot', '', ' ', 'a b', 'a/b', 'ä', '..'),
+  fc.constantFrom(
+    'a',
+    'A',
+    '0',
+    'x.y',
+    'me@example.org',
+    'urn:agent:1',
+    'a'.repeat(128),
+    'a'.repeat(129),
+    '-lead',
+    '.dot',
+    '',
+    ' ',
+    'a b',
+    'a/b',
+    'ä',
+    '..',
+  ),
   weirdString,
 );
 
 const skillName = fc.oneof(
   { weight: 4, arbitrary: fc.stringMatching(/^[a-z0-9]{1,8}(-[a-z0-9]{1,8}){0,3}$/) },
-  { weight: 2, arbitrary: fc.constantFrom('pdf-tools', 'a', 'x'.repeat(64), 'x'.repeat(65), '-a', 'a-', 'a--b', 'PDF', 'pdf_tools', 'pdf tools', '""', "''", '', '~', 'null', '123', '[a]', '{a: 1}', '&x pdf', '*x', '!!binary aGk=', '!!str 1', '"\\u0000"', '"\\ud800"', '|\n  pdf-tools', '>-\n  pdf') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      'pdf-tools',
+      'a',
+      'x'.repeat(64),
+      'x'.repeat(65),
+      '-a',
+      'a-',
+      'a--b',
+      'PDF',
+      'pdf_tools',
+      'pdf tools',
+      '""',
+      "''",
+      '',
+      '~',
+      'null',
+      '123',
+      '[a]',
+      '{a: 1}',
+      '&x pdf',
+      '*x',
+      '!!binary aGk=',
+      '!!str 1',
+      '"\\u0000"',
+      '"\\ud800"',
+      '|\n  pdf-tools',
+      '>-\n  pdf',
+    ),
+  },
   { weight: 1, arbitrary: weirdString },
 );
 
@@ -197,7 +290,24 @@ const yamlScalar = fc.oneof(
 );
 
 const frontmatterLine = fc.oneof(
-  { weight: 4, arbitrary: fc.tuple(fc.constantFrom('name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools', 'tags', 'domain'), yamlScalar).map(([k, v]) => `${k}: ${v}`) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom(
+          'name',
+          'description',
+          'license',
+          'compatibility',
+          'metadata',
+          'allowed-tools',
+          'tags',
+          'domain',
+        ),
+        yamlScalar,
+      )
+      .map(([k, v]) => `${k}: ${v}`),
+  },
   { weight: 2, arbitrary: skillName.map((n) => `name: ${n}`) },
   {
     weight: 2,
@@ -257,7 +367,12 @@ export const skillMdContent: fc.Arbitrary<string> = fc.oneof(
   {
     weight: 3,
     arbitrary: fc
-      .record({ name: skillName, extra: fc.array(frontmatterLine, { maxLength: 4 }), body: skillBodyText, descriptionFirst: fc.boolean() })
+      .record({
+        name: skillName,
+        extra: fc.array(frontmatterLine, { maxLength: 4 }),
+        body: skillBodyText,
+        descriptionFirst: fc.boolean(),
+      })
       .map(({ name, extra, body, descriptionFirst }) => {
         const lines = [`name: ${name}`, 'description: Extract text and tables from PDF files.', ...extra];
         if (descriptionFirst) lines.reverse();
@@ -280,16 +395,41 @@ export const skillMdContent: fc.Arbitrary<string> = fc.oneof(
         eol: fc.constantFrom('\n', '\r\n', '\r', '\u2028'),
         name: skillName,
       })
-      .map(({ lead, open, close, eol, name }) =>
-        `${lead}${open}${eol}name: ${name}${eol}description: d${eol}${close}${eol}body`,
+      .map(
+        ({ lead, open, close, eol, name }) =>
+          `${lead}${open}${eol}name: ${name}${eol}description: d${eol}${close}${eol}body`,
       ),
   },
   { weight: 1, arbitrary: weirdString },
 );
 
 const unitTypeLike = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom('pattern', 'technique', 'procedure', 'fact', 'pitfall', 'reference', 'tool_usage', 'reasoning_trace') },
-  { weight: 1, arbitrary: fc.constantFrom('Pattern', 'PATTERN', ' pattern', 'pattern ', 'tool-usage', 'unknown', '', 'pattern,fact') },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      'pattern',
+      'technique',
+      'procedure',
+      'fact',
+      'pitfall',
+      'reference',
+      'tool_usage',
+      'reasoning_trace',
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'Pattern',
+      'PATTERN',
+      ' pattern',
+      'pattern ',
+      'tool-usage',
+      'unknown',
+      '',
+      'pattern,fact',
+    ),
+  },
   { weight: 1, arbitrary: weirdString },
 );
 
@@ -304,7 +444,22 @@ const bundleFile = fc.record({
     { weight: 4, arbitrary: fc.stringMatching(/^(scripts|references|assets)\/[a-z]{1,8}\.(py|md|txt|sh|json)$/) },
     {
       weight: 2,
-      arbitrary: fc.constantFrom('../x', '/etc/passwd', 'C:/x', 'a\\b', 'SKILL.md', 'skill.md', 'dir/', './a//b.txt', 'A.md', 'a.md', '.', '..', '', 'x/../y'),
+      arbitrary: fc.constantFrom(
+        '../x',
+        '/etc/passwd',
+        'C:/x',
+        'a\\b',
+        'SKILL.md',
+        'skill.md',
+        'dir/',
+        './a//b.txt',
+        'A.md',
+        'a.md',
+        '.',
+        '..',
+        '',
+        'x/../y',
+      ),
     },
     { weight: 1, arbitrary: weirdString },
   ),
@@ -333,13 +488,28 @@ export function validBody(route: PostRoute, seeds: BodySeeds): fc.Arbitrary<Reco
         key_prefix: fc.oneof(
           { weight: 3, arbitrary: fc.constantFrom(...seeds.foreignPrefixes) },
           { weight: 2, arbitrary: fc.stringMatching(/^reg_[0-9A-Za-z]{4}$/) },
-          { weight: 1, arbitrary: fc.constantFrom('reg_', 'reg_____', 'REG_AAAA', '        ', '%_%_%_%_', "' OR 1=1", 'reg_\u0000\u0000\u0000\u0000') },
+          {
+            weight: 1,
+            arbitrary: fc.constantFrom(
+              'reg_',
+              'reg_____',
+              'REG_AAAA',
+              '        ',
+              '%_%_%_%_',
+              "' OR 1=1",
+              'reg_\u0000\u0000\u0000\u0000',
+            ),
+          },
           { weight: 1, arbitrary: weirdString },
         ),
       });
     case 'skills':
       return fc.record(
-        { skill_md_content: skillMdContent, visibility: fc.constantFrom('public', 'private'), files: fc.array(bundleFile, { maxLength: 4 }) },
+        {
+          skill_md_content: skillMdContent,
+          visibility: fc.constantFrom('public', 'private'),
+          files: fc.array(bundleFile, { maxLength: 4 }),
+        },
         { requiredKeys: ['skill_md_content', 'visibility'] },
       );
     case 'knowledge':
@@ -349,12 +519,18 @@ export function validBody(route: PostRoute, seeds: BodySeeds): fc.Arbitrary<Reco
           type: unitTypeLike,
           domain: shortText,
           content: fc.record({
-            description: fc.oneof({ weight: 4, arbitrary: fc.string({ minLength: 1, maxLength: 200 }) }, { weight: 1, arbitrary: weirdString }),
+            description: fc.oneof(
+              { weight: 4, arbitrary: fc.string({ minLength: 1, maxLength: 200 }) },
+              { weight: 1, arbitrary: weirdString },
+            ),
             examples: fc.array(shortText, { maxLength: 4 }),
           }),
           metadata: fc.record({
             source: shortText,
-            confidence: fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(0, 1, -0, 1.0000001, -0.0000001)),
+            confidence: fc.oneof(
+              fc.double({ min: 0, max: 1, noNaN: true }),
+              fc.constantFrom(0, 1, -0, 1.0000001, -0.0000001),
+            ),
           }),
           tags: fc.array(shortText, { maxLength: 5 }),
         },
@@ -362,7 +538,13 @@ export function validBody(route: PostRoute, seeds: BodySeeds): fc.Arbitrary<Reco
       );
     case 'validate':
       return fc.record(
-        { valid: fc.boolean(), feedback: fc.oneof({ weight: 3, arbitrary: fc.string({ maxLength: 80 }) }, { weight: 1, arbitrary: weirdString }) },
+        {
+          valid: fc.boolean(),
+          feedback: fc.oneof(
+            { weight: 3, arbitrary: fc.string({ maxLength: 80 }) },
+            { weight: 1, arbitrary: weirdString },
+          ),
+        },
         { requiredKeys: ['valid'] },
       );
   }
@@ -552,7 +734,14 @@ function protoText(route: PostRoute): fc.Arbitrary<string> {
   const keys = ROUTE_KEYS[route];
   return fc
     .record({
-      key: fc.constantFrom('__proto__', 'constructor', 'prototype', '__defineGetter__', '__lookupGetter__', 'hasOwnProperty'),
+      key: fc.constantFrom(
+        '__proto__',
+        'constructor',
+        'prototype',
+        '__defineGetter__',
+        '__lookupGetter__',
+        'hasOwnProperty',
+      ),
       inner: fc.constantFrom(
         '{"admin":true}',
         '{"scopes":["admin"]}',
@@ -673,15 +862,20 @@ export function bodyRecipe(route: PostRoute, seeds: BodySeeds): fc.Arbitrary<Bod
       arbitrary: fc.oneof(
         fc.constantFrom(...RAW_JSONISH).map((payload): BodyRecipe => ({ kind: 'raw', payload })),
         fc.string({ unit: 'binary', maxLength: 60 }).map((payload): BodyRecipe => ({ kind: 'raw', payload })),
-        fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 40 }).map((bytes): BodyRecipe => ({ kind: 'raw', payload: bytes })),
         fc
-          .tuple(valid, fc.nat())
-          .map(([body, cut]): BodyRecipe => {
-            const text = JSON.stringify(body);
-            return { kind: 'raw', payload: text.slice(0, cut % Math.max(text.length, 1)) };
-          }),
+          .array(fc.integer({ min: 0, max: 255 }), { maxLength: 40 })
+          .map((bytes): BodyRecipe => ({ kind: 'raw', payload: bytes })),
+        fc.tuple(valid, fc.nat()).map(([body, cut]): BodyRecipe => {
+          const text = JSON.stringify(body);
+          return { kind: 'raw', payload: text.slice(0, cut % Math.max(text.length, 1)) };
+        }),
         fc
-          .tuple(fc.constantFrom(...[[0xff], [0xc0, 0x80], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82], [0x80]]), fc.constantFrom(...keys))
+          .tuple(
+            fc.constantFrom(
+              ...[[0xff], [0xc0, 0x80], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82], [0x80]],
+            ),
+            fc.constantFrom(...keys),
+          )
           .map(([bad, key]): BodyRecipe => ({
             kind: 'raw',
             payload: [...Buffer.from(`{"${key}":"`), ...bad, ...Buffer.from('"}')],
@@ -773,7 +967,9 @@ const FTS_TOKENS: readonly string[] = [
 ];
 
 const ftsQuery = fc
-  .array(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...FTS_TOKENS) }, { weight: 1, arbitrary: weirdString }), { maxLength: 8 })
+  .array(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...FTS_TOKENS) }, { weight: 1, arbitrary: weirdString }), {
+    maxLength: 8,
+  })
   .chain((parts) => fc.constantFrom(' ', '', ',', '\t').map((sep) => parts.join(sep)));
 
 const NUMBERISH: readonly string[] = [
@@ -836,7 +1032,19 @@ const numberish = fc.oneof(
 const typesList = fc
   .array(
     fc.oneof(
-      { weight: 12, arbitrary: fc.constantFrom('pattern', 'technique', 'procedure', 'fact', 'pitfall', 'reference', 'tool_usage', 'reasoning_trace') },
+      {
+        weight: 12,
+        arbitrary: fc.constantFrom(
+          'pattern',
+          'technique',
+          'procedure',
+          'fact',
+          'pitfall',
+          'reference',
+          'tool_usage',
+          'reasoning_trace',
+        ),
+      },
       { weight: 1, arbitrary: fc.constantFrom('', ' ', 'Pattern', 'unknown', '*', 'pattern OR 1=1', '%') },
       { weight: 1, arbitrary: weirdString },
     ),
@@ -847,21 +1055,33 @@ const typesList = fc
 const paramValue = (name: string): fc.Arbitrary<string> => {
   switch (name) {
     case 'q':
-      return fc.oneof({ weight: 6, arbitrary: ftsQuery }, { weight: 1, arbitrary: boundaryString.filter((s) => s.length <= 1200) });
+      return fc.oneof(
+        { weight: 6, arbitrary: ftsQuery },
+        { weight: 1, arbitrary: boundaryString.filter((s) => s.length <= 1200) },
+      );
     case 'limit':
     case 'offset':
       return numberish;
     case 'min_quality':
       return fc.oneof(
         { weight: 3, arbitrary: fc.double({ min: 0, max: 1, noNaN: true }).map(String) },
-        { weight: 1, arbitrary: fc.constantFrom('0', '1', '0.5', '.5', '0.', '1.0', '-0', '1e-3', '0.3333333333333333') },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom('0', '1', '0.5', '.5', '0.', '1.0', '-0', '1e-3', '0.3333333333333333'),
+        },
         { weight: 2, arbitrary: numberish },
       );
     case 'types':
     case 'tags':
-      return fc.oneof({ weight: 3, arbitrary: typesList }, { weight: 1, arbitrary: boundaryString.filter((s) => s.length <= 1200) });
+      return fc.oneof(
+        { weight: 3, arbitrary: typesList },
+        { weight: 1, arbitrary: boundaryString.filter((s) => s.length <= 1200) },
+      );
     case 'domain':
-      return fc.oneof(fc.constantFrom('web-development', 'WEB-DEVELOPMENT', 'web', '', ' ', '%', 'web-development ', 'x'.repeat(101)), weirdString);
+      return fc.oneof(
+        fc.constantFrom('web-development', 'WEB-DEVELOPMENT', 'web', '', ' ', '%', 'web-development ', 'x'.repeat(101)),
+        weirdString,
+      );
     default:
       return fc.oneof(weirdString, numberish);
   }
@@ -871,20 +1091,39 @@ const KNOWN_PARAMS: Record<ListPath, readonly string[]> = {
   '/v1/knowledge': ['q', 'limit', 'offset', 'min_quality', 'types', 'domain'],
   '/v1/skills': ['q', 'limit', 'offset', 'min_quality', 'tags', 'domain'],
 };
-const UNKNOWN_PARAMS: readonly string[] = ['foo', '__proto__', 'constructor', 'toString', 'q[]', 'limit[]', 'q[0]', 'a.b', 'Q', 'LIMIT', 'page', 'sort', '', ' ', '%', '=', 'cursor'];
+const UNKNOWN_PARAMS: readonly string[] = [
+  'foo',
+  '__proto__',
+  'constructor',
+  'toString',
+  'q[]',
+  'limit[]',
+  'q[0]',
+  'a.b',
+  'Q',
+  'LIMIT',
+  'page',
+  'sort',
+  '',
+  ' ',
+  '%',
+  '=',
+  'cursor',
+];
 
 /** A parameter of `path` (mostly), of the other list (sometimes), or an unknown one (rarely). */
-export const queryParam = (path: ListPath): fc.Arbitrary<QueryParam> => fc
-  .record({
-    name: fc.oneof(
-      { weight: 24, arbitrary: fc.constantFrom(...KNOWN_PARAMS[path]) },
-      { weight: 1, arbitrary: fc.constantFrom('types', 'tags') },
-      { weight: 1, arbitrary: fc.constantFrom(...UNKNOWN_PARAMS) },
-      { weight: 1, arbitrary: weirdString },
-    ),
-    encoding: fc.constantFrom<Encoding>('component', 'component', 'component', 'component', 'plus', 'raw'),
-  })
-  .chain(({ name, encoding }) => paramValue(name).map((value): QueryParam => ({ name, value, encoding })));
+export const queryParam = (path: ListPath): fc.Arbitrary<QueryParam> =>
+  fc
+    .record({
+      name: fc.oneof(
+        { weight: 24, arbitrary: fc.constantFrom(...KNOWN_PARAMS[path]) },
+        { weight: 1, arbitrary: fc.constantFrom('types', 'tags') },
+        { weight: 1, arbitrary: fc.constantFrom(...UNKNOWN_PARAMS) },
+        { weight: 1, arbitrary: weirdString },
+      ),
+      encoding: fc.constantFrom<Encoding>('component', 'component', 'component', 'component', 'plus', 'raw'),
+    })
+    .chain(({ name, encoding }) => paramValue(name).map((value): QueryParam => ({ name, value, encoding })));
 
 /** Percent-escapes that no decoder should accept, or that decode to something nasty. */
 export const PERCENT_JUNK: readonly string[] = [
@@ -928,16 +1167,29 @@ export interface QueryRecipe {
   trailingSlash: boolean;
 }
 
-export const queryRecipe: fc.Arbitrary<QueryRecipe> = fc.constantFrom<ListPath>('/v1/knowledge', '/v1/skills').chain((path) => fc.record({
-  path: fc.constant(path),
-  params: fc.array(queryParam(path), { maxLength: 4 }),
-  junk: fc.option(
-    fc.array(fc.oneof(fc.constantFrom(...PERCENT_JUNK), fc.constantFrom('q=', 'limit=', 'offset=', 'x='), fc.string({ maxLength: 4 })), { minLength: 1, maxLength: 4 }).map((p) => p.join('')),
-    { nil: null, freq: 5 },
-  ),
-  caller: fc.constantFrom('anonymous' as const, 'reader' as const, 'writer' as const, 'admin' as const),
-  trailingSlash: fc.boolean(),
-}));
+export const queryRecipe: fc.Arbitrary<QueryRecipe> = fc
+  .constantFrom<ListPath>('/v1/knowledge', '/v1/skills')
+  .chain((path) =>
+    fc.record({
+      path: fc.constant(path),
+      params: fc.array(queryParam(path), { maxLength: 4 }),
+      junk: fc.option(
+        fc
+          .array(
+            fc.oneof(
+              fc.constantFrom(...PERCENT_JUNK),
+              fc.constantFrom('q=', 'limit=', 'offset=', 'x='),
+              fc.string({ maxLength: 4 }),
+            ),
+            { minLength: 1, maxLength: 4 },
+          )
+          .map((p) => p.join('')),
+        { nil: null, freq: 5 },
+      ),
+      caller: fc.constantFrom('anonymous' as const, 'reader' as const, 'writer' as const, 'admin' as const),
+      trailingSlash: fc.boolean(),
+    }),
+  );
 
 /**
  * Percent-encodes every byte except RFC 3986 unreserved characters. Unlike encodeURIComponent it does
@@ -984,13 +1236,23 @@ export function writeParam(p: QueryParam): string {
 
 // ---- path ids ----------------------------------------------------------------------------------------
 
-export type IdPool = 'unit' | 'foreignUnit' | 'deletedUnit' | 'skill' | 'privateSkill' | 'agent' | 'admin' | 'unknownAgent';
-export type IdMutation = 'none' | 'upper' | 'suffix' | 'prefix' | 'truncate' | 'trailingSlash' | 'encodedSlash' | 'dotdot' | 'doubleEncoded' | 'nul';
+export type IdPool =
+  'unit' | 'foreignUnit' | 'deletedUnit' | 'skill' | 'privateSkill' | 'agent' | 'admin' | 'unknownAgent';
+export type IdMutation =
+  | 'none'
+  | 'upper'
+  | 'suffix'
+  | 'prefix'
+  | 'truncate'
+  | 'trailingSlash'
+  | 'encodedSlash'
+  | 'dotdot'
+  | 'doubleEncoded'
+  | 'nul';
 
 /** A path segment: either literal text already written for the URL (`decoded` is what the server should see), or a known id. */
 export type IdRecipe =
-  | { kind: 'literal'; raw: string; decoded: string | null }
-  | { kind: 'real'; pool: IdPool; mutation: IdMutation };
+  { kind: 'literal'; raw: string; decoded: string | null } | { kind: 'real'; pool: IdPool; mutation: IdMutation };
 
 const TRAVERSAL: readonly string[] = [
   '.',
@@ -1035,8 +1297,30 @@ export const idRecipe: fc.Arbitrary<IdRecipe> = fc.oneof(
     weight: 4,
     arbitrary: fc
       .record({
-        pool: fc.constantFrom<IdPool>('unit', 'foreignUnit', 'deletedUnit', 'skill', 'privateSkill', 'agent', 'admin', 'unknownAgent'),
-        mutation: fc.constantFrom<IdMutation>('none', 'none', 'none', 'upper', 'suffix', 'prefix', 'truncate', 'trailingSlash', 'encodedSlash', 'dotdot', 'doubleEncoded', 'nul'),
+        pool: fc.constantFrom<IdPool>(
+          'unit',
+          'foreignUnit',
+          'deletedUnit',
+          'skill',
+          'privateSkill',
+          'agent',
+          'admin',
+          'unknownAgent',
+        ),
+        mutation: fc.constantFrom<IdMutation>(
+          'none',
+          'none',
+          'none',
+          'upper',
+          'suffix',
+          'prefix',
+          'truncate',
+          'trailingSlash',
+          'encodedSlash',
+          'dotdot',
+          'doubleEncoded',
+          'nul',
+        ),
       })
       .map((r): IdRecipe => ({ kind: 'real', ...r })),
   },
@@ -1045,24 +1329,54 @@ export const idRecipe: fc.Arbitrary<IdRecipe> = fc.oneof(
     arbitrary: weirdString
       .filter((s) => s.length > 0)
       // '.' and '..' are dot segments that the URL parser removes, so what the server sees is unknown.
-      .map((s): IdRecipe => ({ kind: 'literal', raw: pctEncode(s), decoded: isWellFormed(s) && s !== '.' && s !== '..' ? s : null })),
+      .map((s): IdRecipe => ({
+        kind: 'literal',
+        raw: pctEncode(s),
+        decoded: isWellFormed(s) && s !== '.' && s !== '..' ? s : null,
+      })),
   },
-  { weight: 2, arbitrary: fc.constantFrom(...TRAVERSAL).map((raw): IdRecipe => ({ kind: 'literal', raw, decoded: null })) },
-  { weight: 2, arbitrary: fc.constantFrom(...PERCENT_JUNK.filter((j) => !['?', '&', '='].includes(j))).map((raw): IdRecipe => ({ kind: 'literal', raw: `ku_${raw}`, decoded: null })) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(...TRAVERSAL).map((raw): IdRecipe => ({ kind: 'literal', raw, decoded: null })),
+  },
   {
     weight: 2,
     arbitrary: fc
-      .tuple(fc.constantFrom(1, 63, 64, 65, 127, 128, 129, 255, 256, 257, 1_000, 10_000), fc.constantFrom('a', 'é', '%2F', '0'))
+      .constantFrom(...PERCENT_JUNK.filter((j) => !['?', '&', '='].includes(j)))
+      .map((raw): IdRecipe => ({ kind: 'literal', raw: `ku_${raw}`, decoded: null })),
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom(1, 63, 64, 65, 127, 128, 129, 255, 256, 257, 1_000, 10_000),
+        fc.constantFrom('a', 'é', '%2F', '0'),
+      )
       .map(([n, unit]): IdRecipe => {
         const decodedUnit = unit === '%2F' ? '/' : unit;
-        return { kind: 'literal', raw: (unit === 'é' ? pctEncode(unit) : unit).repeat(n), decoded: decodedUnit.repeat(n) };
+        return {
+          kind: 'literal',
+          raw: (unit === 'é' ? pctEncode(unit) : unit).repeat(n),
+          decoded: decodedUnit.repeat(n),
+        };
       }),
   },
   {
     weight: 1,
     arbitrary: fc
-      .array(fc.oneof(fc.constantFrom(...TRAVERSAL), fc.constantFrom(...PERCENT_JUNK), fc.stringMatching(/^[a-z0-9_]{1,6}$/)), { minLength: 2, maxLength: 5 })
-      .map((parts): IdRecipe => ({ kind: 'literal', raw: parts.join('').replace(/[?#&]/g, (c) => pctEncode(c)), decoded: null })),
+      .array(
+        fc.oneof(
+          fc.constantFrom(...TRAVERSAL),
+          fc.constantFrom(...PERCENT_JUNK),
+          fc.stringMatching(/^[a-z0-9_]{1,6}$/),
+        ),
+        { minLength: 2, maxLength: 5 },
+      )
+      .map((parts): IdRecipe => ({
+        kind: 'literal',
+        raw: parts.join('').replace(/[?#&]/g, (c) => pctEncode(c)),
+        decoded: null,
+      })),
   },
 );
 
@@ -1096,7 +1410,8 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const base62 = (min: number, max: number) =>
   fc.array(fc.constantFrom(...BASE62), { minLength: min, maxLength: max }).map((cs) => cs.join(''));
 
-const b64url = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+const b64url = (value: unknown) =>
+  Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
 
 const jwtLike = fc
   .record({
@@ -1126,7 +1441,9 @@ const jwtLike = fc
     signature: fc.oneof(fc.constant(''), base62(1, 86), fc.string({ maxLength: 20 }).map(b64url)),
     parts: fc.constantFrom(3, 3, 3, 2, 4, 5),
   })
-  .map(({ header, payload, signature, parts }) => [b64url(header), b64url(payload), signature, 'x', 'y'].slice(0, parts).join('.'));
+  .map(({ header, payload, signature, parts }) =>
+    [b64url(header), b64url(payload), signature, 'x', 'y'].slice(0, parts).join('.'),
+  );
 
 /** Header-safe text: Node would refuse CR, LF and NUL in a real request, so those are left out. */
 const headerText = (maxLength: number) =>
@@ -1136,7 +1453,12 @@ const headerText = (maxLength: number) =>
 export type AuthRecipe =
   | { kind: 'literal'; value: string }
   /** A transformation of a real, active key that must not authenticate. */
-  | { kind: 'mangled'; who: 'writer' | 'admin'; how: 'truncate' | 'extend' | 'flip' | 'lower' | 'upper' | 'noScheme' | 'double' | 'quoted' | 'prefixOnly' | 'basic' }
+  | {
+      kind: 'mangled';
+      who: 'writer' | 'admin';
+      how:
+        'truncate' | 'extend' | 'flip' | 'lower' | 'upper' | 'noScheme' | 'double' | 'quoted' | 'prefixOnly' | 'basic';
+    }
   /** The key that was revoked during set-up. */
   | { kind: 'revoked' };
 
@@ -1148,7 +1470,23 @@ export const authRecipe: fc.Arbitrary<AuthRecipe> = fc.oneof(
   {
     weight: 2,
     arbitrary: fc
-      .tuple(fc.constantFrom('Basic', 'Token', 'Digest', 'ApiKey', 'Bearer:', 'Bearer_', 'Bearerreg_', 'Negotiate', 'HOBA', 'OAuth', 'X', ''), headerText(40))
+      .tuple(
+        fc.constantFrom(
+          'Basic',
+          'Token',
+          'Digest',
+          'ApiKey',
+          'Bearer:',
+          'Bearer_',
+          'Bearerreg_',
+          'Negotiate',
+          'HOBA',
+          'OAuth',
+          'X',
+          '',
+        ),
+        headerText(40),
+      )
       .map(([scheme, t]): AuthRecipe => ({ kind: 'literal', value: scheme ? `${scheme} ${t}` : t })),
   },
   {
@@ -1183,7 +1521,11 @@ export const authRecipe: fc.Arbitrary<AuthRecipe> = fc.oneof(
   {
     weight: 1,
     arbitrary: fc
-      .tuple(fc.constantFrom(8_191, 8_192, 8_193, 10_000, 15_000), fc.constantFrom('Bearer ', 'Bearer reg_', 'Basic '), fc.constantFrom('a', 'A', '0', '.'))
+      .tuple(
+        fc.constantFrom(8_191, 8_192, 8_193, 10_000, 15_000),
+        fc.constantFrom('Bearer ', 'Bearer reg_', 'Basic '),
+        fc.constantFrom('a', 'A', '0', '.'),
+      )
       .map(([n, scheme, unit]): AuthRecipe => ({ kind: 'literal', value: scheme + unit.repeat(n) })),
   },
   {
@@ -1191,7 +1533,18 @@ export const authRecipe: fc.Arbitrary<AuthRecipe> = fc.oneof(
     arbitrary: fc
       .record({
         who: fc.constantFrom('writer' as const, 'admin' as const),
-        how: fc.constantFrom('truncate' as const, 'extend' as const, 'flip' as const, 'lower' as const, 'upper' as const, 'noScheme' as const, 'double' as const, 'quoted' as const, 'prefixOnly' as const, 'basic' as const),
+        how: fc.constantFrom(
+          'truncate' as const,
+          'extend' as const,
+          'flip' as const,
+          'lower' as const,
+          'upper' as const,
+          'noScheme' as const,
+          'double' as const,
+          'quoted' as const,
+          'prefixOnly' as const,
+          'basic' as const,
+        ),
       })
       .map((r): AuthRecipe => ({ kind: 'mangled', ...r })),
   },
@@ -1261,7 +1614,16 @@ export const authTarget: fc.Arbitrary<AuthTarget> = fc.constantFrom<AuthTarget>(
 // ---- valid operation sequences ---------------------------------------------------------------------
 
 export type Op =
-  | { t: 'unit'; agent: number; key: number; title: string; type: string; confidence: number; examples: number; tags: string[] }
+  | {
+      t: 'unit';
+      agent: number;
+      key: number;
+      title: string;
+      type: string;
+      confidence: number;
+      examples: number;
+      tags: string[];
+    }
   | { t: 'skill'; agent: number; key: number; visibility: 'public' | 'private'; name: string }
   | { t: 'validate'; agent: number; key: number; unit: number; valid: boolean; feedback: string | null }
   | { t: 'delete'; agent: number; key: number; unit: number; own: boolean }
@@ -1278,8 +1640,20 @@ export const op: fc.Arbitrary<Op> = fc.oneof(
       t: fc.constant('unit' as const),
       agent: pick,
       key: pick,
-      title: fc.oneof(fc.stringMatching(/^[A-Za-z][A-Za-z ]{0,30}$/), fc.constantFrom('Retry with backoff', 'Circuit breaker', 'Ｒｅｔｒｙ', 'réseau lent', 'NEAR(retry)')),
-      type: fc.constantFrom('pattern', 'technique', 'procedure', 'fact', 'pitfall', 'reference', 'tool_usage', 'reasoning_trace'),
+      title: fc.oneof(
+        fc.stringMatching(/^[A-Za-z][A-Za-z ]{0,30}$/),
+        fc.constantFrom('Retry with backoff', 'Circuit breaker', 'Ｒｅｔｒｙ', 'réseau lent', 'NEAR(retry)'),
+      ),
+      type: fc.constantFrom(
+        'pattern',
+        'technique',
+        'procedure',
+        'fact',
+        'pitfall',
+        'reference',
+        'tool_usage',
+        'reasoning_trace',
+      ),
       confidence: fc.double({ min: 0, max: 1, noNaN: true }),
       examples: fc.nat({ max: 3 }),
       tags: fc.array(fc.stringMatching(/^[a-z]{1,8}$/), { maxLength: 3 }),
@@ -1306,8 +1680,18 @@ export const op: fc.Arbitrary<Op> = fc.oneof(
       feedback: fc.option(fc.string({ maxLength: 40 }), { nil: null }),
     }),
   },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('delete' as const), agent: pick, key: pick, unit: pick, own: fc.boolean() }) },
-  { weight: 1, arbitrary: fc.record({ t: fc.constant('addKey' as const), agent: pick, scopes: fc.subarray(['read' as const, 'write' as const], { minLength: 1 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ t: fc.constant('delete' as const), agent: pick, key: pick, unit: pick, own: fc.boolean() }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      t: fc.constant('addKey' as const),
+      agent: pick,
+      scopes: fc.subarray(['read' as const, 'write' as const], { minLength: 1 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('revokeKey' as const), agent: pick, key: pick }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('look' as const), unit: pick }) },
 );

@@ -23,14 +23,77 @@ import { call, register, skillMd, testApp } from '../helpers/app.js';
 import { announce, fcParams, RUNS } from './harness.js';
 
 // Plain names (most paths are ordinary), and names that break something somewhere.
-const PLAIN = ['a', 'b', 'c', 'scripts', 'references', 'ok.py', 'a.md', 'README', 'notes.txt', '.gitignore', '.github', 'workflows', '.husky', 'é'];
-const TRICKY = [
-  'A', 'Scripts', 'A.md', 'SKILL.md', 'skill.md', 'Skill.MD', '.git', '.GIT', 'Git~1', '.gitattributes', '.hg', 'CVS', '_darcs', '.jj',
-  '.envrc', '.vscode', 'tasks.json', '.idea', '.claude', 'settings.json', 'CON', 'con.txt', 'nul', 'COM1', 'lpt9.log', 'CONIN$',
-  'x.', 'x ', ' x', '...', '.', '..', '', 'e\u0301', 'ß', 'SS', 'ss', 'ſ', 'K', '\u212A', 'x'.repeat(128), 'é'.repeat(128),
-  '日'.repeat(90), 'a:b', 'a\\b', 'tab\t', '\u200Bx', 'CON.', 'con .txt',
+const PLAIN = [
+  'a',
+  'b',
+  'c',
+  'scripts',
+  'references',
+  'ok.py',
+  'a.md',
+  'README',
+  'notes.txt',
+  '.gitignore',
+  '.github',
+  'workflows',
+  '.husky',
+  'é',
 ];
-const segment = fc.oneof({ arbitrary: fc.constantFrom(...PLAIN), weight: 6 }, { arbitrary: fc.constantFrom(...TRICKY), weight: 1 });
+const TRICKY = [
+  'A',
+  'Scripts',
+  'A.md',
+  'SKILL.md',
+  'skill.md',
+  'Skill.MD',
+  '.git',
+  '.GIT',
+  'Git~1',
+  '.gitattributes',
+  '.hg',
+  'CVS',
+  '_darcs',
+  '.jj',
+  '.envrc',
+  '.vscode',
+  'tasks.json',
+  '.idea',
+  '.claude',
+  'settings.json',
+  'CON',
+  'con.txt',
+  'nul',
+  'COM1',
+  'lpt9.log',
+  'CONIN$',
+  'x.',
+  'x ',
+  ' x',
+  '...',
+  '.',
+  '..',
+  '',
+  'e\u0301',
+  'ß',
+  'SS',
+  'ss',
+  'ſ',
+  'K',
+  '\u212A',
+  'x'.repeat(128),
+  'é'.repeat(128),
+  '日'.repeat(90),
+  'a:b',
+  'a\\b',
+  'tab\t',
+  '\u200Bx',
+  'CON.',
+  'con .txt',
+];
+const segment = fc.oneof(
+  { arbitrary: fc.constantFrom(...PLAIN), weight: 6 },
+  { arbitrary: fc.constantFrom(...TRICKY), weight: 1 },
+);
 
 const path = fc
   .tuple(
@@ -41,7 +104,20 @@ const path = fc
   .map(([lead, segments, trail]) => `${lead}${segments.join('/')}${trail}`);
 const bundle = fc.uniqueArray(path, { minLength: 1, maxLength: 6 });
 
-const VCS = new Set(['.git', 'git~1', '.hg', '.svn', '.bzr', '_darcs', 'cvs', '.jj', '.sl', '.pijul', '.fslckout', '_fossil_']);
+const VCS = new Set([
+  '.git',
+  'git~1',
+  '.hg',
+  '.svn',
+  '.bzr',
+  '_darcs',
+  'cvs',
+  '.jj',
+  '.sl',
+  '.pijul',
+  '.fslckout',
+  '_fossil_',
+]);
 const RUNS_CODE = new Set(['.envrc', '.vscode', '.idea']);
 const fold = (text: string) => text.normalize('NFC').toUpperCase().toLowerCase();
 
@@ -61,13 +137,15 @@ function modelProblem(paths: string[]): string | null {
   for (const [i, p] of all.entries()) {
     for (const q of all.slice(i + 1)) {
       if (fold(p) === fold(q)) return `${p} and ${q}: one file`;
-      if (fold(q).startsWith(`${fold(p)}/`) || fold(p).startsWith(`${fold(q)}/`)) return `${p} and ${q}: file and folder`;
+      if (fold(q).startsWith(`${fold(p)}/`) || fold(p).startsWith(`${fold(q)}/`))
+        return `${p} and ${q}: file and folder`;
     }
   }
   return null;
 }
 
-const filesOf = (paths: string[]) => paths.map((p, i) => ({ path: p, content_base64: Buffer.from(`content ${i}`).toString('base64') }));
+const filesOf = (paths: string[]) =>
+  paths.map((p, i) => ({ path: p, content_base64: Buffer.from(`content ${i}`).toString('base64') }));
 
 describe('bundle paths (fuzz)', () => {
   it('checkBundle refuses by name and rule, and what it accepts can be installed everywhere', async (t) => {
@@ -81,15 +159,20 @@ describe('bundle paths (fuzz)', () => {
           const checked = checkBundle(filesOf(paths));
           if (!checked.ok) {
             assert.match(checked.field, /^files(\.\d+\.(path|content_base64))?$/);
-            if (checked.field.endsWith('.path')) assert.match(checked.message, /^files\.\d+\.path .* \(rule [a-z_]+\)$/);
+            if (checked.field.endsWith('.path'))
+              assert.match(checked.message, /^files\.\d+\.path .* \(rule [a-z_]+\)$/);
             return;
           }
           accepted++;
           const normal = checked.files.map((f) => f.path);
           assert.equal(modelProblem(normal), null, `accepted ${JSON.stringify(paths)}`);
           const target = join(root, `skill-${installs++}`);
-          await replaceFolder(target, [{ path: 'SKILL.md', bytes: new Uint8Array(Buffer.from('md')) }, ...checked.files.map((f) => ({ path: f.path, bytes: new Uint8Array(f.content) }))]);
-          for (const file of checked.files) assert.deepEqual(readFileSync(join(target, ...file.path.split('/'))), file.content, file.path);
+          await replaceFolder(target, [
+            { path: 'SKILL.md', bytes: new Uint8Array(Buffer.from('md')) },
+            ...checked.files.map((f) => ({ path: f.path, bytes: new Uint8Array(f.content) })),
+          ]);
+          for (const file of checked.files)
+            assert.deepEqual(readFileSync(join(target, ...file.path.split('/'))), file.content, file.path);
           rmSync(target, { recursive: true });
         }),
         fcParams(RUNS),
@@ -119,7 +202,11 @@ describe('bundle paths (fuzz)', () => {
       let n = 0;
       await fc.assert(
         fc.asyncProperty(bundle, async (paths) => {
-          const body = { skill_md_content: skillMd({ name: `paths-${n++}` }), visibility: 'public', files: filesOf(paths) };
+          const body = {
+            skill_md_content: skillMd({ name: `paths-${n++}` }),
+            visibility: 'public',
+            files: filesOf(paths),
+          };
           const res = await call(app.app, 'POST', '/v1/skills', { key, body });
           assert.ok([201, 400].includes(res.statusCode), `${res.statusCode} ${res.body}`);
           if (res.statusCode === 400) assert.match(res.json().error.message, /^files(\.\d+)?/);

@@ -127,13 +127,21 @@ export function describeExchange(s: Sent, res: Res): string {
 export const seen = new Map<number, number>();
 
 export function histogram(): string {
-  const text = [...seen.entries()].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(' ');
+  const text = [...seen.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([status, n]) => `${status}×${n}`)
+    .join(' ');
   seen.clear();
   return text;
 }
 
 export function send(app: FastifyInstance, s: Sent): Promise<Res> {
-  return app.inject({ method: s.method, url: s.url, headers: s.headers, ...(s.payload !== undefined ? { payload: s.payload } : {}) });
+  return app.inject({
+    method: s.method,
+    url: s.url,
+    headers: s.headers,
+    ...(s.payload !== undefined ? { payload: s.payload } : {}),
+  });
 }
 
 /** Never a 500; every error is exactly `{ error: { code, message } }` with the code the error table gives its status. */
@@ -145,7 +153,8 @@ export function checkResponse(s: Sent, res: Res): void {
   if (expected === undefined) throw new Error(`status ${status} is not in the error table${describeExchange(s, res)}`);
   if (s.method === 'HEAD') return; // no body to check
   const type = String(res.headers['content-type'] ?? '');
-  if (!type.startsWith('application/json')) throw new Error(`error with content-type ${JSON.stringify(type)}${describeExchange(s, res)}`);
+  if (!type.startsWith('application/json'))
+    throw new Error(`error with content-type ${JSON.stringify(type)}${describeExchange(s, res)}`);
   let body: unknown;
   try {
     body = JSON.parse(res.body);
@@ -166,7 +175,9 @@ export function checkResponse(s: Sent, res: Res): void {
     envelope.error.message.length > 0;
   if (!ok) throw new Error(`error body is not the envelope { error: { code, message } }${describeExchange(s, res)}`);
   if (envelope.error!.code !== expected) {
-    throw new Error(`status ${status} carries code ${String(envelope.error!.code)}, the error table says ${expected}${describeExchange(s, res)}`);
+    throw new Error(
+      `status ${status} carries code ${String(envelope.error!.code)}, the error table says ${expected}${describeExchange(s, res)}`,
+    );
   }
   if (status === 401 && res.headers['www-authenticate'] === undefined) {
     throw new Error(`401 without WWW-Authenticate${describeExchange(s, res)}`);
@@ -185,7 +196,10 @@ export const json = { 'content-type': 'application/json' };
 // ---- a fingerprint of every stored row -----------------------------------------------------------
 
 interface Sqlish {
-  prepare(sql: string): { all(...params: unknown[]): unknown[]; pluck(on?: boolean): { all(...params: unknown[]): unknown[] } };
+  prepare(sql: string): {
+    all(...params: unknown[]): unknown[];
+    pluck(on?: boolean): { all(...params: unknown[]): unknown[] };
+  };
 }
 
 interface Pgish {
@@ -198,7 +212,10 @@ let warnedNoDb = false;
 
 /** Per-table digests of the SQLite store, read through its (private) connection. */
 function sqliteDigest(db: Sqlish): Record<string, string> {
-  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];
+  const tables = db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+    .pluck()
+    .all() as string[];
   const out: Record<string, string> = {};
   for (const name of tables) {
     const rows = db.prepare(`SELECT * FROM "${name.replaceAll('"', '""')}"`).all();
@@ -303,7 +320,8 @@ export function fingerprintChanges(before: string, after: string): Map<string, s
     if (a.db?.[k] !== b.db?.[k]) changed.set(`table ${k}`, `${a.db?.[k]} -> ${b.db?.[k]}`);
   }
   for (const k of new Set([...Object.keys(a.http), ...Object.keys(b.http)])) {
-    if (JSON.stringify(a.http[k]) !== JSON.stringify(b.http[k])) changed.set(k, `${JSON.stringify(a.http[k])} -> ${JSON.stringify(b.http[k])}`);
+    if (JSON.stringify(a.http[k]) !== JSON.stringify(b.http[k]))
+      changed.set(k, `${JSON.stringify(a.http[k])} -> ${JSON.stringify(b.http[k])}`);
   }
   return changed;
 }
@@ -317,7 +335,12 @@ const PROTOTYPE_KEYS = Object.getOwnPropertyNames(Object.prototype).sort().join(
 export function checkNoPollution(s: Sent): void {
   const probe = {} as Record<string, unknown>;
   const names = Object.getOwnPropertyNames(Object.prototype).sort().join(',');
-  if (names !== PROTOTYPE_KEYS || probe.admin !== undefined || probe.polluted !== undefined || probe.scopes !== undefined) {
+  if (
+    names !== PROTOTYPE_KEYS ||
+    probe.admin !== undefined ||
+    probe.polluted !== undefined ||
+    probe.scopes !== undefined
+  ) {
     throw new Error(`Object.prototype was polluted\n  request: ${describeRequest(s)}`);
   }
 }
@@ -348,12 +371,22 @@ async function agent(app: FastifyInstance, id: string, scopes: string[]): Promis
 }
 
 export async function newUnit(app: FastifyInstance, key: string, title: string): Promise<string> {
-  const res = await send(app, { method: 'POST', url: '/v1/knowledge', headers: { ...bearer(key), ...json }, payload: JSON.stringify(unitBody({ title })) });
+  const res = await send(app, {
+    method: 'POST',
+    url: '/v1/knowledge',
+    headers: { ...bearer(key), ...json },
+    payload: JSON.stringify(unitBody({ title })),
+  });
   assert.equal(res.statusCode, 201, res.body);
   return res.json().data.id as string;
 }
 
-async function newSkill(app: FastifyInstance, key: string, name: string, visibility: 'public' | 'private'): Promise<string> {
+async function newSkill(
+  app: FastifyInstance,
+  key: string,
+  name: string,
+  visibility: 'public' | 'private',
+): Promise<string> {
   const res = await send(app, {
     method: 'POST',
     url: '/v1/skills',
@@ -374,7 +407,12 @@ export async function buildWorld(store: Store, options: Partial<AppOptions> = {}
   const other = await agent(app, 'other', ['read', 'write']);
   const revoker = await agent(app, 'revoker', ['read', 'write']);
   const revokedKey = await register(app, 'writer', ['read'], 'free', writer.key);
-  const revoked = await send(app, { method: 'POST', url: '/v1/auth/revoke', headers: { ...bearer(writer.key), ...json }, payload: JSON.stringify({ key_prefix: revokedKey.slice(0, 8) }) });
+  const revoked = await send(app, {
+    method: 'POST',
+    url: '/v1/auth/revoke',
+    headers: { ...bearer(writer.key), ...json },
+    payload: JSON.stringify({ key_prefix: revokedKey.slice(0, 8) }),
+  });
   assert.equal(revoked.statusCode, 200, revoked.body);
 
   const unit = await newUnit(app, writer.key, 'Retry idempotent requests with exponential backoff');
@@ -386,7 +424,12 @@ export async function buildWorld(store: Store, options: Partial<AppOptions> = {}
   const privateSkill = await newSkill(app, writer.key, 'secret-tools', 'private');
   await newSkill(app, other.key, 'csv-tools', 'public');
   // A verdict from the reader, so validations exist to be (wrongly) touched.
-  const verdict = await send(app, { method: 'POST', url: `/v1/knowledge/${foreignUnit}/validate`, headers: { ...bearer(reader.key), ...json }, payload: '{"valid":true}' });
+  const verdict = await send(app, {
+    method: 'POST',
+    url: `/v1/knowledge/${foreignUnit}/validate`,
+    headers: { ...bearer(reader.key), ...json },
+    payload: '{"valid":true}',
+  });
   assert.equal(verdict.statusCode, 200, verdict.body);
 
   const w: World = {
@@ -425,23 +468,51 @@ export interface Aimed {
 /** One request per AuthTarget, carrying `authorization`; reads answer anonymous callers, writes refuse them. */
 export function aimedRequest(w: World, target: AuthTarget, authorization: string): Aimed {
   const body = (value: unknown) => ({ headers: { authorization, ...json }, payload: JSON.stringify(value) });
-  const requests: Record<AuthTarget, { method: Method; url: string; headers?: Record<string, string>; payload?: string; anonymous: number }> = {
+  const requests: Record<
+    AuthTarget,
+    { method: Method; url: string; headers?: Record<string, string>; payload?: string; anonymous: number }
+  > = {
     listUnits: { method: 'GET', url: '/v1/knowledge?limit=1', anonymous: 200 },
     listSkills: { method: 'GET', url: '/v1/skills?limit=100', anonymous: 200 },
     getUnit: { method: 'GET', url: `/v1/knowledge/${w.unit}`, anonymous: 200 },
     getPrivateSkill: { method: 'GET', url: `/v1/skills/${w.privateSkill}`, anonymous: 404 },
     reputation: { method: 'GET', url: '/v1/reputation/writer', anonymous: 200 },
     postUnit: { method: 'POST', url: '/v1/knowledge', ...body(unitBody()), anonymous: 401 },
-    postSkill: { method: 'POST', url: '/v1/skills', ...body({ skill_md_content: skillMd(), visibility: 'public' }), anonymous: 401 },
-    validate: { method: 'POST', url: `/v1/knowledge/${w.foreignUnit}/validate`, ...body({ valid: false }), anonymous: 401 },
+    postSkill: {
+      method: 'POST',
+      url: '/v1/skills',
+      ...body({ skill_md_content: skillMd(), visibility: 'public' }),
+      anonymous: 401,
+    },
+    validate: {
+      method: 'POST',
+      url: `/v1/knowledge/${w.foreignUnit}/validate`,
+      ...body({ valid: false }),
+      anonymous: 401,
+    },
     delete: { method: 'DELETE', url: `/v1/knowledge/${w.unit}`, anonymous: 401 },
     export: { method: 'GET', url: '/v1/export/writer', anonymous: 401 },
     revoke: { method: 'POST', url: '/v1/auth/revoke', ...body({ key_prefix: w.writer.prefix }), anonymous: 401 },
-    registerExisting: { method: 'POST', url: '/v1/auth/register', ...body({ agent_id: 'writer', scopes: ['read'], tier: 'free' }), anonymous: 409 },
-    registerAdmin: { method: 'POST', url: '/v1/auth/register', ...body({ agent_id: 'admin', scopes: ['admin'], tier: 'enterprise' }), anonymous: 409 },
+    registerExisting: {
+      method: 'POST',
+      url: '/v1/auth/register',
+      ...body({ agent_id: 'writer', scopes: ['read'], tier: 'free' }),
+      anonymous: 409,
+    },
+    registerAdmin: {
+      method: 'POST',
+      url: '/v1/auth/register',
+      ...body({ agent_id: 'admin', scopes: ['admin'], tier: 'enterprise' }),
+      anonymous: 409,
+    },
   };
   const q = requests[target];
-  const s: Sent = { method: q.method, url: q.url, headers: q.headers ?? { authorization }, ...(q.payload !== undefined ? { payload: q.payload } : {}) };
+  const s: Sent = {
+    method: q.method,
+    url: q.url,
+    headers: q.headers ?? { authorization },
+    ...(q.payload !== undefined ? { payload: q.payload } : {}),
+  };
   return { s, anonymous: q.anonymous };
 }
 
@@ -451,11 +522,18 @@ export function checkTreatedAsAnonymous(target: AuthTarget, aimed: Aimed, res: R
   expectStatus(s, res, [aimed.anonymous], `${target} as an anonymous caller`);
   const challenge = String(res.headers['www-authenticate'] ?? '');
   if (!challenge.includes('error="invalid_token"')) {
-    throw new Error(`a refused credential without WWW-Authenticate: Bearer error="invalid_token" (got ${JSON.stringify(challenge)})${describeExchange(s, res)}`);
+    throw new Error(
+      `a refused credential without WWW-Authenticate: Bearer error="invalid_token" (got ${JSON.stringify(challenge)})${describeExchange(s, res)}`,
+    );
   }
   if (target === 'listSkills') {
     const page = res.json() as PageBody;
-    assert.equal(page.total, anonymousSkills, `a refused credential saw a different skill list${describeExchange(s, res)}`);
-    for (const item of page.data) assert.equal(item.visibility, 'public', `private skill shown${describeExchange(s, res)}`);
+    assert.equal(
+      page.total,
+      anonymousSkills,
+      `a refused credential saw a different skill list${describeExchange(s, res)}`,
+    );
+    for (const item of page.data)
+      assert.equal(item.visibility, 'public', `private skill shown${describeExchange(s, res)}`);
   }
 }

@@ -69,7 +69,10 @@ function buildBody(r: A.BodyRecipe): Built {
     case 'text':
       return { payload: r.text, contentType: 'application/json' };
     case 'raw':
-      return { payload: typeof r.payload === 'string' ? r.payload : Buffer.from(r.payload), contentType: 'application/json' };
+      return {
+        payload: typeof r.payload === 'string' ? r.payload : Buffer.from(r.payload),
+        contentType: 'application/json',
+      };
     case 'deep': {
       const deep = deepText(r.depth, r.shape);
       return { payload: r.field === null ? deep : `{"${r.field}":${deep}}`, contentType: 'application/json' };
@@ -104,7 +107,11 @@ function byteLength(payload: string | Buffer | undefined): number {
 type BodyCaller = 'proper' | 'none' | 'wrong';
 
 const idempotencyHeader = fc.option(
-  fc.oneof(fc.uuid(), fc.constantFrom('', ' ', 'x'.repeat(256), 'é', 'key with spaces', 'a\tb'), fc.string({ maxLength: 20 })),
+  fc.oneof(
+    fc.uuid(),
+    fc.constantFrom('', ' ', 'x'.repeat(256), 'é', 'key with spaces', 'a\tb'),
+    fc.string({ maxLength: 20 }),
+  ),
   { nil: null, freq: 4 },
 );
 
@@ -118,16 +125,14 @@ for (const b of fuzzBackends()) {
           foreignPrefixes: [w.writer.prefix, w.reader.prefix, w.admin.prefix, w.other.prefix, w.revokedKey.slice(0, 8)],
           agentIds: [...w.agents],
         };
-        const recipe = fc
-          .constantFrom(...A.POST_ROUTES)
-          .chain((route) =>
-            fc.record({
-              route: fc.constant(route),
-              body: A.bodyRecipe(route, seeds),
-              caller: fc.constantFrom<BodyCaller>('proper', 'proper', 'proper', 'proper', 'none', 'wrong'),
-              idempotencyKey: idempotencyHeader,
-            }),
-          );
+        const recipe = fc.constantFrom(...A.POST_ROUTES).chain((route) =>
+          fc.record({
+            route: fc.constant(route),
+            body: A.bodyRecipe(route, seeds),
+            caller: fc.constantFrom<BodyCaller>('proper', 'proper', 'proper', 'proper', 'none', 'wrong'),
+            idempotencyKey: idempotencyHeader,
+          }),
+        );
         await fc.assert(
           fc.asyncProperty(recipe, async ({ route, body, caller, idempotencyKey }) => {
             const built = buildBody(body);
@@ -139,33 +144,53 @@ for (const b of fuzzBackends()) {
               revoke: { url: '/v1/auth/revoke', proper: w.revoker.key, wrong: 'reg_' + 'A'.repeat(40) },
               skills: { url: '/v1/skills', proper: w.writer.key, wrong: w.reader.key },
               knowledge: { url: '/v1/knowledge', proper: w.writer.key, wrong: w.reader.key },
-              validate: { url: `/v1/knowledge/${w.foreignUnit}/validate`, proper: w.writer.key, wrong: 'reg_' + 'A'.repeat(40) },
+              validate: {
+                url: `/v1/knowledge/${w.foreignUnit}/validate`,
+                proper: w.writer.key,
+                wrong: 'reg_' + 'A'.repeat(40),
+              },
             };
             const target = keys[route];
             const key = caller === 'proper' ? target.proper : caller === 'wrong' ? target.wrong : null;
             if (key !== null) Object.assign(headers, bearer(key));
-            const s: Sent = { method: 'POST', url: target.url, headers, ...(built.payload !== undefined ? { payload: built.payload } : {}) };
+            const s: Sent = {
+              method: 'POST',
+              url: target.url,
+              headers,
+              ...(built.payload !== undefined ? { payload: built.payload } : {}),
+            };
 
             const agentsBefore = new Set(w.agents);
             const res = await guarded(w, s);
 
             const bytes = byteLength(built.payload);
             if (bytes > A.MIB) expectStatus(s, res, [413], `a ${bytes}-byte body is over 1 MiB`);
-            else if (res.statusCode === 413) throw new Error(`413 for a ${bytes}-byte body, not over 1 MiB${describeExchange(s, res)}`);
+            else if (res.statusCode === 413)
+              throw new Error(`413 for a ${bytes}-byte body, not over 1 MiB${describeExchange(s, res)}`);
 
             if (res.statusCode < 300) {
-              const sentBody = typeof built.payload === 'string' ? (JSON.parse(built.payload) as Record<string, unknown>) : {};
+              const sentBody =
+                typeof built.payload === 'string' ? (JSON.parse(built.payload) as Record<string, unknown>) : {};
               if (route === 'register') {
                 const id = String(sentBody.agent_id);
                 // An existing agent gets further keys only through its own key or an admin's.
-                if (agentsBefore.has(id) && key === null) throw new Error(`anonymous registration took over existing agent ${id}${describeExchange(s, res)}`);
+                if (agentsBefore.has(id) && key === null)
+                  throw new Error(`anonymous registration took over existing agent ${id}${describeExchange(s, res)}`);
                 w.agents.add(id);
               }
-              if (route === 'revoke') throw new Error(`revoked a key the caller does not own${describeExchange(s, res)}`);
+              if (route === 'revoke')
+                throw new Error(`revoked a key the caller does not own${describeExchange(s, res)}`);
               if (route === 'knowledge' || route === 'skills') {
                 const data = res.json().data as { agent_id: string; quality_score: number };
-                assert.equal(data.agent_id, 'writer', `contribution credited to the wrong agent${describeExchange(s, res)}`);
-                assert.ok(data.quality_score >= 0 && data.quality_score <= 1, `quality_score out of [0, 1]${describeExchange(s, res)}`);
+                assert.equal(
+                  data.agent_id,
+                  'writer',
+                  `contribution credited to the wrong agent${describeExchange(s, res)}`,
+                );
+                assert.ok(
+                  data.quality_score >= 0 && data.quality_score <= 1,
+                  `quality_score out of [0, 1]${describeExchange(s, res)}`,
+                );
               }
             }
           }),
@@ -210,7 +235,9 @@ for (const b of fuzzBackends()) {
             for (const name of ['limit', 'offset', 'min_quality']) {
               const value = clean ? singleDecoded(r.params, name) : null;
               if (typeof value === 'string' && Number.isNaN(Number(value)) && res.statusCode === 200) {
-                throw new Error(`${name}=${JSON.stringify(value)} is not a number, yet the list answered 200${describeExchange(s, res)}`);
+                throw new Error(
+                  `${name}=${JSON.stringify(value)} is not a number, yet the list answered 200${describeExchange(s, res)}`,
+                );
               }
             }
             if (res.statusCode !== 200) return;
@@ -218,35 +245,68 @@ for (const b of fuzzBackends()) {
             const page = res.json() as PageBody;
             const shape = Object.keys(page).sort().join(',');
             // `capped` comes with a search (q), and only then.
-            assert.ok(['data,limit,offset,total', 'capped,data,limit,offset,total'].includes(shape), `list body keys: ${shape}${describeExchange(s, res)}`);
-            if ('capped' in page) assert.equal(typeof page.capped, 'boolean', `capped is a boolean${describeExchange(s, res)}`);
+            assert.ok(
+              ['data,limit,offset,total', 'capped,data,limit,offset,total'].includes(shape),
+              `list body keys: ${shape}${describeExchange(s, res)}`,
+            );
+            if ('capped' in page)
+              assert.equal(typeof page.capped, 'boolean', `capped is a boolean${describeExchange(s, res)}`);
             assert.ok(Array.isArray(page.data), `data is an array${describeExchange(s, res)}`);
-            assert.ok(Number.isInteger(page.limit) && page.limit >= 1 && page.limit <= 100, `limit in 1..100${describeExchange(s, res)}`);
+            assert.ok(
+              Number.isInteger(page.limit) && page.limit >= 1 && page.limit <= 100,
+              `limit in 1..100${describeExchange(s, res)}`,
+            );
             assert.ok(Number.isInteger(page.offset) && page.offset >= 0, `offset >= 0${describeExchange(s, res)}`);
             assert.ok(Number.isInteger(page.total) && page.total >= 0, `total >= 0${describeExchange(s, res)}`);
-            assert.equal(page.data.length, Math.max(0, Math.min(page.limit, page.total - page.offset)), `page size vs total/offset/limit${describeExchange(s, res)}`);
+            assert.equal(
+              page.data.length,
+              Math.max(0, Math.min(page.limit, page.total - page.offset)),
+              `page size vs total/offset/limit${describeExchange(s, res)}`,
+            );
 
             if (clean) {
               const limit = singleDecoded(r.params, 'limit');
               // == 0 and -0 alike: "offset=-0" may well be echoed as 0.
-              if (typeof limit === 'string') assert.ok(page.limit === Number(limit), `echoed limit${describeExchange(s, res)}`);
+              if (typeof limit === 'string')
+                assert.ok(page.limit === Number(limit), `echoed limit${describeExchange(s, res)}`);
               const offset = singleDecoded(r.params, 'offset');
-              if (typeof offset === 'string') assert.ok(page.offset === Number(offset), `echoed offset${describeExchange(s, res)}`);
+              if (typeof offset === 'string')
+                assert.ok(page.offset === Number(offset), `echoed offset${describeExchange(s, res)}`);
               const minQuality = singleDecoded(r.params, 'min_quality');
               if (typeof minQuality === 'string') {
                 const floor = Number(minQuality);
-                assert.ok(floor >= 0 && floor <= 1, `min_quality ${minQuality} outside [0, 1] was accepted${describeExchange(s, res)}`);
-                for (const item of page.data) assert.ok((item.quality_score as number) >= floor, `item below min_quality${describeExchange(s, res)}`);
+                assert.ok(
+                  floor >= 0 && floor <= 1,
+                  `min_quality ${minQuality} outside [0, 1] was accepted${describeExchange(s, res)}`,
+                );
+                for (const item of page.data)
+                  assert.ok(
+                    (item.quality_score as number) >= floor,
+                    `item below min_quality${describeExchange(s, res)}`,
+                  );
               }
               const types = r.path === '/v1/knowledge' ? singleDecoded(r.params, 'types') : undefined;
               if (typeof types === 'string') {
-                const wanted = new Set(types.split(',').map((x) => x.trim()).filter(Boolean));
-                if (wanted.size > 0) for (const item of page.data) assert.ok(wanted.has(item.type as string), `item of a type not asked for${describeExchange(s, res)}`);
+                const wanted = new Set(
+                  types
+                    .split(',')
+                    .map((x) => x.trim())
+                    .filter(Boolean),
+                );
+                if (wanted.size > 0)
+                  for (const item of page.data)
+                    assert.ok(
+                      wanted.has(item.type as string),
+                      `item of a type not asked for${describeExchange(s, res)}`,
+                    );
               }
             }
             if (r.path === '/v1/skills') {
               for (const item of page.data) {
-                const visible = item.visibility === 'public' || r.caller === 'admin' || (r.caller === 'writer' && item.agent_id === 'writer');
+                const visible =
+                  item.visibility === 'public' ||
+                  r.caller === 'admin' ||
+                  (r.caller === 'writer' && item.agent_id === 'writer');
                 assert.ok(visible, `a private skill leaked to ${r.caller}${describeExchange(s, res)}`);
               }
             }
@@ -338,9 +398,17 @@ for (const b of fuzzBackends()) {
             let payload: string | undefined;
             if (r.body !== 'none' && r.method !== 'GET' && r.method !== 'HEAD') {
               headers['content-type'] = 'application/json';
-              payload = r.body === 'verdict' ? '{"valid":true,"feedback":"fuzz"}' : '{"valid":"yes","__proto__":{"admin":true}}';
+              payload =
+                r.body === 'verdict'
+                  ? '{"valid":true,"feedback":"fuzz"}'
+                  : '{"valid":"yes","__proto__":{"admin":true}}';
             }
-            const s: Sent = { method: r.method, url: path + r.tail, headers, ...(payload !== undefined ? { payload } : {}) };
+            const s: Sent = {
+              method: r.method,
+              url: path + r.tail,
+              headers,
+              ...(payload !== undefined ? { payload } : {}),
+            };
             const unitBefore = w.unit;
             const res = await guarded(w, s);
             const status = res.statusCode;
@@ -348,7 +416,9 @@ for (const b of fuzzBackends()) {
             const served = ROUTE_METHODS[r.template].includes(r.method);
             const exact = (r.tail === '' || r.tail === '?x=1') && decoded !== null;
             if (r.tail === '' && !served && status < 400) {
-              throw new Error(`${r.method} is not served on this path, yet answered ${status}${describeExchange(s, res)}`);
+              throw new Error(
+                `${r.method} is not served on this path, yet answered ${status}${describeExchange(s, res)}`,
+              );
             }
             if (exact && served) {
               const authenticated = caller.agent !== null;
@@ -357,21 +427,42 @@ for (const b of fuzzBackends()) {
                 case 'unit':
                   if (r.method === 'DELETE') {
                     // A body that is not JSON is refused while parsing, before credentials are looked at.
-                    if (!authenticated) expectStatus(s, res, r.body === 'junk' ? [400, 401] : [401], 'DELETE without a working credential');
+                    if (!authenticated)
+                      expectStatus(
+                        s,
+                        res,
+                        r.body === 'junk' ? [400, 401] : [401],
+                        'DELETE without a working credential',
+                      );
                     else if (unitOwner === undefined) expectStatus(s, res, [400, 404], 'DELETE of no live unit');
-                    else if (caller.agent === 'admin' || (caller.agent === unitOwner && caller.agent !== 'reader')) expectStatus(s, res, [200], 'DELETE by owner or admin');
+                    else if (caller.agent === 'admin' || (caller.agent === unitOwner && caller.agent !== 'reader'))
+                      expectStatus(s, res, [200], 'DELETE by owner or admin');
                     else expectStatus(s, res, [403], 'DELETE of a unit the caller does not own');
                   } else if (unitOwner !== undefined) expectStatus(s, res, [200], 'GET of a live unit');
                   else expectStatus(s, res, [400, 404], 'GET of no live unit');
                   break;
                 case 'skill': {
-                  const visible = decoded === w.skill || (decoded === w.privateSkill && (caller.agent === 'writer' || caller.agent === 'admin'));
-                  expectStatus(s, res, visible ? [200] : [400, 404], visible ? 'a skill the caller may see' : 'no skill the caller may see');
+                  const visible =
+                    decoded === w.skill ||
+                    (decoded === w.privateSkill && (caller.agent === 'writer' || caller.agent === 'admin'));
+                  expectStatus(
+                    s,
+                    res,
+                    visible ? [200] : [400, 404],
+                    visible ? 'a skill the caller may see' : 'no skill the caller may see',
+                  );
                   break;
                 }
                 case 'validate':
-                  if (!authenticated) expectStatus(s, res, r.body === 'junk' ? [400, 401] : [401], 'validate without a working credential');
-                  else if (r.body !== 'verdict') expectStatus(s, res, [400, 404, 415], 'validate without a valid verdict');
+                  if (!authenticated)
+                    expectStatus(
+                      s,
+                      res,
+                      r.body === 'junk' ? [400, 401] : [401],
+                      'validate without a working credential',
+                    );
+                  else if (r.body !== 'verdict')
+                    expectStatus(s, res, [400, 404, 415], 'validate without a valid verdict');
                   else if (unitOwner === undefined) expectStatus(s, res, [400, 404], 'validate of no live unit');
                   else if (unitOwner === caller.agent) expectStatus(s, res, [403], 'validate of an own unit');
                   else expectStatus(s, res, [200], 'validate of a live unit of another agent');
@@ -382,14 +473,16 @@ for (const b of fuzzBackends()) {
                 case 'export':
                   if (!authenticated) expectStatus(s, res, [401], 'export without a working credential');
                   else if (caller.agent === decoded) expectStatus(s, res, [200], 'export of own data');
-                  else if (caller.agent === 'admin') expectStatus(s, res, w.agents.has(decoded) ? [200] : [400, 404], 'admin export');
+                  else if (caller.agent === 'admin')
+                    expectStatus(s, res, w.agents.has(decoded) ? [200] : [400, 404], 'admin export');
                   else expectStatus(s, res, [400, 403], 'export of another agent');
                   break;
               }
             }
             if (r.template === 'export' && status === 200 && r.method === 'GET') {
               const who = (res.json() as { data: { agent_id: string } }).data.agent_id;
-              if (caller.agent !== 'admin' && who !== caller.agent) throw new Error(`exported ${who} to ${caller.agent}${describeExchange(s, res)}`);
+              if (caller.agent !== 'admin' && who !== caller.agent)
+                throw new Error(`exported ${who} to ${caller.agent}${describeExchange(s, res)}`);
             }
             // Keep the pools alive: a fuzzed DELETE that removed a known unit gets a replacement.
             if (r.method === 'DELETE' && status === 200 && decoded !== null && w.liveUnits.has(decoded)) {
@@ -422,11 +515,16 @@ for (const b of fuzzBackends()) {
       announce(t, b.runs);
       const w = await buildWorld(await b.open());
       try {
-        const anonymousSkills = (await send(w.app, { method: 'GET', url: '/v1/skills?limit=100', headers: {} })).json().total as number;
+        const anonymousSkills = (await send(w.app, { method: 'GET', url: '/v1/skills?limit=100', headers: {} })).json()
+          .total as number;
         await fc.assert(
           fc.asyncProperty(A.authRecipe, A.authTarget, async (a, target) => {
             const authorization =
-              a.kind === 'literal' ? a.value : a.kind === 'revoked' ? `Bearer ${w.revokedKey}` : A.mangleKey(a.who === 'writer' ? w.writer.key : w.admin.key, a.how);
+              a.kind === 'literal'
+                ? a.value
+                : a.kind === 'revoked'
+                  ? `Bearer ${w.revokedKey}`
+                  : A.mangleKey(a.who === 'writer' ? w.writer.key : w.admin.key, a.how);
             const aimed = aimedRequest(w, target, authorization);
             const res = await guarded(w, aimed.s);
             checkTreatedAsAnonymous(target, aimed, res, anonymousSkills);
@@ -492,7 +590,15 @@ async function buildModel(b: FuzzBackend): Promise<Model> {
     ['root', ['read', 'write', 'admin']],
   ] as const) {
     const key = await register(t.app, id, [...scopes]);
-    agents.push({ id, admin: id === 'root', keys: [{ key, prefix: key.slice(0, 8), scopes: [...scopes], revoked: false }], millis: 0, contributions: 0, firstVerdicts: 0, events: 0 });
+    agents.push({
+      id,
+      admin: id === 'root',
+      keys: [{ key, prefix: key.slice(0, 8), scopes: [...scopes], revoked: false }],
+      millis: 0,
+      contributions: 0,
+      firstVerdicts: 0,
+      events: 0,
+    });
   }
   return { t, app: t.app, agents, units: [], skills: [] };
 }
@@ -515,10 +621,23 @@ async function runOp(m: Model, o: A.Op, touched: Set<ModelUnit>): Promise<void> 
       const keys = activeKeys(a);
       const k = keys[o.key % keys.length]!;
       const examples = Array.from({ length: o.examples }, (_, i) => `example ${i} of ${o.title}`);
-      const payload = JSON.stringify(unitBody({ title: o.title, type: o.type, tags: o.tags, content: { description: `How to ${o.title}.`, examples }, metadata: { source: 'https://example.org', confidence: o.confidence } }));
+      const payload = JSON.stringify(
+        unitBody({
+          title: o.title,
+          type: o.type,
+          tags: o.tags,
+          content: { description: `How to ${o.title}.`, examples },
+          metadata: { source: 'https://example.org', confidence: o.confidence },
+        }),
+      );
       const canWrite = k.scopes.includes('write');
       const s: Sent = { method: 'POST', url: '/v1/knowledge', headers: { ...bearer(k.key), ...json }, payload };
-      const res = await expectOk(m, s, canWrite ? [201] : [403], canWrite ? 'contribute with a write key' : 'contribute with a read-only key');
+      const res = await expectOk(
+        m,
+        s,
+        canWrite ? [201] : [403],
+        canWrite ? 'contribute with a write key' : 'contribute with a read-only key',
+      );
       if (res.statusCode === 201) {
         const unit: ModelUnit = { id: res.json().data.id as string, owner: a.id, live: true, verdicts: new Map() };
         m.units.push(unit);
@@ -534,12 +653,27 @@ async function runOp(m: Model, o: A.Op, touched: Set<ModelUnit>): Promise<void> 
       const keys = activeKeys(a);
       const k = keys[o.key % keys.length]!;
       const canWrite = k.scopes.includes('write');
-      const s: Sent = { method: 'POST', url: '/v1/skills', headers: { ...bearer(k.key), ...json }, payload: JSON.stringify({ skill_md_content: skillMd({ name: o.name }), visibility: o.visibility }) };
+      const s: Sent = {
+        method: 'POST',
+        url: '/v1/skills',
+        headers: { ...bearer(k.key), ...json },
+        payload: JSON.stringify({ skill_md_content: skillMd({ name: o.name }), visibility: o.visibility }),
+      };
       // A skill is its publisher and name: the same SKILL.md again answers 200 with the skill it made, and earns nothing.
       const published = m.skills.find((x) => x.owner === a.id && x.name === o.name);
       const expected = !canWrite ? 403 : published ? 200 : 201;
-      const res = await expectOk(m, s, [expected], canWrite ? 'contribute a skill with a write key' : 'contribute a skill with a read-only key');
-      if (res.statusCode === 200) assert.equal(res.json().data.id, published!.id, `the same content answers the same skill${describeExchange(s, res)}`);
+      const res = await expectOk(
+        m,
+        s,
+        [expected],
+        canWrite ? 'contribute a skill with a write key' : 'contribute a skill with a read-only key',
+      );
+      if (res.statusCode === 200)
+        assert.equal(
+          res.json().data.id,
+          published!.id,
+          `the same content answers the same skill${describeExchange(s, res)}`,
+        );
       if (res.statusCode === 201) {
         m.skills.push({ id: res.json().data.id as string, owner: a.id, name: o.name, visibility: o.visibility });
         a.millis += 100;
@@ -556,13 +690,22 @@ async function runOp(m: Model, o: A.Op, touched: Set<ModelUnit>): Promise<void> 
       const k = keys[o.key % keys.length]!;
       const verdict: Record<string, unknown> = { valid: o.valid };
       if (o.feedback !== null) verdict.feedback = o.feedback;
-      const s: Sent = { method: 'POST', url: `/v1/knowledge/${unit.id}/validate`, headers: { ...bearer(k.key), ...json }, payload: JSON.stringify(verdict) };
+      const s: Sent = {
+        method: 'POST',
+        url: `/v1/knowledge/${unit.id}/validate`,
+        headers: { ...bearer(k.key), ...json },
+        payload: JSON.stringify(verdict),
+      };
       const expected = !unit.live ? 404 : unit.owner === a.id ? 403 : 200;
       const res = await expectOk(m, s, [expected], 'validate');
       touched.add(unit);
       if (res.statusCode === 200) {
         const data = res.json().data as { id: string; validated: boolean; feedback: string };
-        assert.deepEqual(data, { id: unit.id, validated: o.valid, feedback: o.feedback ?? '' }, `verdict echo${describeExchange(s, res)}`);
+        assert.deepEqual(
+          data,
+          { id: unit.id, validated: o.valid, feedback: o.feedback ?? '' },
+          `verdict echo${describeExchange(s, res)}`,
+        );
         if (!unit.verdicts.has(a.id)) {
           a.millis += 50;
           a.firstVerdicts += 1;
@@ -598,7 +741,12 @@ async function runOp(m: Model, o: A.Op, touched: Set<ModelUnit>): Promise<void> 
       const a = m.agents[o.agent % m.agents.length]!;
       if (a.keys.length >= 6) return;
       const primary = a.keys[0]!;
-      const s: Sent = { method: 'POST', url: '/v1/auth/register', headers: { ...bearer(primary.key), ...json }, payload: JSON.stringify({ agent_id: a.id, scopes: o.scopes, tier: 'pro' }) };
+      const s: Sent = {
+        method: 'POST',
+        url: '/v1/auth/register',
+        headers: { ...bearer(primary.key), ...json },
+        payload: JSON.stringify({ agent_id: a.id, scopes: o.scopes, tier: 'pro' }),
+      };
       const allowed = o.scopes.every((x) => primary.scopes.includes(x));
       const res = await expectOk(m, s, [allowed ? 201 : 403], 'a further key for the own agent');
       if (res.statusCode === 201) {
@@ -616,13 +764,23 @@ async function runOp(m: Model, o: A.Op, touched: Set<ModelUnit>): Promise<void> 
         // Nothing of its own to revoke: another agent's key must be reported as not found, and keep working.
         const stranger = m.agents[(o.agent + 1) % m.agents.length]!;
         if (a.admin) return;
-        const s: Sent = { method: 'POST', url: '/v1/auth/revoke', headers: { ...bearer(primary.key), ...json }, payload: JSON.stringify({ key_prefix: stranger.keys[0]!.prefix }) };
+        const s: Sent = {
+          method: 'POST',
+          url: '/v1/auth/revoke',
+          headers: { ...bearer(primary.key), ...json },
+          payload: JSON.stringify({ key_prefix: stranger.keys[0]!.prefix }),
+        };
         await expectOk(m, s, [404], "revoke another agent's key");
         const probe: Sent = { method: 'GET', url: `/v1/export/${stranger.id}`, headers: bearer(stranger.keys[0]!.key) };
         await expectOk(m, probe, [200], 'the other agent key still works');
         return;
       }
-      const s: Sent = { method: 'POST', url: '/v1/auth/revoke', headers: { ...bearer(primary.key), ...json }, payload: JSON.stringify({ key_prefix: victim.prefix }) };
+      const s: Sent = {
+        method: 'POST',
+        url: '/v1/auth/revoke',
+        headers: { ...bearer(primary.key), ...json },
+        payload: JSON.stringify({ key_prefix: victim.prefix }),
+      };
       const res = await expectOk(m, s, [200], 'revoke an own secondary key');
       assert.deepEqual(res.json().data, { revoked: true, key_prefix: victim.prefix });
       victim.revoked = true;
@@ -644,8 +802,16 @@ async function checkInvariants(m: Model, touched: Set<ModelUnit>, exportAgent: n
     const res = await expectOk(m, s, [200], 'reputation of a registered agent');
     const p = res.json().data as { score: number; contributions: number; validations: number };
     const expected = a.millis / 1000;
-    assert.equal(p.score, expected, `score of ${a.id} must be 0.1·skills + 0.2·units + 0.05·first verdicts = ${expected}${describeExchange(s, res)}`);
-    assert.equal(Number(p.score.toFixed(3)), p.score, `score of ${a.id} not exact to the thousandth${describeExchange(s, res)}`);
+    assert.equal(
+      p.score,
+      expected,
+      `score of ${a.id} must be 0.1·skills + 0.2·units + 0.05·first verdicts = ${expected}${describeExchange(s, res)}`,
+    );
+    assert.equal(
+      Number(p.score.toFixed(3)),
+      p.score,
+      `score of ${a.id} not exact to the thousandth${describeExchange(s, res)}`,
+    );
     assert.equal(p.contributions, a.contributions, `contributions of ${a.id}${describeExchange(s, res)}`);
     assert.equal(p.validations, a.firstVerdicts, `validations of ${a.id}${describeExchange(s, res)}`);
   }
@@ -653,7 +819,11 @@ async function checkInvariants(m: Model, touched: Set<ModelUnit>, exportAgent: n
   const live = m.units.filter((u) => u.live).length;
   const units: Sent = { method: 'GET', url: '/v1/knowledge?limit=1', headers: {} };
   const unitsRes = await expectOk(m, units, [200], 'list units');
-  assert.equal(unitsRes.json().total, live, `list total must equal the ${live} live public units${describeExchange(units, unitsRes)}`);
+  assert.equal(
+    unitsRes.json().total,
+    live,
+    `list total must equal the ${live} live public units${describeExchange(units, unitsRes)}`,
+  );
 
   const views: Array<[string | null, number]> = [
     [null, m.skills.filter((x) => x.visibility === 'public').length],
@@ -695,15 +865,27 @@ async function checkInvariants(m: Model, touched: Set<ModelUnit>, exportAgent: n
   };
   const sorted = (xs: string[]) => [...xs].sort();
   assert.equal(doc.agent_id, a.id);
-  assert.deepEqual(sorted(doc.knowledge_units.map((u) => u.id)), sorted(m.units.filter((u) => u.live && u.owner === a.id).map((u) => u.id)), `exported units of ${a.id}`);
-  assert.deepEqual(sorted(doc.skills.map((x) => x.id)), sorted(m.skills.filter((x) => x.owner === a.id).map((x) => x.id)), `exported skills of ${a.id}`);
+  assert.deepEqual(
+    sorted(doc.knowledge_units.map((u) => u.id)),
+    sorted(m.units.filter((u) => u.live && u.owner === a.id).map((u) => u.id)),
+    `exported units of ${a.id}`,
+  );
+  assert.deepEqual(
+    sorted(doc.skills.map((x) => x.id)),
+    sorted(m.skills.filter((x) => x.owner === a.id).map((x) => x.id)),
+    `exported skills of ${a.id}`,
+  );
   assert.deepEqual(
     sorted(doc.keys.map((k) => `${k.key_prefix}:${k.revoked_at === null ? 'active' : 'revoked'}`)),
     sorted(a.keys.map((k) => `${k.prefix}:${k.revoked ? 'revoked' : 'active'}`)),
     `exported keys of ${a.id}`,
   );
   const given = m.units.filter((u) => u.live && u.verdicts.has(a.id)).map((u) => `${u.id}:${u.verdicts.get(a.id)}`);
-  assert.deepEqual(sorted(doc.validations.map((v) => `${v.unit_id}:${v.valid}`)), sorted(given), `exported verdicts of ${a.id}`);
+  assert.deepEqual(
+    sorted(doc.validations.map((v) => `${v.unit_id}:${v.valid}`)),
+    sorted(given),
+    `exported verdicts of ${a.id}`,
+  );
   assert.equal(doc.reputation.score, a.millis / 1000, `exported score of ${a.id}`);
   assert.equal(doc.reputation.history.length, a.events, `exported history of ${a.id} (one item per reward)`);
   assert.ok(!res.body.includes(a.keys[0]!.key), 'the export must not contain a raw key');

@@ -112,7 +112,9 @@ function rateLimitCheck(aimed: Aimed, res: Res, tier: keyof typeof LIMITS, why: 
   if (aimed.s.url === '/v1/auth/register') return; // exempt
   const limit = res.headers['x-ratelimit-limit'];
   if (limit !== String(LIMITS[tier])) {
-    throw new Error(`X-RateLimit-Limit ${String(limit)}, expected the ${tier} limit ${LIMITS[tier]} (${why})${describeExchange(aimed.s, res)}`);
+    throw new Error(
+      `X-RateLimit-Limit ${String(limit)}, expected the ${tier} limit ${LIMITS[tier]} (${why})${describeExchange(aimed.s, res)}`,
+    );
   }
 }
 
@@ -133,29 +135,56 @@ async function repair(o: OidcWorld, target: A.AuthTarget, res: Res): Promise<voi
   o.anonymousSkills = await anonymousSkillTotal(w);
 }
 
-async function checkAccepted(o: OidcWorld, target: A.AuthTarget, aimed: Aimed, res: Res, changes: Map<string, string>, expected: Expectation, explain: string): Promise<void> {
+async function checkAccepted(
+  o: OidcWorld,
+  target: A.AuthTarget,
+  aimed: Aimed,
+  res: Res,
+  changes: Map<string, string>,
+  expected: Expectation,
+  explain: string,
+): Promise<void> {
   const { w } = o;
   const s = aimed.s;
   const identity = expected.verdict === 'refuse' ? undefined : expected.identity;
   // A refused request (or any read) of an accepted agent may add that agent's id, on its first use only.
   const fresh = identity === undefined || !o.claimed.has(identity.agentId);
   if (res.statusCode >= 400 || s.method === 'GET') {
-    const extra = [...changes.keys()].filter((k) => !((k === 'table agents' || k === 'table agent_skeletons') && fresh));
+    const extra = [...changes.keys()].filter(
+      (k) => !((k === 'table agents' || k === 'table agent_skeletons') && fresh),
+    );
     if (extra.length > 0) {
-      throw new Error(`a ${res.statusCode} to an accepted token changed stored data: ${describeChanges(changes)}${explain}${describeExchange(s, res)}`);
+      throw new Error(
+        `a ${res.statusCode} to an accepted token changed stored data: ${describeChanges(changes)}${explain}${describeExchange(s, res)}`,
+      );
     }
   }
   if (identity === undefined) return;
   o.claimed.add(identity.agentId);
-  expectStatus(s, res, [acceptedStatus(target, identity)], `${target} as ${identity.agentId} with scopes ${identity.scopes.join(' ')}${explain}`);
+  expectStatus(
+    s,
+    res,
+    [acceptedStatus(target, identity)],
+    `${target} as ${identity.agentId} with scopes ${identity.scopes.join(' ')}${explain}`,
+  );
   rateLimitCheck(aimed, res, identity.tier, `accepted as ${identity.agentId}, tier ${identity.tier}`);
   if ((target === 'postUnit' || target === 'postSkill') && res.statusCode === 201) {
-    assert.equal(res.json().data.agent_id, identity.agentId, `contribution credited to the wrong agent${explain}${describeExchange(s, res)}`);
+    assert.equal(
+      res.json().data.agent_id,
+      identity.agentId,
+      `contribution credited to the wrong agent${explain}${describeExchange(s, res)}`,
+    );
   }
   // The agent id round-trips through the store unchanged (unicode and all), and is a visible agent.
-  const profile = await send(w.app, { method: 'GET', url: `/v1/reputation/${A.pctEncode(identity.agentId)}`, headers: {} });
+  const profile = await send(w.app, {
+    method: 'GET',
+    url: `/v1/reputation/${A.pctEncode(identity.agentId)}`,
+    headers: {},
+  });
   if (profile.statusCode !== 200 || profile.json().data.agent_id !== identity.agentId) {
-    throw new Error(`the profile of accepted agent ${JSON.stringify(identity.agentId)}: ${profile.statusCode} ${profile.body.slice(0, 300)}${explain}`);
+    throw new Error(
+      `the profile of accepted agent ${JSON.stringify(identity.agentId)}: ${profile.statusCode} ${profile.body.slice(0, 300)}${explain}`,
+    );
   }
 }
 
@@ -171,10 +200,17 @@ for (const b of fuzzBackends()) {
       const verdicts = new Map<string, number>();
       let o: OidcWorld | undefined;
       try {
-        const w = await buildWorld(store, { config: testConfig({ openAdminRegistration: true, oidc, rateLimits: LIMITS }), jwt: verifier });
+        const w = await buildWorld(store, {
+          config: testConfig({ openAdminRegistration: true, oidc, rateLimits: LIMITS }),
+          jwt: verifier,
+        });
         // First use claims the IdP agents, so that later refused requests of theirs must change nothing.
         for (const who of IDP_AGENTS) {
-          const res = await send(w.app, { method: 'GET', url: '/v1/knowledge?limit=1', headers: bearer(validToken(keys, who, nowSec())) });
+          const res = await send(w.app, {
+            method: 'GET',
+            url: '/v1/knowledge?limit=1',
+            headers: bearer(validToken(keys, who, nowSec())),
+          });
           assert.equal(res.headers['www-authenticate'], undefined, `a valid token of ${who} was refused: ${res.body}`);
         }
         w.fingerprint = await takeFingerprint(w);
@@ -193,7 +229,11 @@ for (const b of fuzzBackends()) {
             } else {
               const a = cred.header;
               authorization =
-                a.kind === 'literal' ? a.value : a.kind === 'revoked' ? `Bearer ${w.revokedKey}` : A.mangleKey(a.who === 'writer' ? w.writer.key : w.admin.key, a.how);
+                a.kind === 'literal'
+                  ? a.value
+                  : a.kind === 'revoked'
+                    ? `Bearer ${w.revokedKey}`
+                    : A.mangleKey(a.who === 'writer' ? w.writer.key : w.admin.key, a.how);
               expected = { verdict: 'refuse', why: 'not a working API key, nor a JWT of the key set' };
             }
             verdicts.set(expected.verdict, (verdicts.get(expected.verdict) ?? 0) + 1);
@@ -210,14 +250,19 @@ for (const b of fuzzBackends()) {
 
             const refused = String(res.headers['www-authenticate'] ?? '').includes('error="invalid_token"');
             if (expected.verdict === 'refuse' && !refused) {
-              throw new Error(`a token that must not authenticate was accepted${explain}${describeExchange(aimed.s, res)}`);
+              throw new Error(
+                `a token that must not authenticate was accepted${explain}${describeExchange(aimed.s, res)}`,
+              );
             }
-            if (expected.verdict === 'accept' && refused) throw new Error(`a valid token was refused${explain}${describeExchange(aimed.s, res)}`);
+            if (expected.verdict === 'accept' && refused)
+              throw new Error(`a valid token was refused${explain}${describeExchange(aimed.s, res)}`);
             if (refused) {
               checkTreatedAsAnonymous(target, aimed, res, world.anonymousSkills);
               rateLimitCheck(aimed, res, 'anonymous', 'a refused token');
               if (changes.size > 0) {
-                throw new Error(`a request with a refused token (${res.statusCode}) changed stored data: ${describeChanges(changes)}${explain}${describeExchange(aimed.s, res)}`);
+                throw new Error(
+                  `a request with a refused token (${res.statusCode}) changed stored data: ${describeChanges(changes)}${explain}${describeExchange(aimed.s, res)}`,
+                );
               }
               return;
             }
@@ -228,7 +273,9 @@ for (const b of fuzzBackends()) {
         );
       } finally {
         t.diagnostic(`statuses: ${histogram()}`);
-        t.diagnostic(`oracle: ${[...verdicts].map(([k, n]) => `${k}×${n}`).join(' ')}; key-set fetches: ${server.hits()}`);
+        t.diagnostic(
+          `oracle: ${[...verdicts].map(([k, n]) => `${k}×${n}`).join(' ')}; key-set fetches: ${server.hits()}`,
+        );
         verifier.close();
         if (o) await o.w.t.close();
         else await store.close();

@@ -34,7 +34,12 @@ function signingKey(alg: Alg, kid: string): SigningKey {
       : alg === 'ES256'
         ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
         : generateKeyPairSync('ed25519');
-  return { alg, kid, privateKey: pair.privateKey, jwk: { ...pair.publicKey.export({ format: 'jwk' }), kid, alg, use: 'sig' } };
+  return {
+    alg,
+    kid,
+    privateKey: pair.privateKey,
+    jwk: { ...pair.publicKey.export({ format: 'jwk' }), kid, alg, use: 'sig' },
+  };
 }
 
 export interface Keys {
@@ -84,7 +89,8 @@ export async function keySetServer(keys: Keys): Promise<KeySetServer> {
 
 // ---- building tokens ------------------------------------------------------------------------------
 
-const b64url = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+const b64url = (value: unknown) =>
+  Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
 
 /** A compact JWS over exactly these header and payload values (no library checks what they hold). */
 export function signCompact(key: SigningKey, header: unknown, payload: unknown): string {
@@ -128,7 +134,10 @@ export function resolveClaims(r: ClaimsRecipe, nowSec: number): Record<string, u
 }
 
 /** Well-behaved claims for an identity; `overrides` replaces single claims. */
-export function goodClaims(identity: { agentId: string; scopes?: unknown }, overrides: Partial<ClaimsRecipe> = {}): ClaimsRecipe {
+export function goodClaims(
+  identity: { agentId: string; scopes?: unknown },
+  overrides: Partial<ClaimsRecipe> = {},
+): ClaimsRecipe {
   return {
     iss: { value: ISSUER },
     aud: { value: AUDIENCE },
@@ -145,7 +154,8 @@ export function goodClaims(identity: { agentId: string; scopes?: unknown }, over
 }
 
 export type HeaderKid = 'same' | 'omit' | 'unknown' | 'otherKey' | 'number' | 'empty';
-export type HeaderTyp = 'omit' | 'JWT' | 'at+jwt' | 'application/AT+JWT' | 'jwt' | 'logout+jwt' | 'JOSE' | '' | 'number';
+export type HeaderTyp =
+  'omit' | 'JWT' | 'at+jwt' | 'application/AT+JWT' | 'jwt' | 'logout+jwt' | 'JOSE' | '' | 'number';
 /** Extra header members: none, a critical extension, an embedded key, a key-set URL elsewhere. */
 export type HeaderExtra = 'none' | 'critUnknown' | 'jwkEmbedded' | 'jku' | 'x5u';
 
@@ -166,20 +176,38 @@ function idpIdentity(who: (typeof IDP_AGENTS)[number]): Identity {
 /** A valid token of a pre-claimed IdP agent. */
 export function validToken(keys: Keys, who: (typeof IDP_AGENTS)[number], nowSec: number, key: KeyName = 'rs'): string {
   const k = keys[key];
-  return signCompact(k, { alg: k.alg, kid: k.kid }, resolveClaims(goodClaims({ agentId: who, scopes: idpScopes(who) }), nowSec));
+  return signCompact(
+    k,
+    { alg: k.alg, kid: k.kid },
+    resolveClaims(goodClaims({ agentId: who, scopes: idpScopes(who) }), nowSec),
+  );
 }
 
 export type TokenRecipe =
   /** Signed by a published key, with odd headers or claims. */
   | { kind: 'signed'; key: KeyName; kid: HeaderKid; typ: HeaderTyp; extra: HeaderExtra; claims: ClaimsRecipe }
   /** A valid token of a pre-claimed IdP agent, then one character changed, removed or added, or parts shuffled. */
-  | { kind: 'mutated'; key: KeyName; who: (typeof IDP_AGENTS)[number]; part: 0 | 1 | 2; at: number; how: 'replace' | 'delete' | 'insert' | 'dropSignature' | 'swapParts' | 'extraPart'; ch: string }
+  | {
+      kind: 'mutated';
+      key: KeyName;
+      who: (typeof IDP_AGENTS)[number];
+      part: 0 | 1 | 2;
+      at: number;
+      how: 'replace' | 'delete' | 'insert' | 'dropSignature' | 'swapParts' | 'extraPart';
+      ch: string;
+    }
   /** Good claims signed with HMAC, the secret being something public (the algorithm-confusion attack). */
   | { kind: 'hmac'; alg: 'HS256' | 'HS384' | 'HS512'; secret: 'jwkJson' | 'modulus' | 'empty' | 'word'; who: string }
   /** Good claims, alg none, no signature. */
   | { kind: 'none'; alg: 'none' | 'None' | 'NONE' | 'nOnE'; signature: '' | 'x'; who: string }
   /** Good claims signed by a key that is not in the set, naming a published kid, an unknown one, or embedding itself. */
-  | { kind: 'stranger'; key: 'strangerRs' | 'strangerEs'; kid: 'published' | 'own' | 'omit'; embed: boolean; who: string }
+  | {
+      kind: 'stranger';
+      key: 'strangerRs' | 'strangerEs';
+      kid: 'published' | 'own' | 'omit';
+      embed: boolean;
+      who: string;
+    }
   /** Another header and payload with the signature of a real token. */
   | { kind: 'transplant'; key: KeyName; claims: ClaimsRecipe }
   /** Three (or two, four) base64url parts of random JSON (or not JSON) and a random signature. */
@@ -196,7 +224,13 @@ export interface BuiltToken {
 
 const HMAC = { HS256: 'sha256', HS384: 'sha384', HS512: 'sha512' } as const;
 
-function header(key: SigningKey, keys: Keys, kid: HeaderKid, typ: HeaderTyp, extra: HeaderExtra): Record<string, unknown> {
+function header(
+  key: SigningKey,
+  keys: Keys,
+  kid: HeaderKid,
+  typ: HeaderTyp,
+  extra: HeaderExtra,
+): Record<string, unknown> {
   const h: Record<string, unknown> = { alg: key.alg };
   const other = key === keys.rs ? keys.es : keys.rs;
   if (kid === 'same') h.kid = key.kid;
@@ -249,7 +283,12 @@ export function buildToken(r: TokenRecipe, keys: Keys, nowSec: number): BuiltTok
       return { token: parts.join('.'), original };
     }
     case 'hmac': {
-      const secret = { jwkJson: JSON.stringify(keys.rs.jwk), modulus: String(keys.rs.jwk.n), empty: '', word: 'secret' }[r.secret];
+      const secret = {
+        jwkJson: JSON.stringify(keys.rs.jwk),
+        modulus: String(keys.rs.jwk.n),
+        empty: '',
+        word: 'secret',
+      }[r.secret];
       const h = { alg: r.alg, kid: keys.rs.kid };
       const input = `${b64url(h)}.${b64url(resolveClaims(goodClaims({ agentId: r.who }), nowSec))}`;
       return { token: `${input}.${createHmac(HMAC[r.alg], secret).update(input).digest('base64url')}` };
@@ -265,11 +304,21 @@ export function buildToken(r: TokenRecipe, keys: Keys, nowSec: number): BuiltTok
       if (r.kid === 'published') h.kid = published;
       else if (r.kid === 'own') h.kid = key.kid;
       if (r.embed) h.jwk = key.jwk;
-      return { token: signCompact(key, h, resolveClaims(goodClaims({ agentId: r.who, scopes: ['read', 'write', 'admin'] }), nowSec)) };
+      return {
+        token: signCompact(
+          key,
+          h,
+          resolveClaims(goodClaims({ agentId: r.who, scopes: ['read', 'write', 'admin'] }), nowSec),
+        ),
+      };
     }
     case 'transplant': {
       const key = keys[r.key];
-      const real = signCompact(key, { alg: key.alg, kid: key.kid }, resolveClaims(goodClaims({ agentId: 'idp-reader', scopes: 'read' }), nowSec));
+      const real = signCompact(
+        key,
+        { alg: key.alg, kid: key.kid },
+        resolveClaims(goodClaims({ agentId: 'idp-reader', scopes: 'read' }), nowSec),
+      );
       const forged = `${b64url({ alg: key.alg, kid: key.kid })}.${b64url(resolveClaims(r.claims, nowSec))}`;
       return { token: `${forged}.${real.split('.')[2]}` };
     }
@@ -301,15 +350,18 @@ const TIERS = ['free', 'pro', 'enterprise'];
 function claimsVerdict(h: Record<string, unknown>, c: Record<string, unknown>, nowSec: number): Expectation {
   const refuse = (why: string): Expectation => ({ verdict: 'refuse', why });
   if (h.crit !== undefined) return refuse('an unknown critical header');
-  if (h.kid !== undefined && h.kid !== 'rs-1' && h.kid !== 'es-1' && h.kid !== 'ed-1') return refuse('a kid the key set does not hold');
-  if (typeof h.kid === 'string' && h.kid.split('-')[0] !== { RS256: 'rs', ES256: 'es', EdDSA: 'ed' }[h.alg as Alg]) return refuse('the kid names a key of another algorithm');
+  if (h.kid !== undefined && h.kid !== 'rs-1' && h.kid !== 'es-1' && h.kid !== 'ed-1')
+    return refuse('a kid the key set does not hold');
+  if (typeof h.kid === 'string' && h.kid.split('-')[0] !== { RS256: 'rs', ES256: 'es', EdDSA: 'ed' }[h.alg as Alg])
+    return refuse('the kid names a key of another algorithm');
   if (h.typ !== undefined) {
     const typ = typeof h.typ === 'string' ? h.typ.toLowerCase().replace(/^application\//, '') : null;
     if (typ !== 'jwt' && typ !== 'at+jwt') return refuse(`typ ${JSON.stringify(h.typ)}`);
   }
   if (c.iss !== ISSUER) return refuse('iss is not the issuer');
   const aud = c.aud;
-  if (!(aud === AUDIENCE || (Array.isArray(aud) && aud.includes(AUDIENCE)))) return refuse('aud does not hold the audience');
+  if (!(aud === AUDIENCE || (Array.isArray(aud) && aud.includes(AUDIENCE))))
+    return refuse('aud does not hold the audience');
   if (typeof c.exp !== 'number') return refuse('exp missing or not a number');
   if (c.exp <= nowSec - TOLERANCE_SEC - 5) return refuse('expired');
   if (c.exp <= nowSec - TOLERANCE_SEC + 5) return { verdict: 'either', why: 'exp at the edge of the tolerance' };
@@ -324,7 +376,8 @@ function claimsVerdict(h: Record<string, unknown>, c: Record<string, unknown>, n
   const id = c[claim];
   if (typeof id !== 'string' || id.length === 0) return refuse(`${claim} is not a non-empty string`);
   if (id.length > 256) return refuse(`${claim} is longer than 256`);
-  if (INVISIBLE.test(id) || !id.isWellFormed()) return refuse(`${claim} has invisible characters or is not well-formed`);
+  if (INVISIBLE.test(id) || !id.isWellFormed())
+    return refuse(`${claim} has invisible characters or is not well-formed`);
   if (EDGE_SPACE.test(id)) return refuse(`${claim} has edge whitespace`);
   if (id === '.' || id === '..') return refuse(`${claim} is a dot segment`);
   if ((KEY_AGENTS as readonly string[]).includes(id)) return refuse(`${id} is an API-key agent`);
@@ -335,9 +388,11 @@ function claimsVerdict(h: Record<string, unknown>, c: Record<string, unknown>, n
   }
   let scopes = ['read', 'write'];
   if (c.scopes !== undefined) {
-    if (typeof c.scopes === 'string' && /[^\S ]/.test(c.scopes)) return { verdict: 'either', why: 'scopes separated by other white space' };
+    if (typeof c.scopes === 'string' && /[^\S ]/.test(c.scopes))
+      return { verdict: 'either', why: 'scopes separated by other white space' };
     const list = typeof c.scopes === 'string' ? c.scopes.trim().split(/ +/) : c.scopes;
-    if (!Array.isArray(list) || list.length === 0 || list.some((s) => !SCOPES.includes(s as string))) return refuse('scopes are not a list of scopes');
+    if (!Array.isArray(list) || list.length === 0 || list.some((s) => !SCOPES.includes(s as string)))
+      return refuse('scopes are not a list of scopes');
     scopes = SCOPES.filter((s) => list.includes(s));
   }
   return { verdict: 'accept', identity: { agentId: id, scopes, tier } };
@@ -346,7 +401,11 @@ function claimsVerdict(h: Record<string, unknown>, c: Record<string, unknown>, n
 /** Same bytes after base64url decoding, though spelled differently (trailing bits, + and / for - and _). */
 function sameSignature(a: string, b: string): boolean {
   const norm = b.replaceAll('+', '-').replaceAll('/', '_');
-  return norm.length === a.length && /^[A-Za-z0-9_-]*$/.test(norm) && Buffer.from(norm, 'base64url').equals(Buffer.from(a, 'base64url'));
+  return (
+    norm.length === a.length &&
+    /^[A-Za-z0-9_-]*$/.test(norm) &&
+    Buffer.from(norm, 'base64url').equals(Buffer.from(a, 'base64url'))
+  );
 }
 
 export function expectation(r: TokenRecipe, built: BuiltToken, nowSec: number): Expectation {
@@ -355,9 +414,15 @@ export function expectation(r: TokenRecipe, built: BuiltToken, nowSec: number): 
   switch (r.kind) {
     case 'signed': {
       if (r.extra === 'jwkEmbedded' || r.extra === 'jku' || r.extra === 'x5u') {
-        const v = claimsVerdict({ ...built.header!, jwk: undefined, jku: undefined, x5u: undefined }, built.claims!, nowSec);
+        const v = claimsVerdict(
+          { ...built.header!, jwk: undefined, jku: undefined, x5u: undefined },
+          built.claims!,
+          nowSec,
+        );
         // Signed by a published key: the embedded pointer is ignored or the token refused; both are safe.
-        return v.verdict === 'accept' ? { verdict: 'either', why: `a ${r.extra} header on a token signed by a published key`, identity: v.identity } : v;
+        return v.verdict === 'accept'
+          ? { verdict: 'either', why: `a ${r.extra} header on a token signed by a published key`, identity: v.identity }
+          : v;
       }
       return claimsVerdict(built.header!, built.claims!, nowSec);
     }
@@ -434,18 +499,54 @@ export const agentIdClaim: fc.Arbitrary<Claim> = fc.oneof(
   },
   { weight: 2, arbitrary: fc.constantFrom(...UNICODE_EDGES).map((u) => value(`idp-${u}`)) },
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }).map((s) => value(`fz-${s}`)) },
-  { weight: 1, arbitrary: fc.oneof(fc.constantFrom<unknown>(123, 0, -1, 1.5, true, false, null, [], ['idp-writer'], {}, { id: 'idp-writer' }), weirdValue).map(value) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .oneof(
+        fc.constantFrom<unknown>(123, 0, -1, 1.5, true, false, null, [], ['idp-writer'], {}, { id: 'idp-writer' }),
+        weirdValue,
+      )
+      .map(value),
+  },
 );
 
 const scopesClaim: fc.Arbitrary<Claim> = fc.oneof(
   { weight: 4, arbitrary: fc.constant(omit) },
   {
     weight: 5,
-    arbitrary: claimFrom(['read', 'write'], ['read'], ['write'], 'read', 'read write', ' read  write ', 'read write admin', ['admin'], ['read', 'admin'], ['read', 'read'], ['write', 'write', 'read']),
+    arbitrary: claimFrom(
+      ['read', 'write'],
+      ['read'],
+      ['write'],
+      'read',
+      'read write',
+      ' read  write ',
+      'read write admin',
+      ['admin'],
+      ['read', 'admin'],
+      ['read', 'read'],
+      ['write', 'write', 'read'],
+    ),
   },
   {
     weight: 2,
-    arbitrary: claimFrom('read\twrite', 'read,write', [], '', ' ', 'READ', ['Read'], ['read', 1], ['read', null], [['read']], { read: true }, 7, null, true, 'scope:read'),
+    arbitrary: claimFrom(
+      'read\twrite',
+      'read,write',
+      [],
+      '',
+      ' ',
+      'READ',
+      ['Read'],
+      ['read', 1],
+      ['read', null],
+      [['read']],
+      { read: true },
+      7,
+      null,
+      true,
+      'scope:read',
+    ),
   },
   { weight: 1, arbitrary: weirdValue.map(value) },
 );
@@ -453,7 +554,10 @@ const scopesClaim: fc.Arbitrary<Claim> = fc.oneof(
 const tierClaim: fc.Arbitrary<Claim> = fc.oneof(
   { weight: 5, arbitrary: fc.constant(omit) },
   { weight: 5, arbitrary: claimFrom('free', 'pro', 'enterprise') },
-  { weight: 1, arbitrary: claimFrom('anonymous', 'PRO', 'Free', '', 'gold', 1, 0, null, true, ['pro'], { tier: 'pro' }) },
+  {
+    weight: 1,
+    arbitrary: claimFrom('anonymous', 'PRO', 'Free', '', 'gold', 1, 0, null, true, ['pro'], { tier: 'pro' }),
+  },
   { weight: 1, arbitrary: weirdValue.map(value) },
 );
 
@@ -461,18 +565,39 @@ const tierClaim: fc.Arbitrary<Claim> = fc.oneof(
 export const claimsRecipe: fc.Arbitrary<ClaimsRecipe> = fc.record({
   iss: mostly(
     fc.constant(value(ISSUER)),
-    fc.oneof(claimFrom('https://idp.example.test', 'HTTPS://IDP.EXAMPLE.TEST/', 'https://evil.example/', '', 123, null, [ISSUER], { iss: ISSUER }), fc.constant(omit)),
+    fc.oneof(
+      claimFrom(
+        'https://idp.example.test',
+        'HTTPS://IDP.EXAMPLE.TEST/',
+        'https://evil.example/',
+        '',
+        123,
+        null,
+        [ISSUER],
+        { iss: ISSUER },
+      ),
+      fc.constant(omit),
+    ),
   ),
   aud: mostly(
-    fc.oneof({ weight: 6, arbitrary: fc.constant(value(AUDIENCE)) }, { weight: 1, arbitrary: claimFrom([AUDIENCE], ['other', AUDIENCE], [AUDIENCE, 123]) }),
+    fc.oneof(
+      { weight: 6, arbitrary: fc.constant(value(AUDIENCE)) },
+      { weight: 1, arbitrary: claimFrom([AUDIENCE], ['other', AUDIENCE], [AUDIENCE, 123]) },
+    ),
     fc.oneof(claimFrom('other', 'KNOWLEDGE-REGISTRY', [], ['other'], 123, null, { aud: AUDIENCE }), fc.constant(omit)),
   ),
   exp: mostly(
     fc.constantFrom<Claim>({ rel: 300 }, { rel: -10 }, { rel: 10 ** 9 }, value(1e20)),
     fc.constantFrom<Claim>({ rel: -3600 }, omit, value(null), value('9999999999'), value(0), value(-1), value(true)),
   ),
-  nbf: mostly(fc.constantFrom<Claim>(omit, { rel: -60 }, { rel: 10 }), fc.constantFrom<Claim>({ rel: 3600 }, value('0'), value(null), value(1e20))),
-  iat: mostly(fc.constantFrom<Claim>({ rel: 0 }, omit, { rel: -86_400 }, { rel: 10 }, value(-1)), fc.constantFrom<Claim>({ rel: 3600 }, value('now'), value(null), value(1e20))),
+  nbf: mostly(
+    fc.constantFrom<Claim>(omit, { rel: -60 }, { rel: 10 }),
+    fc.constantFrom<Claim>({ rel: 3600 }, value('0'), value(null), value(1e20)),
+  ),
+  iat: mostly(
+    fc.constantFrom<Claim>({ rel: 0 }, omit, { rel: -86_400 }, { rel: 10 }, value(-1)),
+    fc.constantFrom<Claim>({ rel: 3600 }, value('now'), value(null), value(1e20)),
+  ),
   sub: mostly(agentIdClaim, fc.constant(omit), 6),
   agent_id: fc.oneof({ weight: 3, arbitrary: fc.constant(omit) }, { weight: 2, arbitrary: agentIdClaim }),
   scopes: scopesClaim,
@@ -490,9 +615,21 @@ export const tokenRecipe: fc.Arbitrary<TokenRecipe> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('signed' as const),
       key: keyName,
-      kid: mostly(fc.constantFrom<HeaderKid>('same', 'omit'), fc.constantFrom<HeaderKid>('unknown', 'otherKey', 'number', 'empty'), 8),
-      typ: mostly(fc.constantFrom<HeaderTyp>('omit', 'JWT', 'at+jwt', 'application/AT+JWT', 'jwt'), fc.constantFrom<HeaderTyp>('logout+jwt', 'JOSE', '', 'number'), 8),
-      extra: mostly(fc.constant<HeaderExtra>('none'), fc.constantFrom<HeaderExtra>('critUnknown', 'jwkEmbedded', 'jku', 'x5u'), 10),
+      kid: mostly(
+        fc.constantFrom<HeaderKid>('same', 'omit'),
+        fc.constantFrom<HeaderKid>('unknown', 'otherKey', 'number', 'empty'),
+        8,
+      ),
+      typ: mostly(
+        fc.constantFrom<HeaderTyp>('omit', 'JWT', 'at+jwt', 'application/AT+JWT', 'jwt'),
+        fc.constantFrom<HeaderTyp>('logout+jwt', 'JOSE', '', 'number'),
+        8,
+      ),
+      extra: mostly(
+        fc.constant<HeaderExtra>('none'),
+        fc.constantFrom<HeaderExtra>('critUnknown', 'jwkEmbedded', 'jku', 'x5u'),
+        10,
+      ),
       claims: claimsRecipe,
     }),
   },
@@ -504,8 +641,20 @@ export const tokenRecipe: fc.Arbitrary<TokenRecipe> = fc.oneof(
       who: fc.constantFrom(...IDP_AGENTS),
       part: fc.constantFrom<0 | 1 | 2>(0, 1, 2, 2),
       at: fc.nat({ max: 2_000 }),
-      how: fc.constantFrom('replace' as const, 'replace' as const, 'replace' as const, 'delete' as const, 'insert' as const, 'dropSignature' as const, 'swapParts' as const, 'extraPart' as const),
-      ch: fc.oneof({ weight: 5, arbitrary: base64urlChar }, { weight: 1, arbitrary: fc.constantFrom('.', '=', '+', '/', '~', '%', 'é', '"') }),
+      how: fc.constantFrom(
+        'replace' as const,
+        'replace' as const,
+        'replace' as const,
+        'delete' as const,
+        'insert' as const,
+        'dropSignature' as const,
+        'swapParts' as const,
+        'extraPart' as const,
+      ),
+      ch: fc.oneof(
+        { weight: 5, arbitrary: base64urlChar },
+        { weight: 1, arbitrary: fc.constantFrom('.', '=', '+', '/', '~', '%', 'é', '"') },
+      ),
     }),
   },
   {
@@ -544,8 +693,38 @@ export const tokenRecipe: fc.Arbitrary<TokenRecipe> = fc.oneof(
       header: fc.oneof(
         fc.record(
           {
-            alg: fc.oneof(fc.constantFrom<unknown>('none', 'HS256', 'RS256', 'ES256', 'EdDSA', 'PS256', 'RS512', 'ES512', 'A128KW', 'dir', '', null, 1), fc.string({ maxLength: 8 })),
-            kid: fc.oneof(fc.constantFrom<unknown>('rs-1', 'es-1', 'ed-1', 'nope', '', null, 7, '../../etc/passwd', 'x'.repeat(2_000)), fc.string({ maxLength: 8 })),
+            alg: fc.oneof(
+              fc.constantFrom<unknown>(
+                'none',
+                'HS256',
+                'RS256',
+                'ES256',
+                'EdDSA',
+                'PS256',
+                'RS512',
+                'ES512',
+                'A128KW',
+                'dir',
+                '',
+                null,
+                1,
+              ),
+              fc.string({ maxLength: 8 }),
+            ),
+            kid: fc.oneof(
+              fc.constantFrom<unknown>(
+                'rs-1',
+                'es-1',
+                'ed-1',
+                'nope',
+                '',
+                null,
+                7,
+                '../../etc/passwd',
+                'x'.repeat(2_000),
+              ),
+              fc.string({ maxLength: 8 }),
+            ),
             typ: fc.constantFrom<unknown>('JWT', 'at+jwt', 'logout+jwt', 5),
             crit: fc.constantFrom<unknown>(['exp'], ['b64'], [], 'b64'),
             b64: fc.boolean(),

@@ -8,7 +8,11 @@ import type { Store } from '../../src/store/store.js';
 export function testConfig(overrides: Partial<Config> = {}): Config {
   const roomy = { anonymous: 1_000_000, free: 1_000_000, pro: 1_000_000, enterprise: 1_000_000 };
   // Lexical search only: the built-in embedding model costs seconds per start and tests rank exact words.
-  return { ...loadConfig({ REG_DATABASE_URL: 'sqlite::memory:', REG_EMBEDDINGS: 'none' }), rateLimits: roomy, ...overrides };
+  return {
+    ...loadConfig({ REG_DATABASE_URL: 'sqlite::memory:', REG_EMBEDDINGS: 'none' }),
+    rateLimits: roomy,
+    ...overrides,
+  };
 }
 
 /** A clock that starts at a fixed instant and moves 1 ms per reading, so every timestamp differs. */
@@ -26,7 +30,14 @@ export interface TestApp {
 export async function testApp(store: Store, options: Partial<AppOptions> = {}): Promise<TestApp> {
   // Shedding on event-loop lag is off unless a test asks for it: a busy test machine must not fail a test.
   const limits = { maxEventLoopDelayMs: 0, ...options.limits };
-  const app = await buildApp({ config: testConfig(), store, clock: fakeClock(), awaitSearchIndex: true, ...options, limits });
+  const app = await buildApp({
+    config: testConfig(),
+    store,
+    clock: fakeClock(),
+    awaitSearchIndex: true,
+    ...options,
+    limits,
+  });
   return {
     app,
     store,
@@ -85,7 +96,10 @@ export async function contributeUnit(app: FastifyInstance, key: string, override
   return res.json().data as { id: string; quality_score: number; [k: string]: unknown };
 }
 
-export function skillMd(fields: Record<string, string> = {}, body = '# Usage\n\nRun the tool.\n\n- step one\n'): string {
+export function skillMd(
+  fields: Record<string, string> = {},
+  body = '# Usage\n\nRun the tool.\n\n- step one\n',
+): string {
   const all = { name: 'pdf-tools', description: 'Extract text and tables from PDF files.', ...fields };
   const yaml = Object.entries(all)
     .map(([k, v]) => `${k}: ${v}`)
@@ -100,7 +114,10 @@ export async function contributeSkill(
   visibility = 'public',
   body?: string,
 ) {
-  const res = await call(app, 'POST', '/v1/skills', { key, body: { skill_md_content: skillMd(fields, body), visibility } });
+  const res = await call(app, 'POST', '/v1/skills', {
+    key,
+    body: { skill_md_content: skillMd(fields, body), visibility },
+  });
   if (res.statusCode !== 201) throw new Error(`contribute skill: ${res.statusCode} ${res.body}`);
   return res.json().data as { id: string; [k: string]: unknown };
 }
@@ -108,7 +125,11 @@ export async function contributeSkill(
 /** Asserts nothing about status; returns the error envelope's code, failing if the body is not one. */
 export function errorCode(res: Res): string {
   const body = res.json() as { error?: { code?: unknown; message?: unknown } };
-  if (typeof body.error?.code !== 'string' || typeof body.error?.message !== 'string' || Object.keys(body).length !== 1) {
+  if (
+    typeof body.error?.code !== 'string' ||
+    typeof body.error?.message !== 'string' ||
+    Object.keys(body).length !== 1
+  ) {
     throw new Error(`not an error envelope: ${res.body}`);
   }
   return body.error.code;

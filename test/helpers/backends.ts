@@ -132,9 +132,12 @@ function postgres(url: string): Backend {
       return {
         start: () => openPostgresStore(url, { schema }),
         appliedMigrations: async () =>
-          (await adminQuery<{ version: number }>(url, `SELECT version FROM ${schema}.schema_migrations ORDER BY version`)).map(
-            (row) => row.version,
-          ),
+          (
+            await adminQuery<{ version: number }>(
+              url,
+              `SELECT version FROM ${schema}.schema_migrations ORDER BY version`,
+            )
+          ).map((row) => row.version),
         exec: async (sql) => {
           await adminQuery(url, `SET search_path TO ${schema}; ${sql}`);
         },

@@ -29,10 +29,14 @@ const SPECTRAL_SEVERITIES = ['error', 'warn', 'info', 'hint'] as const;
  * severity overrides, the parts of the ruleset format this project uses, read without a bundler.
  */
 function spectralRuleset(): object {
-  const file = parse(readFileSync(new URL('.spectral.yaml', ROOT), 'utf8')) as { extends?: unknown; rules?: Record<string, unknown> };
+  const file = parse(readFileSync(new URL('.spectral.yaml', ROOT), 'utf8')) as {
+    extends?: unknown;
+    rules?: Record<string, unknown>;
+  };
   const extended = [file.extends ?? []].flat(1) as (string | [string, string])[];
   const unknown = extended.filter((entry) => (Array.isArray(entry) ? entry[0] : entry) !== 'spectral:oas');
-  if (unknown.length > 0) throw new Error(`.spectral.yaml extends ${JSON.stringify(unknown)}: only spectral:oas is supported here`);
+  if (unknown.length > 0)
+    throw new Error(`.spectral.yaml extends ${JSON.stringify(unknown)}: only spectral:oas is supported here`);
   return {
     extends: extended.map((entry) => [spectralRulesets.oas, Array.isArray(entry) ? entry[1] : 'recommended']),
     ...(file.rules ? { rules: file.rules } : {}),
@@ -45,17 +49,27 @@ export async function lintOpenApi(document: object): Promise<LintProblem[]> {
   try {
     writeFileSync(file, JSON.stringify(document, null, 2));
     const config = await loadConfig({ configPath: new URL('redocly.yaml', ROOT).pathname });
-    const redocly = (await lint({ ref: file, config })).map(
-      (p): LintProblem => ({ tool: 'redocly', severity: p.severity, rule: p.ruleId, message: p.message, where: p.location[0]?.pointer ?? '' }),
-    );
+    const redocly = (await lint({ ref: file, config })).map((p): LintProblem => ({
+      tool: 'redocly',
+      severity: p.severity,
+      rule: p.ruleId,
+      message: p.message,
+      where: p.location[0]?.pointer ?? '',
+    }));
     const spectral = new spectralCore.Spectral();
     spectral.setRuleset(spectralRuleset() as never);
-    const results = await spectral.run(new spectralCore.Document(readFileSync(file, 'utf8'), spectralParsers.Json, file));
+    const results = await spectral.run(
+      new spectralCore.Document(readFileSync(file, 'utf8'), spectralParsers.Json, file),
+    );
     return [
       ...redocly,
-      ...results.map(
-        (r): LintProblem => ({ tool: 'spectral', severity: SPECTRAL_SEVERITIES[r.severity] ?? 'hint', rule: String(r.code), message: r.message, where: r.path.join('.') }),
-      ),
+      ...results.map((r): LintProblem => ({
+        tool: 'spectral',
+        severity: SPECTRAL_SEVERITIES[r.severity] ?? 'hint',
+        rule: String(r.code),
+        message: r.message,
+        where: r.path.join('.'),
+      })),
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });

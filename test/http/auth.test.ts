@@ -114,7 +114,10 @@ for (const backend of backends()) {
     it("hides other agents' keys: revoking one answers 404 and leaves it working", async () => {
       const victim = await register(t.app, 'victim');
       const attacker = await register(t.app, 'attacker');
-      const res = await call(t.app, 'POST', '/v1/auth/revoke', { key: attacker, body: { key_prefix: victim.slice(0, 8) } });
+      const res = await call(t.app, 'POST', '/v1/auth/revoke', {
+        key: attacker,
+        body: { key_prefix: victim.slice(0, 8) },
+      });
       assert.equal(res.statusCode, 404);
       assert.equal(errorCode(res), 'NOT_FOUND');
       const still = await call(t.app, 'GET', '/v1/export/victim', { key: victim });
@@ -153,7 +156,10 @@ for (const backend of backends()) {
           body: { agent_id: 'user', scopes: ['read'], tier: 'free' },
         });
         assert.equal(added.statusCode, 201);
-        const revoked = await call(t.app, 'POST', '/v1/auth/revoke', { key: admin, body: { key_prefix: user.slice(0, 8) } });
+        const revoked = await call(t.app, 'POST', '/v1/auth/revoke', {
+          key: admin,
+          body: { key_prefix: user.slice(0, 8) },
+        });
         assert.equal(revoked.statusCode, 200);
         assert.equal((await call(t.app, 'GET', '/v1/export/user', { key: user })).statusCode, 401);
       } finally {

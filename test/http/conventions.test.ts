@@ -17,10 +17,19 @@ describe('HTTP conventions', () => {
   before(async () => {
     t = await testApp(openSqliteStore('sqlite::memory:'));
     key = await register(t.app, 'conventions');
-    publicSkill = (await contributeSkill(t.app, key, { name: 'open-tool' }, 'public', `# Usage\n\n${'Long enough to compress. '.repeat(80)}\n`)).id;
+    publicSkill = (
+      await contributeSkill(
+        t.app,
+        key,
+        { name: 'open-tool' },
+        'public',
+        `# Usage\n\n${'Long enough to compress. '.repeat(80)}\n`,
+      )
+    ).id;
     privateSkill = (await contributeSkill(t.app, key, { name: 'closed-tool' }, 'private')).id;
     unit = (await contributeUnit(t.app, key)).id;
-    for (let i = 0; i < 12; i++) await contributeUnit(t.app, key, { title: `Unit number ${i} about retries and backoff` });
+    for (let i = 0; i < 12; i++)
+      await contributeUnit(t.app, key, { title: `Unit number ${i} about retries and backoff` });
   });
   after(async () => t.close());
 
@@ -30,26 +39,47 @@ describe('HTTP conventions', () => {
     assert.equal(large.headers['content-encoding'], 'gzip');
     assert.match(String(large.headers.vary), /accept-encoding/i);
     assert.equal(JSON.parse(gunzipSync(large.rawPayload).toString('utf8')).data.length, 13);
-    assert.equal((await t.app.inject({ method: 'GET', url: '/v1/knowledge?limit=50' })).headers['content-encoding'], undefined, 'identity when not asked');
-    assert.equal((await t.app.inject({ method: 'GET', url: '/healthz', headers: gzip })).headers['content-encoding'], undefined, 'small answers as they are');
+    assert.equal(
+      (await t.app.inject({ method: 'GET', url: '/v1/knowledge?limit=50' })).headers['content-encoding'],
+      undefined,
+      'identity when not asked',
+    );
+    assert.equal(
+      (await t.app.inject({ method: 'GET', url: '/healthz', headers: gzip })).headers['content-encoding'],
+      undefined,
+      'small answers as they are',
+    );
   });
 
   it('never inflates a request body: a compressed one is refused and changes nothing', async () => {
     const body = gzipSync(JSON.stringify({ agent_id: 'inflated', scopes: ['read'], tier: 'free' }));
-    const res = await t.app.inject({ method: 'POST', url: '/v1/auth/register', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, payload: body });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/register',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      payload: body,
+    });
     assert.equal(res.statusCode, 400);
     assert.equal((await call(t.app, 'GET', '/v1/reputation/inflated')).statusCode, 404);
   });
 
   it('streams the export compressed, whole', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/v1/export/conventions', headers: { ...gzip, authorization: `Bearer ${key}` } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/v1/export/conventions',
+      headers: { ...gzip, authorization: `Bearer ${key}` },
+    });
     assert.equal(res.statusCode, 200);
     assert.equal(res.headers['content-encoding'], 'gzip');
     assert.equal(JSON.parse(gunzipSync(res.rawPayload).toString('utf8')).data.knowledge_units.length, 13);
   });
 
   it("serves a skill's files and archives as their exact bytes, never re-encoded", async () => {
-    for (const url of [`/v1/skills/${publicSkill}/files/SKILL.md`, `/v1/skills/${publicSkill}/versions/1.0.0/files/SKILL.md`, `/v1/skills/${publicSkill}/versions/1.0.0/archive.zip`]) {
+    for (const url of [
+      `/v1/skills/${publicSkill}/files/SKILL.md`,
+      `/v1/skills/${publicSkill}/versions/1.0.0/files/SKILL.md`,
+      `/v1/skills/${publicSkill}/versions/1.0.0/archive.zip`,
+    ]) {
       const res = await t.app.inject({ method: 'GET', url, headers: gzip });
       assert.equal(res.statusCode, 200, url);
       assert.equal(res.headers['content-encoding'], undefined, url);
@@ -57,7 +87,13 @@ describe('HTTP conventions', () => {
   });
 
   it('tags reads of skills, units and files, and answers 304 without a body when the tag matches', async () => {
-    for (const url of [`/v1/skills/${publicSkill}`, `/v1/skills/${publicSkill}/versions/1.0.0`, `/v1/knowledge/${unit}`, `/v1/skills/${publicSkill}/versions/1.0.0/files/SKILL.md`, `/v1/skills/${publicSkill}/versions/1.0.0/archive.zip`]) {
+    for (const url of [
+      `/v1/skills/${publicSkill}`,
+      `/v1/skills/${publicSkill}/versions/1.0.0`,
+      `/v1/knowledge/${unit}`,
+      `/v1/skills/${publicSkill}/versions/1.0.0/files/SKILL.md`,
+      `/v1/skills/${publicSkill}/versions/1.0.0/archive.zip`,
+    ]) {
       const first = await call(t.app, 'GET', url);
       const etag = first.headers.etag as string;
       assert.ok(etag, url);
@@ -67,24 +103,44 @@ describe('HTTP conventions', () => {
       assert.equal(again.headers.etag, etag, url);
       const listed = await call(t.app, 'GET', url, { headers: { 'if-none-match': `"other", ${etag}` } });
       assert.equal(listed.statusCode, 304, `${url}: one of several tags`);
-      assert.equal((await call(t.app, 'GET', url, { headers: { 'if-none-match': '"stale"' } })).statusCode, 200, `${url}: another tag`);
+      assert.equal(
+        (await call(t.app, 'GET', url, { headers: { 'if-none-match': '"stale"' } })).statusCode,
+        200,
+        `${url}: another tag`,
+      );
     }
   });
 
   it('changes the tag when the content changes', async () => {
     const before = (await call(t.app, 'GET', `/v1/skills/${publicSkill}`)).headers.etag;
     await contributeSkill(t.app, key, { name: 'open-tool' }, 'public', '# Usage\n\nA second version.\n');
-    const after = await call(t.app, 'GET', `/v1/skills/${publicSkill}`, { headers: { 'if-none-match': String(before) } });
+    const after = await call(t.app, 'GET', `/v1/skills/${publicSkill}`, {
+      headers: { 'if-none-match': String(before) },
+    });
     assert.equal(after.statusCode, 200);
     assert.notEqual(after.headers.etag, before);
   });
 
   it('lets any cache keep public version files and archives for a year, and keeps private ones out of shared caches', async () => {
     const immutable = 'public, max-age=31536000, immutable';
-    assert.equal((await call(t.app, 'GET', `/v1/skills/${publicSkill}/versions/1.0.0/files/SKILL.md`)).headers['cache-control'], immutable);
-    assert.equal((await call(t.app, 'GET', `/v1/skills/${publicSkill}/versions/1.0.0/archive.zip`)).headers['cache-control'], immutable);
-    assert.equal((await call(t.app, 'GET', `/v1/skills/${publicSkill}/files/SKILL.md`)).headers['cache-control'], 'no-cache', 'the latest version changes');
-    for (const url of [`/v1/skills/${privateSkill}/versions/1.0.0/files/SKILL.md`, `/v1/skills/${privateSkill}/versions/1.0.0/archive.zip`, `/v1/skills/${privateSkill}/files/SKILL.md`]) {
+    assert.equal(
+      (await call(t.app, 'GET', `/v1/skills/${publicSkill}/versions/1.0.0/files/SKILL.md`)).headers['cache-control'],
+      immutable,
+    );
+    assert.equal(
+      (await call(t.app, 'GET', `/v1/skills/${publicSkill}/versions/1.0.0/archive.zip`)).headers['cache-control'],
+      immutable,
+    );
+    assert.equal(
+      (await call(t.app, 'GET', `/v1/skills/${publicSkill}/files/SKILL.md`)).headers['cache-control'],
+      'no-cache',
+      'the latest version changes',
+    );
+    for (const url of [
+      `/v1/skills/${privateSkill}/versions/1.0.0/files/SKILL.md`,
+      `/v1/skills/${privateSkill}/versions/1.0.0/archive.zip`,
+      `/v1/skills/${privateSkill}/files/SKILL.md`,
+    ]) {
       const res = await call(t.app, 'GET', url, { key });
       assert.equal(res.statusCode, 200, url);
       assert.equal(res.headers['cache-control'], 'private, no-cache', url);
@@ -94,7 +150,9 @@ describe('HTTP conventions', () => {
   it('answers no CORS headers by default', async () => {
     const res = await call(t.app, 'GET', '/v1/knowledge', { headers: { origin: 'https://app.example.org' } });
     assert.equal(res.headers['access-control-allow-origin'], undefined);
-    const preflight = await call(t.app, 'OPTIONS', '/v1/knowledge', { headers: { origin: 'https://app.example.org', 'access-control-request-method': 'POST' } });
+    const preflight = await call(t.app, 'OPTIONS', '/v1/knowledge', {
+      headers: { origin: 'https://app.example.org', 'access-control-request-method': 'POST' },
+    });
     assert.equal(preflight.headers['access-control-allow-origin'], undefined);
   });
 });
@@ -102,13 +160,21 @@ describe('HTTP conventions', () => {
 describe('CORS when configured', () => {
   let t: TestApp;
   before(async () => {
-    t = await testApp(openSqliteStore('sqlite::memory:'), { config: testConfig({ corsOrigins: ['https://app.example.org'] }) });
+    t = await testApp(openSqliteStore('sqlite::memory:'), {
+      config: testConfig({ corsOrigins: ['https://app.example.org'] }),
+    });
   });
   after(async () => t.close());
 
   it('allows the configured origins, with the headers the API needs, and no other origin', async () => {
     const origin = 'https://app.example.org';
-    const preflight = await call(t.app, 'OPTIONS', '/v1/knowledge', { headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } });
+    const preflight = await call(t.app, 'OPTIONS', '/v1/knowledge', {
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type',
+      },
+    });
     assert.equal(preflight.statusCode, 204);
     assert.equal(preflight.headers['access-control-allow-origin'], origin);
     assert.match(String(preflight.headers['access-control-allow-headers']), /authorization/);

@@ -41,7 +41,11 @@ describe('the API page at /docs', () => {
       const spec = await call(t.app, 'GET', '/v1/openapi.json');
       assert.equal(spec.statusCode, 200);
       assert.equal(spec.headers['x-ratelimit-remaining'], '1', 'the document is the one API call');
-      assert.equal((await call(t.app, 'GET', '/v1/skills')).headers['x-ratelimit-remaining'], '0', 'API routes are still counted');
+      assert.equal(
+        (await call(t.app, 'GET', '/v1/skills')).headers['x-ratelimit-remaining'],
+        '0',
+        'API routes are still counted',
+      );
       assert.equal((await call(t.app, 'GET', '/v1/skills')).statusCode, 429);
     } finally {
       await t.close();

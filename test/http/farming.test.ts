@@ -35,7 +35,10 @@ for (const backend of backends()) {
       const farmer = await profile('farmer');
       assert.equal(farmer.score, 0.05);
       assert.equal(farmer.validations, 1);
-      assert.deepEqual(farmer.history.map((h: { action: string }) => h.action), ['validate_knowledge']);
+      assert.deepEqual(
+        farmer.history.map((h: { action: string }) => h.action),
+        ['validate_knowledge'],
+      );
       // One verdict per agent: the last one stands, counted once on the unit.
       const after = (await call(t.app, 'GET', `/v1/knowledge/${unit.id}`)).json().data;
       assert.deepEqual(after.validations, { valid: 1, invalid: 0 });
@@ -60,7 +63,11 @@ for (const backend of backends()) {
       const body = unitBody({ title: 'Retried contribution' });
       const ids = new Set<string>();
       for (let i = 0; i < 3; i++) {
-        const res = await call(t.app, 'POST', '/v1/knowledge', { key, body, headers: { 'idempotency-key': 'same-unit' } });
+        const res = await call(t.app, 'POST', '/v1/knowledge', {
+          key,
+          body,
+          headers: { 'idempotency-key': 'same-unit' },
+        });
         assert.equal(res.statusCode, 201, res.body);
         ids.add(res.json().data.id);
       }

@@ -13,8 +13,16 @@ describe('hardening, round three', () => {
     const t = await testApp(openSqliteStore('sqlite::memory:'));
     try {
       const evil = { host: 'evil.example:3000', origin: 'http://evil.example:3000' };
-      for (const [method, url] of [['GET', '/v1/skills'], ['POST', '/v1/auth/register'], ['POST', '/mcp'], ['GET', '/']] as const) {
-        const res = await call(t.app, method, url, { headers: evil, body: method === 'POST' ? { agent_id: 'x', scopes: ['read'], tier: 'free' } : undefined });
+      for (const [method, url] of [
+        ['GET', '/v1/skills'],
+        ['POST', '/v1/auth/register'],
+        ['POST', '/mcp'],
+        ['GET', '/'],
+      ] as const) {
+        const res = await call(t.app, method, url, {
+          headers: evil,
+          body: method === 'POST' ? { agent_id: 'x', scopes: ['read'], tier: 'free' } : undefined,
+        });
         assert.equal(res.statusCode, 403, `${method} ${url}: ${res.body}`);
         assert.match(res.body, /does not answer to the host name/);
       }
@@ -25,14 +33,22 @@ describe('hardening, round three', () => {
     } finally {
       await t.close();
     }
-    assert.deepEqual(loadConfig({ REG_ALLOWED_HOSTS: 'registry.example.org, Intranet' }).allowedHosts, ['registry.example.org', 'intranet']);
+    assert.deepEqual(loadConfig({ REG_ALLOWED_HOSTS: 'registry.example.org, Intranet' }).allowedHosts, [
+      'registry.example.org',
+      'intranet',
+    ]);
     const open = loadConfig({ REG_HOST: '0.0.0.0' });
     assert.equal(open.allowedHosts, null);
     assert.ok(open.warnings.some((w) => /REG_ALLOWED_HOSTS is not set/.test(w)));
     assert.throws(() => loadConfig({ REG_ALLOWED_HOSTS: 'host:3000 with spaces' }), /REG_ALLOWED_HOSTS/);
-    const named = await testApp(openSqliteStore('sqlite::memory:'), { config: testConfig({ allowedHosts: ['registry.example.org'] }) });
+    const named = await testApp(openSqliteStore('sqlite::memory:'), {
+      config: testConfig({ allowedHosts: ['registry.example.org'] }),
+    });
     try {
-      assert.equal((await call(named.app, 'GET', '/v1/skills', { headers: { host: 'registry.example.org' } })).statusCode, 200);
+      assert.equal(
+        (await call(named.app, 'GET', '/v1/skills', { headers: { host: 'registry.example.org' } })).statusCode,
+        200,
+      );
       assert.equal((await call(named.app, 'GET', '/v1/skills', { headers: { host: 'localhost' } })).statusCode, 403);
     } finally {
       await named.close();
@@ -47,7 +63,12 @@ describe('hardening, round three', () => {
       const res = await t.app.inject({ method: 'POST', url: '/mcp', headers: mcpHeaders, payload });
       assert.equal(res.statusCode, 400, res.body);
       assert.equal(errorCode(res as never), 'VALIDATION_ERROR');
-      const rest = await t.app.inject({ method: 'POST', url: '/v1/knowledge', headers: { 'content-type': 'application/json' }, payload: nested });
+      const rest = await t.app.inject({
+        method: 'POST',
+        url: '/v1/knowledge',
+        headers: { 'content-type': 'application/json' },
+        payload: nested,
+      });
       assert.equal(rest.statusCode, 401, 'REST refuses it before reading it (no key)');
       assert.equal((await call(t.app, 'GET', '/healthz')).statusCode, 200);
     } finally {
@@ -61,14 +82,25 @@ describe('hardening, round three', () => {
       const key = await register(t.app, 'yanker');
       const { id } = await contributeSkill(t.app, key, { name: 'gone-soon' });
       const rpc = async (method: string, params: object) =>
-        (await t.app.inject({ method: 'POST', url: '/mcp', headers: mcpHeaders, payload: { jsonrpc: '2.0', id: 1, method, params } })).json();
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: '/mcp',
+            headers: mcpHeaders,
+            payload: { jsonrpc: '2.0', id: 1, method, params },
+          })
+        ).json();
       const uri = 'skill://yanker/gone-soon/SKILL.md';
       assert.equal((await rpc('resources/read', { uri })).result.contents[0].text, skillMd({ name: 'gone-soon' }));
       assert.equal((await call(t.app, 'POST', `/v1/skills/${id}/versions/1.0.0/yank`, { key })).statusCode, 200);
       assert.equal((await rpc('resources/read', { uri })).error?.code, -32602);
       assert.equal((await rpc('skills/get', { uri })).error?.code, -32602);
       const rest = (await call(t.app, 'GET', `/v1/skills/${id}`)).json().data;
-      assert.deepEqual([rest.version, rest.yanked, rest.latest_version], ['1.0.0', true, null], 'REST still says what it is, flagged');
+      assert.deepEqual(
+        [rest.version, rest.yanked, rest.latest_version],
+        ['1.0.0', true, null],
+        'REST still says what it is, flagged',
+      );
     } finally {
       await t.close();
     }

@@ -6,7 +6,18 @@ import { setImmediate as tick } from 'node:timers/promises';
 import { loadConfig } from '../../src/config.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { backends } from '../helpers/backends.js';
-import { call, contributeSkill, contributeUnit, errorCode, register, skillMd, testApp, testConfig, unitBody, type TestApp } from '../helpers/app.js';
+import {
+  call,
+  contributeSkill,
+  contributeUnit,
+  errorCode,
+  register,
+  skillMd,
+  testApp,
+  testConfig,
+  unitBody,
+  type TestApp,
+} from '../helpers/app.js';
 
 const UUID = '6f0c2a1e-9b7d-4c3e-8a5f-1d2e3f4a5b6c';
 const json = { 'content-type': 'application/json' };
@@ -16,13 +27,15 @@ for (const backend of backends()) {
     let t: TestApp;
     before(async () => {
       const quotas = { ...testConfig().quotas, free: { units: 3, skills: 2, bytes: 4_000 } };
-      t = await testApp(await backend.open(), { config: testConfig({ openAdminRegistration: true, selfServiceTiers: ['free', 'pro'], quotas }) });
+      t = await testApp(await backend.open(), {
+        config: testConfig({ openAdminRegistration: true, selfServiceTiers: ['free', 'pro'], quotas }),
+      });
     });
     after(async () => t.close());
 
     const score = async (agent: string) => (await call(t.app, 'GET', `/v1/reputation/${agent}`)).json().data;
 
-    it('takes a deleted unit\'s reward back, so contribute-and-delete earns nothing (13.5)', async () => {
+    it("takes a deleted unit's reward back, so contribute-and-delete earns nothing (13.5)", async () => {
       const key = await register(t.app, 'cycler');
       for (let i = 0; i < 5; i++) {
         const unit = await contributeUnit(t.app, key, { title: `cycle ${i}` });
@@ -32,16 +45,23 @@ for (const backend of backends()) {
       assert.equal(profile.score, 0);
       assert.equal(profile.contributions, 0);
       assert.equal(profile.history.length, 10, 'the history keeps both items of every cycle');
-      assert.deepEqual(profile.history.slice(0, 2).map((h: { delta: number }) => h.delta), [-0.2, 0.2]);
+      assert.deepEqual(
+        profile.history.slice(0, 2).map((h: { delta: number }) => h.delta),
+        [-0.2, 0.2],
+      );
     });
 
-    it('weighs a verdict by the validator\'s standing: throwaway agents move quality little (13.5)', async () => {
+    it("weighs a verdict by the validator's standing: throwaway agents move quality little (13.5)", async () => {
       const author = await register(t.app, 'weighed-author', ['read', 'write'], 'pro');
       const target = await contributeUnit(t.app, author, { title: 'A unit to push around' });
       const base = target.quality_score;
       for (let i = 0; i < 5; i++) {
         const sybil = await register(t.app, `sybil-${i}`);
-        assert.equal((await call(t.app, 'POST', `/v1/knowledge/${target.id}/validate`, { key: sybil, body: { valid: true } })).statusCode, 200);
+        assert.equal(
+          (await call(t.app, 'POST', `/v1/knowledge/${target.id}/validate`, { key: sybil, body: { valid: true } }))
+            .statusCode,
+          200,
+        );
       }
       const afterSybils = (await call(t.app, 'GET', `/v1/knowledge/${target.id}`)).json().data;
       assert.deepEqual(afterSybils.validations, { valid: 5, invalid: 0 });
@@ -57,28 +77,42 @@ for (const backend of backends()) {
     });
 
     it('grants tiers outside REG_SELF_SERVICE_TIERS to admins only (13.6)', async () => {
-      const res = await call(t.app, 'POST', '/v1/auth/register', { body: { agent_id: 'wannabe', scopes: ['read'], tier: 'enterprise' } });
+      const res = await call(t.app, 'POST', '/v1/auth/register', {
+        body: { agent_id: 'wannabe', scopes: ['read'], tier: 'enterprise' },
+      });
       assert.equal(res.statusCode, 403);
       assert.match(res.json().error.message, /enterprise tier is granted by an admin/);
       assert.equal((await call(t.app, 'GET', '/v1/reputation/wannabe')).statusCode, 404, 'nothing was created');
       const admin = await register(t.app, 'tier-admin', ['read', 'admin'], 'free');
-      const granted = await call(t.app, 'POST', '/v1/auth/register', { key: admin, body: { agent_id: 'granted', scopes: ['read'], tier: 'enterprise' } });
+      const granted = await call(t.app, 'POST', '/v1/auth/register', {
+        key: admin,
+        body: { agent_id: 'granted', scopes: ['read'], tier: 'enterprise' },
+      });
       assert.equal(granted.statusCode, 201);
     });
 
-    it('refuses a write over the tier\'s storage quota, naming it, and frees room on delete (13.7)', async () => {
+    it("refuses a write over the tier's storage quota, naming it, and frees room on delete (13.7)", async () => {
       const key = await register(t.app, 'hoarder');
       const units = [];
       for (let i = 0; i < 3; i++) units.push(await contributeUnit(t.app, key, { title: `hoard ${i}` }));
       const over = await call(t.app, 'POST', '/v1/knowledge', { key, body: unitBody({ title: 'one too many' }) });
       assert.equal(over.statusCode, 403);
       assert.equal(errorCode(over), 'FORBIDDEN');
-      assert.match(over.json().error.message, /quota exceeded: the free tier holds at most 3 knowledge units per agent, and this agent holds 3/);
+      assert.match(
+        over.json().error.message,
+        /quota exceeded: the free tier holds at most 3 knowledge units per agent, and this agent holds 3/,
+      );
       assert.equal((await score('hoarder')).contributions, 3, 'nothing was written');
       await call(t.app, 'DELETE', `/v1/knowledge/${units[0]!.id}`, { key });
-      assert.equal((await call(t.app, 'POST', '/v1/knowledge', { key, body: unitBody({ title: 'room again' }) })).statusCode, 201);
+      assert.equal(
+        (await call(t.app, 'POST', '/v1/knowledge', { key, body: unitBody({ title: 'room again' }) })).statusCode,
+        201,
+      );
       const bytes = await register(t.app, 'bulky');
-      const big = await call(t.app, 'POST', '/v1/skills', { key: bytes, body: { skill_md_content: skillMd({}, `# Big\n\n${'word '.repeat(900)}\n`), visibility: 'public' } });
+      const big = await call(t.app, 'POST', '/v1/skills', {
+        key: bytes,
+        body: { skill_md_content: skillMd({}, `# Big\n\n${'word '.repeat(900)}\n`), visibility: 'public' },
+      });
       assert.equal(big.statusCode, 403);
       assert.match(big.json().error.message, /at most 4000 bytes of stored text/);
     });
@@ -86,12 +120,21 @@ for (const backend of backends()) {
     it('refuses an agent id that looks like an existing one (13.12)', async () => {
       await register(t.app, 'alice');
       for (const lookalike of ['Alice', 'ALICE', 'a1ice', 'aIice', 'a|ice'.replace('|', 'l').toUpperCase()]) {
-        const res = await call(t.app, 'POST', '/v1/auth/register', { body: { agent_id: lookalike, scopes: ['read'], tier: 'free' } });
+        const res = await call(t.app, 'POST', '/v1/auth/register', {
+          body: { agent_id: lookalike, scopes: ['read'], tier: 'free' },
+        });
         assert.equal(res.statusCode, 409, lookalike);
         assert.match(res.json().error.message, /looks like the id of an existing agent/);
       }
       await register(t.app, 'Oscar0');
-      assert.equal((await call(t.app, 'POST', '/v1/auth/register', { body: { agent_id: '0scarO', scopes: ['read'], tier: 'free' } })).statusCode, 409);
+      assert.equal(
+        (
+          await call(t.app, 'POST', '/v1/auth/register', {
+            body: { agent_id: '0scarO', scopes: ['read'], tier: 'free' },
+          })
+        ).statusCode,
+        409,
+      );
       await register(t.app, 'alice2'); // different letters: fine
     });
 
@@ -105,32 +148,55 @@ for (const backend of backends()) {
       ] as const) {
         const res = await call(t.app, 'POST', '/v1/knowledge', { key, body });
         assert.equal(res.statusCode, 400, field);
-        assert.match(res.json().error.message, new RegExp(`^${field.replace('.', '\\.')} must contain a non-space character`));
+        assert.match(
+          res.json().error.message,
+          new RegExp(`^${field.replace('.', '\\.')} must contain a non-space character`),
+        );
       }
-      const padded = await call(t.app, 'POST', '/v1/knowledge', { key, body: unitBody({ title: `  ${'t'.repeat(200)}  ` }) });
+      const padded = await call(t.app, 'POST', '/v1/knowledge', {
+        key,
+        body: unitBody({ title: `  ${'t'.repeat(200)}  ` }),
+      });
       assert.equal(padded.statusCode, 201, padded.body);
       assert.equal(padded.json().data.title, 't'.repeat(200));
     });
 
-    it('keeps a private skill out of its author\'s public history, not out of its own (13.10)', async () => {
+    it("keeps a private skill out of its author's public history, not out of its own (13.10)", async () => {
       const key = await register(t.app, 'secretive', ['read', 'write'], 'free');
       const secret = await contributeSkill(t.app, key, { name: 'hidden-skill' }, 'private');
       const shown = await contributeSkill(t.app, key, { name: 'shown-skill' }, 'public');
       const publicView = (await call(t.app, 'GET', '/v1/reputation/secretive')).json().data;
-      assert.deepEqual(publicView.history.map((h: { target_id: string }) => h.target_id), [shown.id]);
+      assert.deepEqual(
+        publicView.history.map((h: { target_id: string }) => h.target_id),
+        [shown.id],
+      );
       assert.ok(!JSON.stringify(publicView).includes(secret.id));
       const ownView = (await call(t.app, 'GET', '/v1/reputation/secretive', { key })).json().data;
-      assert.deepEqual(ownView.history.map((h: { target_id: string }) => h.target_id), [shown.id, secret.id]);
+      assert.deepEqual(
+        ownView.history.map((h: { target_id: string }) => h.target_id),
+        [shown.id, secret.id],
+      );
     });
 
     it('lets a key revoke only keys whose scopes it holds itself (13.13)', async () => {
       const writer = await register(t.app, 'keyholder', ['read', 'write'], 'free');
       const reader = await register(t.app, 'keyholder', ['read'], 'free', writer);
-      const res = await call(t.app, 'POST', '/v1/auth/revoke', { key: reader, body: { key_prefix: writer.slice(0, 8) } });
+      const res = await call(t.app, 'POST', '/v1/auth/revoke', {
+        key: reader,
+        body: { key_prefix: writer.slice(0, 8) },
+      });
       assert.equal(res.statusCode, 404);
-      assert.equal((await call(t.app, 'GET', '/v1/export/keyholder', { key: writer })).statusCode, 200, 'the write key still works');
+      assert.equal(
+        (await call(t.app, 'GET', '/v1/export/keyholder', { key: writer })).statusCode,
+        200,
+        'the write key still works',
+      );
       const spare = await register(t.app, 'keyholder', ['read'], 'free', writer);
-      assert.equal((await call(t.app, 'POST', '/v1/auth/revoke', { key: reader, body: { key_prefix: spare.slice(0, 8) } })).statusCode, 200);
+      assert.equal(
+        (await call(t.app, 'POST', '/v1/auth/revoke', { key: reader, body: { key_prefix: spare.slice(0, 8) } }))
+          .statusCode,
+        200,
+      );
     });
 
     it('replays a saved answer only to the credential that made it (13.3)', async () => {
@@ -176,7 +242,10 @@ describe('hardening: idempotent secrets, proxies, bodies, headers and readiness'
       const elsewhere = await call(second.app, 'POST', '/v1/auth/register', { body, headers });
       assert.equal(elsewhere.statusCode, 409, 'another secret cannot open it');
       assert.ok(!elsewhere.body.includes(made.json().data.api_key));
-      assert.equal((await call(first.app, 'POST', '/v1/auth/register', { body, headers })).json().data.api_key, made.json().data.api_key);
+      assert.equal(
+        (await call(first.app, 'POST', '/v1/auth/register', { body, headers })).json().data.api_key,
+        made.json().data.api_key,
+      );
     } finally {
       await first.app.close();
       await second.close();
@@ -187,14 +256,26 @@ describe('hardening: idempotent secrets, proxies, bodies, headers and readiness'
     assert.equal(loadConfig({ REG_TRUST_PROXY: '1' }).trustProxy, 1);
     assert.equal(loadConfig({ REG_TRUST_PROXY: 'true' }).trustProxy, 1);
     assert.equal(loadConfig({ REG_TRUST_PROXY: '2' }).trustProxy, 2);
-    const config = testConfig({ trustProxy: loadConfig({ REG_TRUST_PROXY: '1' }).trustProxy, rateLimits: { anonymous: 2, free: 9, pro: 9, enterprise: 9 } });
+    const config = testConfig({
+      trustProxy: loadConfig({ REG_TRUST_PROXY: '1' }).trustProxy,
+      rateLimits: { anonymous: 2, free: 9, pro: 9, enterprise: 9 },
+    });
     const t = await testApp(openSqliteStore('sqlite::memory:'), { config });
     try {
-      const from = (forwarded: string) => call(t.app, 'GET', '/v1/knowledge', { headers: { 'x-forwarded-for': forwarded } });
+      const from = (forwarded: string) =>
+        call(t.app, 'GET', '/v1/knowledge', { headers: { 'x-forwarded-for': forwarded } });
       assert.equal((await from('198.51.100.1, 203.0.113.9')).statusCode, 200);
       assert.equal((await from('198.51.100.2, 203.0.113.9')).statusCode, 200);
-      assert.equal((await from('198.51.100.3, 203.0.113.9')).statusCode, 429, 'a new spoofed leftmost address buys nothing');
-      assert.equal((await from('198.51.100.1, 203.0.113.10')).statusCode, 200, 'another client seen by the proxy has its own budget');
+      assert.equal(
+        (await from('198.51.100.3, 203.0.113.9')).statusCode,
+        429,
+        'a new spoofed leftmost address buys nothing',
+      );
+      assert.equal(
+        (await from('198.51.100.1, 203.0.113.10')).statusCode,
+        200,
+        'another client seen by the proxy has its own budget',
+      );
     } finally {
       await t.close();
     }
@@ -202,11 +283,24 @@ describe('hardening: idempotent secrets, proxies, bodies, headers and readiness'
 
   it('answers 503, not 500, when no unused key prefix can be drawn (13.8)', async () => {
     const t = await testApp(openSqliteStore('sqlite::memory:'), {
-      ids: { skillId: () => 'sk_x', unitId: () => 'ku_x', apiKey: () => `reg_SAME${'x'.repeat(36)}${Math.random().toString(36).slice(2, 6)}` },
+      ids: {
+        skillId: () => 'sk_x',
+        unitId: () => 'ku_x',
+        apiKey: () => `reg_SAME${'x'.repeat(36)}${Math.random().toString(36).slice(2, 6)}`,
+      },
     });
     try {
-      assert.equal((await call(t.app, 'POST', '/v1/auth/register', { body: { agent_id: 'first', scopes: ['read'], tier: 'free' } })).statusCode, 201);
-      const res = await call(t.app, 'POST', '/v1/auth/register', { body: { agent_id: 'second', scopes: ['read'], tier: 'free' } });
+      assert.equal(
+        (
+          await call(t.app, 'POST', '/v1/auth/register', {
+            body: { agent_id: 'first', scopes: ['read'], tier: 'free' },
+          })
+        ).statusCode,
+        201,
+      );
+      const res = await call(t.app, 'POST', '/v1/auth/register', {
+        body: { agent_id: 'second', scopes: ['read'], tier: 'free' },
+      });
       assert.equal(res.statusCode, 503);
       assert.equal(errorCode(res), 'UNAVAILABLE');
       assert.match(res.json().error.message, /key prefixes are nearly exhausted/);
@@ -240,7 +334,12 @@ describe('hardening: idempotent secrets, proxies, bodies, headers and readiness'
       const payload = Buffer.from(text, 'utf8');
       const at = payload.indexOf(Buffer.from('TITLE'));
       payload[at] = 0xff; // a byte that is never valid UTF-8
-      const res = await t.app.inject({ method: 'POST', url: '/v1/knowledge', headers: { ...json, authorization: `Bearer ${key}` }, payload });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/knowledge',
+        headers: { ...json, authorization: `Bearer ${key}` },
+        payload,
+      });
       assert.equal(res.statusCode, 400, res.body);
       assert.match(res.json().error.message, /not valid UTF-8/);
       assert.equal((await call(t.app, 'GET', '/v1/knowledge')).json().total, 0);
@@ -252,21 +351,29 @@ describe('hardening: idempotent secrets, proxies, bodies, headers and readiness'
   it('marks every answer nosniff, a raw key no-store, and answers a missing Host with the envelope (13.14)', async () => {
     const t = await testApp(openSqliteStore('sqlite::memory:'));
     try {
-      for (const url of ['/healthz', '/v1/skills', '/v1/nope']) assert.equal((await call(t.app, 'GET', url)).headers['x-content-type-options'], 'nosniff', url);
-      const registered = await call(t.app, 'POST', '/v1/auth/register', { body: { agent_id: 'cached', scopes: ['read'], tier: 'free' } });
+      for (const url of ['/healthz', '/v1/skills', '/v1/nope'])
+        assert.equal((await call(t.app, 'GET', url)).headers['x-content-type-options'], 'nosniff', url);
+      const registered = await call(t.app, 'POST', '/v1/auth/register', {
+        body: { agent_id: 'cached', scopes: ['read'], tier: 'free' },
+      });
       assert.equal(registered.headers['cache-control'], 'no-store');
       await t.app.listen({ port: 0, host: '127.0.0.1' });
       const { port } = t.app.server.address() as { port: number };
       const { connect } = await import('node:net');
       const text = await new Promise<string>((resolve, reject) => {
         let got = '';
-        const socket = connect(port, '127.0.0.1', () => socket.write('GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n'));
+        const socket = connect(port, '127.0.0.1', () =>
+          socket.write('GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n'),
+        );
         socket.on('data', (chunk) => (got += chunk));
         socket.on('end', () => resolve(got));
         socket.on('error', reject);
       });
       assert.match(text, /^HTTP\/1\.1 400 /);
-      assert.match(text, /\{"error":\{"code":"VALIDATION_ERROR","message":"the Host header is required \(HTTP\/1\.1\)"\}\}$/);
+      assert.match(
+        text,
+        /\{"error":\{"code":"VALIDATION_ERROR","message":"the Host header is required \(HTTP\/1\.1\)"\}\}$/,
+      );
     } finally {
       await t.close();
     }
@@ -289,8 +396,13 @@ describe('hardening: idempotent secrets, proxies, bodies, headers and readiness'
   });
 
   it('starts with OIDC off when it is half configured, and says so in /readyz (13.16)', async () => {
-    const config = { ...testConfig(), ...loadConfig({ REG_DATABASE_URL: 'sqlite::memory:', REG_OIDC_ISSUER: 'https://idp.example/' }) };
-    const t = await testApp(openSqliteStore('sqlite::memory:'), { config: { ...config, rateLimits: testConfig().rateLimits } });
+    const config = {
+      ...testConfig(),
+      ...loadConfig({ REG_DATABASE_URL: 'sqlite::memory:', REG_OIDC_ISSUER: 'https://idp.example/' }),
+    };
+    const t = await testApp(openSqliteStore('sqlite::memory:'), {
+      config: { ...config, rateLimits: testConfig().rateLimits },
+    });
     try {
       const ready = await call(t.app, 'GET', '/readyz');
       assert.equal(ready.statusCode, 200);
@@ -298,7 +410,11 @@ describe('hardening: idempotent secrets, proxies, bodies, headers and readiness'
         'OIDC is only partly configured: REG_OIDC_AUDIENCE, REG_OIDC_JWKS_URL are missing, so identity-provider (JWT) authentication is OFF and only API keys apply (set all three to turn it on)',
       ]);
       const key = await register(t.app, 'still-works');
-      assert.equal((await call(t.app, 'GET', '/v1/export/still-works', { key })).statusCode, 200, 'API keys still apply');
+      assert.equal(
+        (await call(t.app, 'GET', '/v1/export/still-works', { key })).statusCode,
+        200,
+        'API keys still apply',
+      );
     } finally {
       await t.close();
     }
@@ -313,7 +429,8 @@ describe('hardening: bounded answers (13.2)', () => {
     key = await register(t.app, 'bulk-writer', ['read', 'write'], 'pro');
     const long = 'x'.repeat(19_000);
     const examples = Array.from({ length: 50 }, () => 'e'.repeat(4_900));
-    for (let i = 0; i < 5; i++) await contributeUnit(t.app, key, { title: `huge ${i}`, content: { description: long, examples } });
+    for (let i = 0; i < 5; i++)
+      await contributeUnit(t.app, key, { title: `huge ${i}`, content: { description: long, examples } });
     await contributeSkill(t.app, key, { name: 'big-skill' }, 'public', `# Body\n\n${'word '.repeat(5_000)}`);
   });
   after(async () => t.close());
@@ -324,7 +441,10 @@ describe('hardening: bounded answers (13.2)', () => {
     const item = page.json().data[0];
     assert.equal(item.truncated, true);
     assert.equal(item.content.description.length, 500);
-    assert.deepEqual(item.content.examples.map((e: string) => e.length), [300, 300, 300]);
+    assert.deepEqual(
+      item.content.examples.map((e: string) => e.length),
+      [300, 300, 300],
+    );
     const full = (await call(t.app, 'GET', `/v1/knowledge/${item.id}`)).json().data;
     assert.equal(full.content.description.length, 19_000);
     assert.equal(full.content.examples.length, 50);
@@ -350,7 +470,11 @@ describe('hardening: bounded answers (13.2)', () => {
   });
 
   it('streams an export without holding the event loop: other requests are answered meanwhile', async () => {
-    const exporting = t.app.inject({ method: 'GET', url: '/v1/export/bulk-writer', headers: { authorization: `Bearer ${key}` } });
+    const exporting = t.app.inject({
+      method: 'GET',
+      url: '/v1/export/bulk-writer',
+      headers: { authorization: `Bearer ${key}` },
+    });
     let exportDone = false;
     void exporting.then(() => (exportDone = true));
     await tick();

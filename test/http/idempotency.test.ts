@@ -27,7 +27,8 @@ for (const backend of backends()) {
     const post = (url: string, key: string | undefined, body: unknown, idem?: string) =>
       call(t.app, 'POST', url, { key, body, headers: idem !== undefined ? { 'idempotency-key': idem } : {} });
     const total = async () => (await call(t.app, 'GET', '/v1/knowledge?limit=1')).json().total as number;
-    const score = async (agent: string) => (await call(t.app, 'GET', `/v1/reputation/${agent}`)).json().data.score as number;
+    const score = async (agent: string) =>
+      (await call(t.app, 'GET', `/v1/reputation/${agent}`)).json().data.score as number;
 
     it('returns the original response to a retry, without a second unit or reward', async () => {
       const before = await total();
@@ -75,7 +76,10 @@ for (const backend of backends()) {
       const before = await total();
       const body = unitBody({ title: 'Raced' });
       const answers = await Promise.all(Array.from({ length: 6 }, () => post('/v1/knowledge', bob, body, 'k-race')));
-      assert.ok(answers.every((a) => a.statusCode === 201), answers.map((a) => a.body).join('\n'));
+      assert.ok(
+        answers.every((a) => a.statusCode === 201),
+        answers.map((a) => a.body).join('\n'),
+      );
       assert.equal(new Set(answers.map((a) => a.json().data.id)).size, 1);
       assert.equal(await total(), before + 1);
     });
@@ -101,8 +105,11 @@ for (const backend of backends()) {
       assert.equal(retry.json().data.api_key, first.json().data.api_key);
       const apiKey = first.json().data.api_key as string;
       assert.equal((await call(t.app, 'GET', '/v1/export/idem-new', { key: apiKey })).statusCode, 200);
-      const saved = await t.store.findIdempotentResponse('ip:127.0.0.1', (await import('node:crypto')).createHash('sha256')
-        .update(`idempotency-key\u0000${idem}`).digest('hex'), '2000-01-01T00:00:00.000Z');
+      const saved = await t.store.findIdempotentResponse(
+        'ip:127.0.0.1',
+        (await import('node:crypto')).createHash('sha256').update(`idempotency-key\u0000${idem}`).digest('hex'),
+        '2000-01-01T00:00:00.000Z',
+      );
       assert.ok(saved, 'the response is saved');
       assert.ok(!saved.body.includes(apiKey.slice(4)), 'sealed: the raw key is not readable in the database');
     });

@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { backends } from '../helpers/backends.js';
-import { call, contributeUnit, errorCode, register, testApp, testConfig, unitBody, type TestApp } from '../helpers/app.js';
+import {
+  call,
+  contributeUnit,
+  errorCode,
+  register,
+  testApp,
+  testConfig,
+  unitBody,
+  type TestApp,
+} from '../helpers/app.js';
 
 for (const backend of backends()) {
   describe(`knowledge units [${backend.name}]`, () => {
@@ -16,7 +25,10 @@ for (const backend of backends()) {
     after(async () => t.close());
 
     it('contributes a unit with server-assigned fields and a quality score', async () => {
-      const res = await call(t.app, 'POST', '/v1/knowledge', { key: alice, body: unitBody({ title: '  Padded title  ' }) });
+      const res = await call(t.app, 'POST', '/v1/knowledge', {
+        key: alice,
+        body: unitBody({ title: '  Padded title  ' }),
+      });
       assert.equal(res.statusCode, 201, res.body);
       const { data, quality_score } = res.json();
       assert.match(data.id, /^ku_[A-Za-z0-9_-]{22}$/);
@@ -53,7 +65,10 @@ for (const backend of backends()) {
         [unitBody({ validations: { valid: 9, invalid: 0 } }), /^validations is assigned by the server/],
         [unitBody({ created_at: '2020-01-01T00:00:00.000Z' }), /^created_at is assigned by the server/],
         [unitBody({ colour: 'red' }), /^colour is not a known field/],
-        [unitBody({ content: { description: 'ok', examples: [], extra: true } }), /^content\.extra is not a known field/],
+        [
+          unitBody({ content: { description: 'ok', examples: [], extra: true } }),
+          /^content\.extra is not a known field/,
+        ],
         [unitBody({ title: 'nul\u0000byte' }), /^title must be well-formed Unicode/],
         [unitBody({ title: 'lone \ud800 surrogate' }), /^title must be well-formed Unicode/],
       ];
@@ -115,7 +130,10 @@ for (const backend of backends()) {
       assert.equal(ok.statusCode, 200);
       const anonymous = await call(t.app, 'POST', `/v1/knowledge/${unit.id}/validate`, { body: { valid: true } });
       assert.equal(anonymous.statusCode, 401);
-      const missing = await call(t.app, 'POST', '/v1/knowledge/ku_missing/validate', { key: bob, body: { valid: true } });
+      const missing = await call(t.app, 'POST', '/v1/knowledge/ku_missing/validate', {
+        key: bob,
+        body: { valid: true },
+      });
       assert.equal(missing.statusCode, 404);
       const bad = await call(t.app, 'POST', `/v1/knowledge/${unit.id}/validate`, { key: bob, body: { valid: 'yes' } });
       assert.equal(bad.statusCode, 400);

@@ -24,7 +24,10 @@ for (const backend of backends()) {
       await contributeUnit(t.app, key, {
         title: 'Postgres vacuum tuning',
         domain: 'databases',
-        content: { description: 'Tune autovacuum thresholds for write-heavy tables; caching is unrelated.', examples: [] },
+        content: {
+          description: 'Tune autovacuum thresholds for write-heavy tables; caching is unrelated.',
+          examples: [],
+        },
       });
     });
     after(async () => t.close());
@@ -42,11 +45,12 @@ for (const backend of backends()) {
       assert.equal(page.limit, 20);
       const sorted = [...page.data].sort(
         (a, b) =>
-          b.quality_score - a.quality_score ||
-          b.created_at.localeCompare(a.created_at) ||
-          b.id.localeCompare(a.id),
+          b.quality_score - a.quality_score || b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id),
       );
-      assert.deepEqual(page.data.map((u) => u.id), sorted.map((u) => u.id));
+      assert.deepEqual(
+        page.data.map((u) => u.id),
+        sorted.map((u) => u.id),
+      );
     });
 
     it('pages without repeating or skipping an item', async () => {
@@ -66,12 +70,18 @@ for (const backend of backends()) {
     it('filters by type (any of), domain and minimum quality', async () => {
       const facts = await list('?types=fact');
       assert.equal(facts.total, 3);
-      assert.deepEqual(facts.data.map((u) => u.type), ['fact', 'fact', 'fact']);
+      assert.deepEqual(
+        facts.data.map((u) => u.type),
+        ['fact', 'fact', 'fact'],
+      );
       const both = await list('?types=fact,pattern');
       assert.equal(both.total, 9);
       const dbs = await list('?domain=databases');
       assert.equal(dbs.total, 5);
-      assert.deepEqual(dbs.data.map((u) => u.domain), Array(5).fill('databases'));
+      assert.deepEqual(
+        dbs.data.map((u) => u.domain),
+        Array(5).fill('databases'),
+      );
       const threshold = (await list('?limit=100')).data[3]!.quality_score;
       const good = await list(`?min_quality=${threshold}`);
       assert.ok(good.total >= 4 && good.total < 9);
@@ -85,7 +95,11 @@ for (const backend of backends()) {
     it('searches words in title, description and domain, ranked by relevance', async () => {
       const caching = await list('?q=caching');
       assert.equal(caching.total, 5);
-      assert.equal(caching.data.at(-1)!.title, 'Postgres vacuum tuning', 'a description match ranks below title matches');
+      assert.equal(
+        caching.data.at(-1)!.title,
+        'Postgres vacuum tuning',
+        'a description match ranks below title matches',
+      );
       const stemmed = await list('?q=indexes');
       assert.equal(stemmed.total, 4, 'indexes matches indexing (stemming)');
       const both = await list('?q=postgres%20vacuum');
@@ -97,13 +111,37 @@ for (const backend of backends()) {
     });
 
     it('searches free text as plain words, whatever operators it contains', async () => {
-      for (const q of ['"', '""', '*', 'caching*', 'OR', 'caching OR nothing', 'NEAR(caching', 'NEAR(a b)', '-caching',
-        'caching AND', 'title:caching', '^caching', '(', ')', "'", ':', '{', 'caching"strategy', '\\', 'é']) {
+      for (const q of [
+        '"',
+        '""',
+        '*',
+        'caching*',
+        'OR',
+        'caching OR nothing',
+        'NEAR(caching',
+        'NEAR(a b)',
+        '-caching',
+        'caching AND',
+        'title:caching',
+        '^caching',
+        '(',
+        ')',
+        "'",
+        ':',
+        '{',
+        'caching"strategy',
+        '\\',
+        'é',
+      ]) {
         const res = await call(t.app, 'GET', `/v1/knowledge?q=${encodeURIComponent(q)}`);
         assert.equal(res.statusCode, 200, `${q}: ${res.body}`);
         assert.equal(typeof res.json().total, 'number');
       }
-      assert.equal((await list(`?q=${encodeURIComponent('caching OR zzyzx')}`)).total, 5, 'OR is a stop word, not an operator');
+      assert.equal(
+        (await list(`?q=${encodeURIComponent('caching OR zzyzx')}`)).total,
+        5,
+        'OR is a stop word, not an operator',
+      );
       assert.equal((await list(`?q=${encodeURIComponent('caching NOT zzyzx')}`)).total, 5, 'NOT too');
       assert.equal((await list(`?q=${encodeURIComponent('"caching"')}`)).total, 5);
       assert.equal((await list(`?q=${encodeURIComponent('***')}`)).total, 0, 'no word at all matches nothing');
@@ -112,9 +150,22 @@ for (const backend of backends()) {
 
     it('validates every query parameter', async () => {
       const bad = [
-        'limit=0', 'limit=101', 'limit=abc', 'limit=1.5', 'limit=1&limit=2', 'offset=-1', 'offset=x',
-        'min_quality=1.1', 'min_quality=-0.1', 'min_quality=high', 'types=opinion', 'types=fact,opinion',
-        'unknown=1', `q=${'x'.repeat(501)}`, 'domain=', `q=${encodeURIComponent('a\u0000b')}`,
+        'limit=0',
+        'limit=101',
+        'limit=abc',
+        'limit=1.5',
+        'limit=1&limit=2',
+        'offset=-1',
+        'offset=x',
+        'min_quality=1.1',
+        'min_quality=-0.1',
+        'min_quality=high',
+        'types=opinion',
+        'types=fact,opinion',
+        'unknown=1',
+        `q=${'x'.repeat(501)}`,
+        'domain=',
+        `q=${encodeURIComponent('a\u0000b')}`,
       ];
       for (const query of bad) {
         const res = await call(t.app, 'GET', `/v1/knowledge?${query}`);

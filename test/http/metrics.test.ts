@@ -32,7 +32,11 @@ describe('metrics', () => {
     let admin: string;
     let agent: string;
     before(async () => {
-      const config = testConfig({ metrics: { mode: 'admin' }, openAdminRegistration: true, rateLimits: { anonymous: 2, free: 1000, pro: 1000, enterprise: 1000 } });
+      const config = testConfig({
+        metrics: { mode: 'admin' },
+        openAdminRegistration: true,
+        rateLimits: { anonymous: 2, free: 1000, pro: 1000, enterprise: 1000 },
+      });
       t = await testApp(openSqliteStore('sqlite::memory:'), { config });
       admin = await register(t.app, 'operator', ['read', 'write', 'admin'], 'enterprise');
       agent = await register(t.app, 'someone', ['read', 'write'], 'pro');
@@ -55,7 +59,10 @@ describe('metrics', () => {
       await contributeUnit(t.app, agent, { title: 'Another unit about caching headers' });
       const text = (await call(t.app, 'GET', '/metrics', { key: admin })).body;
       assert.equal(sample(text, line), before + 2);
-      assert.equal(sample(text, 'registry_http_request_duration_seconds_count{method="POST",route="/v1/knowledge",status="201"}'), before + 2);
+      assert.equal(
+        sample(text, 'registry_http_request_duration_seconds_count{method="POST",route="/v1/knowledge",status="201"}'),
+        before + 2,
+      );
       assert.ok(sample(text, 'registry_http_requests_total{method="GET",route="/metrics",status="200"}')! >= 1);
     });
 
@@ -81,20 +88,27 @@ describe('metrics', () => {
 
   it('count requests the database failed', async () => {
     const store = openSqliteStore('sqlite::memory:');
-    const failing = Object.assign(Object.create(null), store, { getUnit: async () => Promise.reject(new StoreUnavailableError('connection refused')) }) as typeof store;
+    const failing = Object.assign(Object.create(null), store, {
+      getUnit: async () => Promise.reject(new StoreUnavailableError('connection refused')),
+    }) as typeof store;
     const t = await testApp(failing, { config: testConfig({ metrics: { mode: 'port', port: 9464 } }) });
     try {
       assert.equal((await call(t.app, 'GET', '/v1/knowledge/ku_AAAAAAAAAAAAAAAAAAAAAA')).statusCode, 503);
       const text = await t.app.metrics!.registry.metrics();
       assert.equal(sample(text, 'registry_store_errors_total'), 1);
-      assert.equal(sample(text, 'registry_http_requests_total{method="GET",route="/v1/knowledge/:id",status="503"}'), 1);
+      assert.equal(
+        sample(text, 'registry_http_requests_total{method="GET",route="/v1/knowledge/:id",status="503"}'),
+        1,
+      );
     } finally {
       await t.close();
     }
   });
 
   it('REG_METRICS=port:N serves them on their own port, not on the API', async () => {
-    const t = await testApp(openSqliteStore('sqlite::memory:'), { config: testConfig({ metrics: { mode: 'port', port: 9464 } }) });
+    const t = await testApp(openSqliteStore('sqlite::memory:'), {
+      config: testConfig({ metrics: { mode: 'port', port: 9464 } }),
+    });
     const server = metricsServer(t.app.metrics!);
     try {
       assert.equal((await call(t.app, 'GET', '/metrics')).statusCode, 404);

@@ -31,7 +31,10 @@ describe('the OpenAPI document describes what every route shares', () => {
       assert.equal(posts, 8);
       // Served twice, the document does not grow.
       const again = (await call(t.app, 'GET', '/v1/openapi.json')).json();
-      assert.equal(again.paths['/v1/knowledge'].post.parameters.length, doc.paths['/v1/knowledge'].post.parameters.length);
+      assert.equal(
+        again.paths['/v1/knowledge'].post.parameters.length,
+        doc.paths['/v1/knowledge'].post.parameters.length,
+      );
     } finally {
       await t.close();
     }

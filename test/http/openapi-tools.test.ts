@@ -20,33 +20,56 @@ describe('the OpenAPI document, for tools', () => {
 
   const operations = () =>
     Object.entries(doc.paths as Record<string, Record<string, Doc>>).flatMap(([path, item]) =>
-      Object.entries(item).map(([method, operation]) => ({ where: `${method.toUpperCase()} ${path}`, path, method, operation })),
+      Object.entries(item).map(([method, operation]) => ({
+        where: `${method.toUpperCase()} ${path}`,
+        path,
+        method,
+        operation,
+      })),
     );
 
   it('gives every operation a unique operationId', () => {
     const ids = operations().map((o) => o.operation.operationId);
-    assert.ok(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id)), JSON.stringify(ids));
+    assert.ok(
+      ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id)),
+      JSON.stringify(ids),
+    );
     assert.equal(new Set(ids).size, ids.length);
     assert.equal(doc.paths['/v1/skills/{id}'].get.operationId, 'getSkill');
   });
 
   it('names the schemas a client needs and refers to them', () => {
-    for (const name of ['Skill', 'SkillSummary', 'KnowledgeUnit', 'KnowledgeUnitSummary', 'KnowledgeUnitInput', 'ReputationProfile', 'Error']) {
+    for (const name of [
+      'Skill',
+      'SkillSummary',
+      'KnowledgeUnit',
+      'KnowledgeUnitSummary',
+      'KnowledgeUnitInput',
+      'ReputationProfile',
+      'Error',
+    ]) {
       assert.ok(doc.components.schemas[name], name);
     }
     const skill = doc.paths['/v1/skills/{id}'].get.responses['200'].content['application/json'].schema;
     assert.deepEqual(skill, { $ref: '#/components/schemas/SkillResponse' });
     assert.deepEqual(doc.components.schemas.SkillResponse.properties.data, { $ref: '#/components/schemas/Skill' });
-    assert.deepEqual(doc.components.schemas.SkillPage.properties.data.items, { $ref: '#/components/schemas/SkillSummary' });
-    assert.deepEqual(doc.paths['/v1/knowledge'].post.requestBody.content['application/json'].schema, { $ref: '#/components/schemas/KnowledgeUnitInput' });
-    assert.deepEqual(doc.paths['/v1/skills'].get.responses['400'].content['application/json'].schema, { $ref: '#/components/schemas/Error' });
+    assert.deepEqual(doc.components.schemas.SkillPage.properties.data.items, {
+      $ref: '#/components/schemas/SkillSummary',
+    });
+    assert.deepEqual(doc.paths['/v1/knowledge'].post.requestBody.content['application/json'].schema, {
+      $ref: '#/components/schemas/KnowledgeUnitInput',
+    });
+    assert.deepEqual(doc.paths['/v1/skills'].get.responses['400'].content['application/json'].schema, {
+      $ref: '#/components/schemas/Error',
+    });
     // Every $ref points at a schema the document has.
     const refs = JSON.stringify(doc).match(/#\/components\/schemas\/[A-Za-z]+/g) ?? [];
     for (const target of new Set(refs)) assert.ok(doc.components.schemas[target.split('/').pop()!], target);
   });
 
   it('names schemas without $id, so validation and serialization are untouched', async () => {
-    for (const [name, schema] of Object.entries(NAMED_SCHEMAS)) assert.equal((schema as { $id?: string }).$id, undefined, name);
+    for (const [name, schema] of Object.entries(NAMED_SCHEMAS))
+      assert.equal((schema as { $id?: string }).$id, undefined, name);
     // The same unit schema validates in several routes, in one app and a second one.
     const second = await testApp(openSqliteStore('sqlite::memory:'));
     try {
@@ -77,15 +100,26 @@ describe('the OpenAPI document, for tools', () => {
 
   it('documents the rate-limit, Retry-After and WWW-Authenticate headers, and describes every answer', () => {
     const list = doc.paths['/v1/skills'].get.responses;
-    assert.deepEqual(Object.keys(list['200'].headers).sort(), ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']);
+    assert.deepEqual(Object.keys(list['200'].headers).sort(), [
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+    ]);
     assert.ok(list['429'].headers['Retry-After']);
     assert.ok(doc.paths['/v1/skills'].post.responses['401'].headers['WWW-Authenticate']);
     assert.ok(doc.components.headers['X-RateLimit-Reset'].schema);
     assert.equal(doc.paths['/healthz'].get.responses['200'].headers, undefined, 'health checks are not rate limited');
-    assert.equal(doc.paths['/v1/auth/register'].post.responses['201'].headers, undefined, 'registration is not rate limited');
+    assert.equal(
+      doc.paths['/v1/auth/register'].post.responses['201'].headers,
+      undefined,
+      'registration is not rate limited',
+    );
     for (const { where, operation } of operations()) {
       for (const [status, response] of Object.entries(operation.responses as Record<string, Doc>)) {
-        assert.ok(response.description && !/^(Default Response|Error envelope)$/.test(response.description), `${where} ${status}`);
+        assert.ok(
+          response.description && !/^(Default Response|Error envelope)$/.test(response.description),
+          `${where} ${status}`,
+        );
       }
     }
   });

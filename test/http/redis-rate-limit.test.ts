@@ -20,7 +20,8 @@ describe('rate limits shared through Redis', { skip: redisUrl ? false : 'REG_TES
       assert.ok(await untilConnected(sharedA.redis, 5_000));
       assert.ok(await untilConnected(sharedB.redis, 5_000));
       const statuses = [];
-      for (const app of [a.app, b.app, a.app, b.app]) statuses.push((await call(app, 'GET', '/v1/knowledge')).statusCode);
+      for (const app of [a.app, b.app, a.app, b.app])
+        statuses.push((await call(app, 'GET', '/v1/knowledge')).statusCode);
       assert.deepEqual(statuses, [200, 200, 200, 429]);
       const limited = await call(a.app, 'GET', '/v1/knowledge');
       assert.equal(errorCode(limited), 'RATE_LIMITED');
@@ -50,7 +51,10 @@ describe('rate limits shared through Redis', { skip: redisUrl ? false : 'REG_TES
   it('fails open with a warning when Redis is unreachable', async () => {
     const warnings: Error[] = [];
     const shared = connectSharedCounters('redis://127.0.0.1:1', 'unreachable:', (error) => warnings.push(error));
-    const t = await testApp(openSqliteStore('sqlite::memory:'), { config: testConfig({ rateLimits: limits }), sharedCounters: shared });
+    const t = await testApp(openSqliteStore('sqlite::memory:'), {
+      config: testConfig({ rateLimits: limits }),
+      sharedCounters: shared,
+    });
     try {
       for (let i = 0; i < 6; i++) {
         const res = await call(t.app, 'GET', '/v1/knowledge');

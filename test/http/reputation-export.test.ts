@@ -2,7 +2,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { hashApiKey } from '../../src/domain/keys.js';
 import { backends } from '../helpers/backends.js';
-import { call, contributeSkill, contributeUnit, errorCode, register, testApp, testConfig, type TestApp } from '../helpers/app.js';
+import {
+  call,
+  contributeSkill,
+  contributeUnit,
+  errorCode,
+  register,
+  testApp,
+  testConfig,
+  type TestApp,
+} from '../helpers/app.js';
 
 for (const backend of backends()) {
   describe(`reputation [${backend.name}]`, () => {
@@ -22,10 +31,13 @@ for (const backend of backends()) {
       assert.equal(profile.score, 0.3, '0.1 + 0.2 is 0.3, not 0.30000000000000004');
       assert.equal(profile.contributions, 2);
       assert.equal(profile.validations, 0);
-      assert.deepEqual(profile.history.map((h: { action: string; delta: number }) => [h.action, h.delta]), [
-        ['contribute_knowledge', 0.2],
-        ['contribute_skill', 0.1],
-      ]);
+      assert.deepEqual(
+        profile.history.map((h: { action: string; delta: number }) => [h.action, h.delta]),
+        [
+          ['contribute_knowledge', 0.2],
+          ['contribute_skill', 0.1],
+        ],
+      );
       assert.equal(profile.history[0].target_id, unit.id);
       assert.equal(profile.updated_at, profile.history[0].timestamp);
       for (let i = 0; i < 3; i++) {
@@ -64,29 +76,43 @@ for (const backend of backends()) {
       const unit = await contributeUnit(t.app, key);
       const skill = await contributeSkill(t.app, key, { name: 'hidden-one' }, 'private');
       const theirs = await contributeUnit(t.app, other, { title: 'Neighbour unit' });
-      await call(t.app, 'POST', `/v1/knowledge/${theirs.id}/validate`, { key, body: { valid: false, feedback: 'outdated' } });
+      await call(t.app, 'POST', `/v1/knowledge/${theirs.id}/validate`, {
+        key,
+        body: { valid: false, feedback: 'outdated' },
+      });
 
       const res = await call(t.app, 'GET', '/v1/export/exporter', { key });
       assert.equal(res.statusCode, 200);
       assert.match(String(res.headers['content-type']), /^application\/json/);
       const { data } = res.json();
-      assert.deepEqual(Object.keys(data), ['agent_id', 'exported_at', 'keys', 'knowledge_units', 'skills', 'validations', 'reputation']);
+      assert.deepEqual(Object.keys(data), [
+        'agent_id',
+        'exported_at',
+        'keys',
+        'knowledge_units',
+        'skills',
+        'validations',
+        'reputation',
+      ]);
       assert.equal(data.agent_id, 'exporter');
       assert.equal(data.keys.length, 2);
       assert.deepEqual(Object.keys(data.keys[0]).sort(), ['created_at', 'key_prefix', 'revoked_at', 'scopes', 'tier']);
       assert.equal(data.keys[0].revoked_at, null);
       assert.notEqual(data.keys[1].revoked_at, null);
       assert.deepEqual(data.knowledge_units, [(await call(t.app, 'GET', `/v1/knowledge/${unit.id}`)).json().data]);
-      assert.deepEqual(data.skills.map((s: { id: string; visibility: string }) => [s.id, s.visibility]), [[skill.id, 'private']]);
+      assert.deepEqual(
+        data.skills.map((s: { id: string; visibility: string }) => [s.id, s.visibility]),
+        [[skill.id, 'private']],
+      );
       assert.equal(data.validations.length, 1);
       assert.equal(data.validations[0].unit_id, theirs.id);
       assert.equal(data.validations[0].feedback, 'outdated');
       assert.equal(data.reputation.score, 0.35);
-      assert.deepEqual(data.reputation.history.map((h: { action: string }) => h.action), [
-        'contribute_knowledge',
-        'contribute_skill',
-        'validate_knowledge',
-      ], 'full history, oldest first');
+      assert.deepEqual(
+        data.reputation.history.map((h: { action: string }) => h.action),
+        ['contribute_knowledge', 'contribute_skill', 'validate_knowledge'],
+        'full history, oldest first',
+      );
       for (const secret of raw) assert.ok(!res.body.includes(secret.slice(8)), 'no raw key');
       // Content digests (sha256:…) of skill versions are in the export now; key hashes never are.
       assert.ok(!/key_hash/.test(res.body), 'no key hash field');

@@ -13,7 +13,8 @@ function gated(store: Store) {
   const gate = new Promise<void>((resolve) => (open = resolve));
   const proxy = new Proxy(store, {
     get(target, prop, receiver) {
-      if (prop === 'searchItems') return async (...args: Parameters<Store['searchItems']>) => (await gate, target.searchItems(...args));
+      if (prop === 'searchItems')
+        return async (...args: Parameters<Store['searchItems']>) => (await gate, target.searchItems(...args));
       const value = Reflect.get(target, prop, receiver) as unknown;
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },

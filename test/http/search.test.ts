@@ -8,9 +8,22 @@ import { buildApp } from '../../src/app.js';
 import { MAX_SEARCH_RESULTS } from '../../src/search/registry-search.js';
 import type { KnowledgeUnit } from '../../src/domain/model.js';
 import { backends } from '../helpers/backends.js';
-import { call, contributeSkill, contributeUnit, fakeClock, register, testApp, testConfig, type TestApp } from '../helpers/app.js';
+import {
+  call,
+  contributeSkill,
+  contributeUnit,
+  fakeClock,
+  register,
+  testApp,
+  testConfig,
+  type TestApp,
+} from '../helpers/app.js';
 
-type Page = { data: { id: string; name?: string; title?: string; quality_score: number }[]; total: number; capped?: boolean };
+type Page = {
+  data: { id: string; name?: string; title?: string; quality_score: number }[];
+  total: number;
+  capped?: boolean;
+};
 
 for (const backend of backends()) {
   describe(`search [${backend.name}]`, () => {
@@ -26,11 +39,22 @@ for (const backend of backends()) {
         ['pdf-tools', 'Extract text and tables from PDF files.'],
         ['kubernetes-deploy', 'Deploy services to a Kubernetes cluster with rolling updates.'],
         ['git-helper', 'Commit, branch and rebase.'],
-        ['release-notes', 'Write release notes from merged pull requests; works with git helper scripts and git history.'],
+        [
+          'release-notes',
+          'Write release notes from merged pull requests; works with git helper scripts and git history.',
+        ],
         ['csv-cleaner', 'Clean and normalize CSV spreadsheets before import.'],
       ];
-      for (const [name, description] of skills) ids[name] = (await contributeSkill(t.app, alice, { name, description })).id;
-      ids['private-pdf'] = (await contributeSkill(t.app, bob, { name: 'private-pdf', description: 'Redact PDF files before sharing.' }, 'private')).id;
+      for (const [name, description] of skills)
+        ids[name] = (await contributeSkill(t.app, alice, { name, description })).id;
+      ids['private-pdf'] = (
+        await contributeSkill(
+          t.app,
+          bob,
+          { name: 'private-pdf', description: 'Redact PDF files before sharing.' },
+          'private',
+        )
+      ).id;
     });
     after(async () => t.close());
 
@@ -79,11 +103,18 @@ for (const backend of backends()) {
     });
 
     it('sees a new skill, a new version and a deletion on the very next request', async () => {
-      const made = await contributeSkill(t.app, alice, { name: 'zanzibar-maps', description: 'Draw maps of Zanzibar.' });
+      const made = await contributeSkill(t.app, alice, {
+        name: 'zanzibar-maps',
+        description: 'Draw maps of Zanzibar.',
+      });
       assert.deepEqual(names(await skills('q=zanzibar')), ['zanzibar-maps']);
       const next = await call(t.app, 'POST', '/v1/skills', {
         key: alice,
-        body: { skill_md_content: '---\nname: zanzibar-maps\ndescription: Draw nautical charts of the Tanzanian coast.\n---\nBody.\n', visibility: 'public' },
+        body: {
+          skill_md_content:
+            '---\nname: zanzibar-maps\ndescription: Draw nautical charts of the Tanzanian coast.\n---\nBody.\n',
+          visibility: 'public',
+        },
       });
       assert.equal(next.statusCode, 201, next.body);
       assert.deepEqual(names(await skills('q=nautical')), ['zanzibar-maps'], 'the new version is what is searched');
@@ -95,7 +126,10 @@ for (const backend of backends()) {
     it('pages through one ranking: pages put together are the whole list', async () => {
       const all = await skills('q=pdf%20git%20kubernetes%20csv%20release&limit=100');
       const paged: string[] = [];
-      for (let offset = 0; offset < all.total; offset += 2) paged.push(...names(await skills(`q=pdf%20git%20kubernetes%20csv%20release&limit=2&offset=${offset}`)).map(String));
+      for (let offset = 0; offset < all.total; offset += 2)
+        paged.push(
+          ...names(await skills(`q=pdf%20git%20kubernetes%20csv%20release&limit=2&offset=${offset}`)).map(String),
+        );
       assert.deepEqual(paged, names(all));
     });
 
@@ -103,7 +137,10 @@ for (const backend of backends()) {
       const ready = (await call(t.app, 'GET', '/readyz')).json();
       const { vocabulary, memory, ...rest } = ready.search;
       assert.deepEqual(rest, { pending: 0, indexed: true, model: 'none' });
-      assert.ok(memory.skills.items > 0 && memory.skills.postings > memory.skills.items && memory.skills.bytes_per_posting > 0, JSON.stringify(memory));
+      assert.ok(
+        memory.skills.items > 0 && memory.skills.postings > memory.skills.items && memory.skills.bytes_per_posting > 0,
+        JSON.stringify(memory),
+      );
       assert.ok(vocabulary.skills.terms > 0 && vocabulary.skills.full === false, JSON.stringify(vocabulary));
     });
 
@@ -137,7 +174,9 @@ for (const backend of backends()) {
         for (const unit of page.data) seen.add(unit.id);
       }
       assert.equal(seen.size, MAX_SEARCH_RESULTS, 'pages beyond the first ones neither repeat nor skip');
-      const last = (await call(t.app, 'GET', `/v1/knowledge?q=walrus&limit=100&offset=${MAX_SEARCH_RESULTS - 50}`)).json();
+      const last = (
+        await call(t.app, 'GET', `/v1/knowledge?q=walrus&limit=100&offset=${MAX_SEARCH_RESULTS - 50}`)
+      ).json();
       assert.equal(last.data.length, 50);
       const beyond = (await call(t.app, 'GET', `/v1/knowledge?q=walrus&limit=100&offset=${MAX_SEARCH_RESULTS}`)).json();
       assert.deepEqual(beyond.data, [], 'paging stops at the bound');
@@ -151,13 +190,26 @@ for (const backend of backends()) {
     it('sees a unit written through another instance, and its deletion, on the next request', async () => {
       const db = await backend.shared();
       const stores = [await db.start(), await db.start()];
-      const apps = await Promise.all(stores.map((store) => buildApp({ config: testConfig(), store, clock: fakeClock(), awaitSearchIndex: true, limits: { maxEventLoopDelayMs: 0 } })));
+      const apps = await Promise.all(
+        stores.map((store) =>
+          buildApp({
+            config: testConfig(),
+            store,
+            clock: fakeClock(),
+            awaitSearchIndex: true,
+            limits: { maxEventLoopDelayMs: 0 },
+          }),
+        ),
+      );
       try {
         const [one, two] = apps as [NonNullable<(typeof apps)[0]>, NonNullable<(typeof apps)[0]>];
         const key = await register(one, 'writer');
         const unit = await contributeUnit(one, key, { title: 'Ocelot habitat survey' });
         const seen = (await call(two, 'GET', '/v1/knowledge?q=ocelot')).json();
-        assert.deepEqual(seen.data.map((u: { id: string }) => u.id), [unit.id]);
+        assert.deepEqual(
+          seen.data.map((u: { id: string }) => u.id),
+          [unit.id],
+        );
         assert.equal((await call(one, 'DELETE', `/v1/knowledge/${unit.id}`, { key })).statusCode, 200);
         assert.equal((await call(two, 'GET', '/v1/knowledge?q=ocelot')).json().total, 0);
       } finally {

@@ -27,7 +27,12 @@ describe('slow clients', () => {
   let port: number;
   before(async () => {
     // Load shedding off: on a loaded machine it could answer 503 before the timeouts under test.
-    app = await buildApp({ config: testConfig(), store: openSqliteStore('sqlite::memory:'), timeouts: TIMEOUTS, limits: { maxEventLoopDelayMs: 0 } });
+    app = await buildApp({
+      config: testConfig(),
+      store: openSqliteStore('sqlite::memory:'),
+      timeouts: TIMEOUTS,
+      limits: { maxEventLoopDelayMs: 0 },
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     port = (app.server.address() as AddressInfo).port;
   });
@@ -48,7 +53,9 @@ describe('slow clients', () => {
   it('cuts off a body that trickles in with 408 and the envelope', async () => {
     const socket = open();
     const closed = untilClosed(socket);
-    socket.write('POST /v1/knowledge HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"ti');
+    socket.write(
+      'POST /v1/knowledge HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"ti',
+    );
     const { text, ms } = await closed;
     assert.match(text, /^HTTP\/1\.1 408 /);
     assert.match(text, /"code":"REQUEST_TIMEOUT"/);
@@ -92,7 +99,9 @@ describe('slow bodies and the in-flight cap', () => {
       const socket = connect(port, '127.0.0.1');
       socket.on('error', () => {});
       const path = i % 2 === 0 ? '/v1/knowledge' : '/no/such/route';
-      socket.write(`POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"ti`);
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"ti`,
+      );
       trickling.push(socket);
     }
     // Let the server take in every trickling request's headers and first bytes.

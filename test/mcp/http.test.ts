@@ -21,28 +21,50 @@ describe('POST /mcp, as a route of the app', () => {
   it('passes the hooks every route passes: rate-limit headers, request id, JSON parser, 405 for other methods', async () => {
     const registry = await startedRegistry();
     try {
-      const res = await fetch(`${registry.url}/mcp`, { method: 'POST', headers: mcpHeaders, body: JSON.stringify(initialize) });
+      const res = await fetch(`${registry.url}/mcp`, {
+        method: 'POST',
+        headers: mcpHeaders,
+        body: JSON.stringify(initialize),
+      });
       assert.equal(res.status, 200);
       assert.ok(res.headers.get('x-ratelimit-limit'));
       assert.ok(res.headers.get('x-request-id'));
       assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
-      const body = (await res.json()) as { result: { serverInfo: { name: string }; capabilities: Record<string, unknown> } };
+      const body = (await res.json()) as {
+        result: { serverInfo: { name: string }; capabilities: Record<string, unknown> };
+      };
       assert.equal(body.result.serverInfo.name, 'knowledge-registry');
       assert.ok(body.result.capabilities.tools && body.result.capabilities.resources);
 
-      const notJson = await fetch(`${registry.url}/mcp`, { method: 'POST', headers: { ...mcpHeaders, 'content-type': 'text/plain' }, body: 'hello' });
+      const notJson = await fetch(`${registry.url}/mcp`, {
+        method: 'POST',
+        headers: { ...mcpHeaders, 'content-type': 'text/plain' },
+        body: 'hello',
+      });
       assert.equal(notJson.status, 415);
       assert.equal(((await notJson.json()) as { error: { code: string } }).error.code, 'UNSUPPORTED_MEDIA_TYPE');
       const broken = await fetch(`${registry.url}/mcp`, { method: 'POST', headers: mcpHeaders, body: '{"jsonrpc":' });
       assert.equal(broken.status, 400);
-      const batch = await fetch(`${registry.url}/mcp`, { method: 'POST', headers: mcpHeaders, body: JSON.stringify([initialize, { ...initialize, id: 2 }]) });
+      const batch = await fetch(`${registry.url}/mcp`, {
+        method: 'POST',
+        headers: mcpHeaders,
+        body: JSON.stringify([initialize, { ...initialize, id: 2 }]),
+      });
       assert.equal(batch.status, 400, 'one message per request: a batch would multiply one rate-limited request');
       const get = await fetch(`${registry.url}/mcp`, { headers: { accept: 'text/event-stream' } });
       assert.equal(get.status, 405);
       assert.equal(get.headers.get('allow'), 'POST');
-      const foreign = await fetch(`${registry.url}/mcp`, { method: 'POST', headers: { ...mcpHeaders, origin: 'http://evil.example' }, body: JSON.stringify(initialize) });
+      const foreign = await fetch(`${registry.url}/mcp`, {
+        method: 'POST',
+        headers: { ...mcpHeaders, origin: 'http://evil.example' },
+        body: JSON.stringify(initialize),
+      });
       assert.equal(foreign.status, 403, 'a page on another site cannot reach the server (DNS rebinding)');
-      const own = await fetch(`${registry.url}/mcp`, { method: 'POST', headers: { ...mcpHeaders, origin: registry.url }, body: JSON.stringify(initialize) });
+      const own = await fetch(`${registry.url}/mcp`, {
+        method: 'POST',
+        headers: { ...mcpHeaders, origin: registry.url },
+        body: JSON.stringify(initialize),
+      });
       assert.equal(own.status, 200, "the registry's own pages may");
     } finally {
       await registry.close();
@@ -60,7 +82,10 @@ describe('POST /mcp, as a route of the app', () => {
       assert.equal(res.status, 401);
       assert.equal(res.headers.get('www-authenticate'), 'Bearer error="invalid_token"');
       assert.match(((await res.json()) as { error: { message: string } }).error.message, /API key was not accepted/);
-      await assert.rejects(httpClient(registry.url, 'reg_0000000000000000000000000000000000000000'), /401|not accepted/);
+      await assert.rejects(
+        httpClient(registry.url, 'reg_0000000000000000000000000000000000000000'),
+        /401|not accepted/,
+      );
     } finally {
       await registry.close();
     }
@@ -93,7 +118,10 @@ describe('POST /mcp, as a route of the app', () => {
       const result = await client.callTool({ name: 'search_skills', arguments: {} });
       assert.equal(result.isError, true);
       assert.equal(text(result), 'INTERNAL_ERROR: internal error; the request id in the logs has the details');
-      await assert.rejects(client.listResources(), (error: Error) => /internal error/.test(error.message) && !/SQLITE|secret/.test(error.message));
+      await assert.rejects(
+        client.listResources(),
+        (error: Error) => /internal error/.test(error.message) && !/SQLITE|secret/.test(error.message),
+      );
       await client.close();
     } finally {
       await registry.close();

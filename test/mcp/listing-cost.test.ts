@@ -18,7 +18,8 @@ function countingStore(store: Store, reads: Map<string, number>): Store {
       const value = Reflect.get(target, property, receiver) as unknown;
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {
-        if (typeof property === 'string' && WHOLE_SKILL_READS.has(property)) reads.set(property, (reads.get(property) ?? 0) + 1);
+        if (typeof property === 'string' && WHOLE_SKILL_READS.has(property))
+          reads.set(property, (reads.get(property) ?? 0) + 1);
         return (value as (...a: unknown[]) => unknown).apply(target, args);
       };
     },
@@ -35,9 +36,16 @@ describe('MCP listings for agent hosts', () => {
     const key = await register(registry.app, 'lister');
     // Ordinary-looking skills with a large frontmatter and a bundle: what made listings expensive.
     const metadata = `{ ${Array.from({ length: 150 }, (_, i) => `note-${i}: "${'x'.repeat(150)}"`).join(', ')} }`;
-    const files = Array.from({ length: 8 }, (_, i) => ({ path: `references/part-${i}.md`, content_base64: Buffer.from(`# Part ${i}\n`).toString('base64') }));
+    const files = Array.from({ length: 8 }, (_, i) => ({
+      path: `references/part-${i}.md`,
+      content_base64: Buffer.from(`# Part ${i}\n`).toString('base64'),
+    }));
     for (let i = 0; i < 12; i++) {
-      const body = { skill_md_content: skillMd({ name: `listed-${i}`, description: `Listed skill ${i}.`, metadata }), visibility: 'public', files };
+      const body = {
+        skill_md_content: skillMd({ name: `listed-${i}`, description: `Listed skill ${i}.`, metadata }),
+        visibility: 'public',
+        files,
+      };
       const res = await call(registry.app, 'POST', '/v1/skills', { key, body });
       assert.equal(res.statusCode, 201, res.body);
     }

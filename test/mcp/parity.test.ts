@@ -11,7 +11,8 @@ const b64 = (text: string | Buffer) => Buffer.from(text).toString('base64');
 async function scenario(client: Client, skillId: string) {
   const resources = (await client.listResources()).resources;
   const reads = [];
-  for (const resource of resources.filter((r) => r.uri.startsWith('skill://publisher/'))) reads.push(await client.readResource({ uri: resource.uri }));
+  for (const resource of resources.filter((r) => r.uri.startsWith('skill://publisher/')))
+    reads.push(await client.readResource({ uri: resource.uri }));
   return {
     tools: (await client.listTools()).tools.map((t) => t.name),
     search: (await client.callTool({ name: 'search_skills', arguments: { q: 'tables' } })).structuredContent,
@@ -30,7 +31,11 @@ describe('MCP over Streamable HTTP and over stdio', () => {
       { path: 'scripts/helper.py', content_base64: b64('print("hi")\n') },
       { path: 'assets/logo.png', content_base64: b64(Buffer.from([0x89, 0x50, 0x4e, 0x47])) },
     ];
-    const body = { skill_md_content: skillMd({ name: 'table-tools', description: 'Extract tables from PDF files.' }), visibility: 'public', files };
+    const body = {
+      skill_md_content: skillMd({ name: 'table-tools', description: 'Extract tables from PDF files.' }),
+      visibility: 'public',
+      files,
+    };
     const published = await call(registry.app, 'POST', '/v1/skills', { key, body });
     assert.equal(published.statusCode, 201, published.body);
     const skillId = published.json().data.id as string;
@@ -39,7 +44,13 @@ describe('MCP over Streamable HTTP and over stdio', () => {
       const [viaHttp, viaStdio] = [await scenario(overHttp, skillId), await scenario(overStdio, skillId)];
       assert.deepEqual(viaStdio, viaHttp);
       const helper = viaHttp.resources.find((r) => r.uri.endsWith('/scripts/helper.py'));
-      assert.equal(helper?.mimeType, published.json().data.files.find((f: { path: string }) => f.path === 'scripts/helper.py').media_type.split(';')[0]);
+      assert.equal(
+        helper?.mimeType,
+        published
+          .json()
+          .data.files.find((f: { path: string }) => f.path === 'scripts/helper.py')
+          .media_type.split(';')[0],
+      );
       assert.equal(viaHttp.reads.length, 3, 'SKILL.md and both files were read');
     } finally {
       await Promise.all([overHttp.close(), overStdio.close()]);

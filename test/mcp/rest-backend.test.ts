@@ -26,14 +26,27 @@ describe('the two MCP backends, on a skill with a bundle', () => {
   before(async () => {
     registry = await startedRegistry();
     const key = await register(registry.app, 'alice');
-    const files = Object.entries(FILES).map(([path, content]) => ({ path, content_base64: content.toString('base64') }));
-    const res = await call(registry.app, 'POST', '/v1/skills', { key, body: { skill_md_content: skillMd(), visibility: 'public', files } });
+    const files = Object.entries(FILES).map(([path, content]) => ({
+      path,
+      content_base64: content.toString('base64'),
+    }));
+    const res = await call(registry.app, 'POST', '/v1/skills', {
+      key,
+      body: { skill_md_content: skillMd(), visibility: 'public', files },
+    });
     assert.equal(res.statusCode, 201, res.body);
     listedFiles = res.json().data.files;
     const log = { warn() {}, error() {} };
     backends = [
       ['REST', restBackend(new RegistryClient(registry.url, undefined))],
-      ['services', serviceBackend({ store: registry.store, config: testConfig(), clock: fakeClock(), ids: randomIds, search: null }, ANONYMOUS, log)],
+      [
+        'services',
+        serviceBackend(
+          { store: registry.store, config: testConfig(), clock: fakeClock(), ids: randomIds, search: null },
+          ANONYMOUS,
+          log,
+        ),
+      ],
     ];
   });
   after(() => registry.close());
@@ -51,9 +64,24 @@ describe('the two MCP backends, on a skill with a bundle', () => {
       );
       const found = await backend.findHostSkill('alice', 'pdf-tools');
       assert.deepEqual(found, skill, name);
-      const text = await backend.readSkillFile(skill, { path: 'scripts/helper.py', digest: '', size: 0, mimeType: 'text/plain' });
-      const blob = await backend.readSkillFile(skill, { path: 'assets/logo.png', digest: '', size: 0, mimeType: 'image/png' });
-      const md = await backend.readSkillFile(skill, { path: 'SKILL.md', digest: '', size: 0, mimeType: 'text/markdown' });
+      const text = await backend.readSkillFile(skill, {
+        path: 'scripts/helper.py',
+        digest: '',
+        size: 0,
+        mimeType: 'text/plain',
+      });
+      const blob = await backend.readSkillFile(skill, {
+        path: 'assets/logo.png',
+        digest: '',
+        size: 0,
+        mimeType: 'image/png',
+      });
+      const md = await backend.readSkillFile(skill, {
+        path: 'SKILL.md',
+        digest: '',
+        size: 0,
+        mimeType: 'text/markdown',
+      });
       assert.deepEqual(text, { text: 'print("hi")\n' }, name);
       assert.deepEqual(blob, { blob: FILES['assets/logo.png'].toString('base64') }, name);
       assert.deepEqual(md, { text: skillMd() }, name);

@@ -7,12 +7,23 @@ describe('skill:// URIs', () => {
   it('put the publisher first and the name last, the publisher percent-encoded', () => {
     assert.equal(skillUri({ agent_id: 'alice', name: 'pdf-tools' }), 'skill://alice/pdf-tools/SKILL.md');
     assert.equal(skillUri({ agent_id: 'ops@team:1', name: 'deploy' }), 'skill://ops%40team%3A1/deploy/SKILL.md');
-    assert.equal(skillUri({ agent_id: 'alice', name: 'pdf-tools' }, 'references/FORMS.md'), 'skill://alice/pdf-tools/references/FORMS.md');
+    assert.equal(
+      skillUri({ agent_id: 'alice', name: 'pdf-tools' }, 'references/FORMS.md'),
+      'skill://alice/pdf-tools/references/FORMS.md',
+    );
   });
 
   it('read back into publisher, name and file', () => {
-    assert.deepEqual(parseSkillUri('skill://ops%40team%3A1/deploy/SKILL.md'), { publisher: 'ops@team:1', name: 'deploy', file: 'SKILL.md' });
-    assert.deepEqual(parseSkillUri('skill://alice/pdf-tools/references/FORMS.md'), { publisher: 'alice', name: 'pdf-tools', file: 'references/FORMS.md' });
+    assert.deepEqual(parseSkillUri('skill://ops%40team%3A1/deploy/SKILL.md'), {
+      publisher: 'ops@team:1',
+      name: 'deploy',
+      file: 'SKILL.md',
+    });
+    assert.deepEqual(parseSkillUri('skill://alice/pdf-tools/references/FORMS.md'), {
+      publisher: 'alice',
+      name: 'pdf-tools',
+      file: 'references/FORMS.md',
+    });
   });
 
   it('refuse what is not a skill file of this registry', () => {

@@ -32,10 +32,23 @@ describe('the stdio MCP server', () => {
     try {
       await assert.rejects(stdioClient(registry.url, 'reg_0000000000000000000000000000000000000000'));
       // The registry answers in this process: the command runs beside it, not blocking it.
-      const spawned = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'mcp', '--url', registry.url, '--key', 'reg_0000000000000000000000000000000000000000'], {
-        cwd: ROOT,
-        env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent' },
-      }).catch((error: { code?: number; stderr?: string }) => error);
+      const spawned = await run(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'src/cli/main.ts',
+          'mcp',
+          '--url',
+          registry.url,
+          '--key',
+          'reg_0000000000000000000000000000000000000000',
+        ],
+        {
+          cwd: ROOT,
+          env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent' },
+        },
+      ).catch((error: { code?: number; stderr?: string }) => error);
       assert.equal((spawned as { code?: number }).code, 1);
       assert.match(String((spawned as { stderr?: string }).stderr), /refused the API key/);
     } finally {
@@ -53,7 +66,10 @@ describe('the stdio MCP server', () => {
       const limited = results.find((r) => r.isError);
       assert.ok(limited, 'the fourth anonymous request in the minute is refused');
       assert.match(text(limited), /^RATE_LIMITED: rate limit of 3 requests per minute exceeded; retry in \d+ s$/);
-      const write = await anonymous.callTool({ name: 'contribute_skill', arguments: { skill_md_content: 'x', visibility: 'public' } });
+      const write = await anonymous.callTool({
+        name: 'contribute_skill',
+        arguments: { skill_md_content: 'x', visibility: 'public' },
+      });
       assert.match(text(write), /^authentication required: this tool needs an API key with write scope/);
     } finally {
       await anonymous.close();

@@ -15,9 +15,17 @@ import { ROOT } from './server.js';
 const execFileAsync = promisify(execFile);
 
 /** Runs an operator's command (src/cli/<name>.ts) as the production install would, with its exit code. */
-async function command(name: string, args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+async function command(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, ['--import', 'tsx', `src/cli/${name}.ts`, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    const { stdout, stderr } = await execFileAsync(
+      process.execPath,
+      ['--import', 'tsx', `src/cli/${name}.ts`, ...args],
+      { cwd: ROOT, env: { ...process.env, ...env } },
+    );
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -41,7 +49,10 @@ describe('backup and restore', () => {
     let writing = true;
     const writer = (async () => {
       for (let i = 0; writing; i++) {
-        const res = await call(live.app, 'POST', '/v1/knowledge', { key, body: unitBody({ title: `Finding number ${i} about retries` }) });
+        const res = await call(live.app, 'POST', '/v1/knowledge', {
+          key,
+          body: unitBody({ title: `Finding number ${i} about retries` }),
+        });
         assert.equal(res.statusCode, 201, res.body);
         acknowledged.push(res.json().data.id as string);
       }
@@ -63,7 +74,8 @@ describe('backup and restore', () => {
     assert.deepEqual(readFileSync(`${restored}.secret`), secret, 'the instance secret travels with the backup');
     const fresh = await testApp(openSqliteStore(`sqlite:${restored}`));
     try {
-      for (const id of beforeBackup) assert.equal((await call(fresh.app, 'GET', `/v1/knowledge/${id}`)).statusCode, 200, id);
+      for (const id of beforeBackup)
+        assert.equal((await call(fresh.app, 'GET', `/v1/knowledge/${id}`)).statusCode, 200, id);
       assert.equal((await call(fresh.app, 'GET', '/v1/auth/whoami', { key })).statusCode, 200, 'keys restored too');
     } finally {
       await fresh.close();
@@ -83,7 +95,9 @@ describe('backup and restore', () => {
   it('refuses a file that is not a registry database, and names the tools for PostgreSQL', async () => {
     const junk = join(dir, 'junk.db');
     writeFileSync(junk, 'not a database');
-    const bad = await command('restore', [junk, '--force'], { REG_DATABASE_URL: `sqlite:${join(dir, 'other', 'registry.db')}` });
+    const bad = await command('restore', [junk, '--force'], {
+      REG_DATABASE_URL: `sqlite:${join(dir, 'other', 'registry.db')}`,
+    });
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /is not a sound registry database/);
     assert.equal(existsSync(join(dir, 'other', 'registry.db')), false);

@@ -39,9 +39,15 @@ async function crashAndCheck(env: Record<string, string>): Promise<void> {
     while (!killed) {
       const i = sent++;
       try {
-        const target = acknowledgedUnits.find((u) => u.agent !== me.id && !acknowledgedVerdicts.some((v) => v.unit === u.id && v.agent === me.id));
+        const target = acknowledgedUnits.find(
+          (u) => u.agent !== me.id && !acknowledgedVerdicts.some((v) => v.unit === u.id && v.agent === me.id),
+        );
         if (target && i % 3 === 0) {
-          const res = await json(`${server.url}/v1/knowledge/${target.id}/validate`, { method: 'POST', key: me.key, body: { valid: true } });
+          const res = await json(`${server.url}/v1/knowledge/${target.id}/validate`, {
+            method: 'POST',
+            key: me.key,
+            body: { valid: true },
+          });
           if (res.status === 200) acknowledgedVerdicts.push({ unit: target.id, agent: me.id });
         } else {
           const res = await json(`${server.url}/v1/knowledge`, { method: 'POST', key: me.key, body: unit(i) });
@@ -62,13 +68,20 @@ async function crashAndCheck(env: Record<string, string>): Promise<void> {
   server = await startServer(env);
   try {
     for (const u of acknowledgedUnits) {
-      assert.equal((await json(`${server.url}/v1/knowledge/${u.id}`)).status, 200, `acknowledged unit ${u.id} is there`);
+      assert.equal(
+        (await json(`${server.url}/v1/knowledge/${u.id}`)).status,
+        200,
+        `acknowledged unit ${u.id} is there`,
+      );
     }
     for (const agent of agents) {
       const { body } = await json(`${server.url}/v1/export/${agent.id}`, { key: agent.key });
       const { knowledge_units: units, validations, reputation } = body.data;
       for (const v of acknowledgedVerdicts.filter((x) => x.agent === agent.id)) {
-        assert.ok(validations.some((g: { unit_id: string }) => g.unit_id === v.unit), `acknowledged verdict on ${v.unit}`);
+        assert.ok(
+          validations.some((g: { unit_id: string }) => g.unit_id === v.unit),
+          `acknowledged verdict on ${v.unit}`,
+        );
       }
       // Everything that was committed is whole: the reward of each stored write is there, exactly.
       const expected = Math.round(units.length * 200 + validations.length * 50) / 1000;
@@ -85,7 +98,11 @@ describe('crash safety', () => {
     const dir = mkdtempSync(join(tmpdir(), 'registry-crash-'));
     const file = join(dir, 'registry.db');
     try {
-      await crashAndCheck({ REG_DATABASE_URL: `sqlite:${file}`, REG_RATE_LIMIT_ENTERPRISE: '1000000', REG_RATE_LIMIT_ANONYMOUS: '1000000' });
+      await crashAndCheck({
+        REG_DATABASE_URL: `sqlite:${file}`,
+        REG_RATE_LIMIT_ENTERPRISE: '1000000',
+        REG_RATE_LIMIT_ANONYMOUS: '1000000',
+      });
       const db = new Database(file, { readonly: true });
       assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
       assert.deepEqual(db.pragma('foreign_key_check'), []);
@@ -95,20 +112,28 @@ describe('crash safety', () => {
     }
   });
 
-  it('keeps every acknowledged write through kill -9 on PostgreSQL', {
-    skip: process.env.REG_TEST_DATABASE_URL ? false : 'REG_TEST_DATABASE_URL is not set',
-  }, async () => {
-    const admin = new pg.Client({ connectionString: process.env.REG_TEST_DATABASE_URL });
-    await admin.connect();
-    const database = `reg_crash_${randomBytes(5).toString('hex')}`;
-    await admin.query(`CREATE DATABASE "${database}"`);
-    try {
-      const url = new URL(process.env.REG_TEST_DATABASE_URL!);
-      url.pathname = `/${database}`;
-      await crashAndCheck({ REG_DATABASE_URL: url.toString(), REG_RATE_LIMIT_ENTERPRISE: '1000000', REG_RATE_LIMIT_ANONYMOUS: '1000000' });
-    } finally {
-      await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-      await admin.end();
-    }
-  });
+  it(
+    'keeps every acknowledged write through kill -9 on PostgreSQL',
+    {
+      skip: process.env.REG_TEST_DATABASE_URL ? false : 'REG_TEST_DATABASE_URL is not set',
+    },
+    async () => {
+      const admin = new pg.Client({ connectionString: process.env.REG_TEST_DATABASE_URL });
+      await admin.connect();
+      const database = `reg_crash_${randomBytes(5).toString('hex')}`;
+      await admin.query(`CREATE DATABASE "${database}"`);
+      try {
+        const url = new URL(process.env.REG_TEST_DATABASE_URL!);
+        url.pathname = `/${database}`;
+        await crashAndCheck({
+          REG_DATABASE_URL: url.toString(),
+          REG_RATE_LIMIT_ENTERPRISE: '1000000',
+          REG_RATE_LIMIT_ANONYMOUS: '1000000',
+        });
+      } finally {
+        await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+        await admin.end();
+      }
+    },
+  );
 });

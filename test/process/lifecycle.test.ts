@@ -50,10 +50,14 @@ describe('the service as a process', () => {
   });
 
   it('creates an admin key from the command line, printed once, that works', async () => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/admin-create.ts', '--agent-id', 'ops'], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-    });
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/admin-create.ts', '--agent-id', 'ops'],
+      {
+        cwd: ROOT,
+        env: { ...process.env, ...env },
+      },
+    );
     const key = /reg_[0-9A-Za-z]{40}/.exec(stdout)?.[0];
     assert.ok(key, stdout);
     const server = await startServer(env);
@@ -69,7 +73,10 @@ describe('the service as a process', () => {
       await server.stop();
     }
     await assert.rejects(
-      run(process.execPath, ['--import', 'tsx', 'src/cli/admin-create.ts', '--agent-id', '-bad'], { cwd: ROOT, env: { ...process.env, ...env } }),
+      run(process.execPath, ['--import', 'tsx', 'src/cli/admin-create.ts', '--agent-id', '-bad'], {
+        cwd: ROOT,
+        env: { ...process.env, ...env },
+      }),
       /agent-id/,
     );
   });
@@ -84,7 +91,12 @@ describe('the service as a process', () => {
         env: { ...process.env, ...env, ...extra },
       });
     await assert.rejects(cli('sso-user'), /claimed through the identity provider/);
-    const oidc = { REG_OIDC_ISSUER: 'https://idp.example', REG_OIDC_AUDIENCE: 'registry', REG_OIDC_JWKS_URL: 'https://idp.example/jwks', REG_OIDC_AGENT_PREFIX: 'sso:' };
+    const oidc = {
+      REG_OIDC_ISSUER: 'https://idp.example',
+      REG_OIDC_AUDIENCE: 'registry',
+      REG_OIDC_JWKS_URL: 'https://idp.example/jwks',
+      REG_OIDC_AGENT_PREFIX: 'sso:',
+    };
     await assert.rejects(cli('SSO:mallory', oidc), /reserved for identity-provider agents/);
   });
 
@@ -115,7 +127,10 @@ describe('the service as a process', () => {
       };
       const big = await raw(`GET /v1/knowledge HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
       assert.match(big, /^HTTP\/1\.1 431 /);
-      assert.match(big, /\{"error":\{"code":"PAYLOAD_TOO_LARGE","message":"request headers are larger than 16 KiB"\}\}$/);
+      assert.match(
+        big,
+        /\{"error":\{"code":"PAYLOAD_TOO_LARGE","message":"request headers are larger than 16 KiB"\}\}$/,
+      );
       const junk = await raw('THIS IS NOT HTTP\r\n\r\n');
       assert.match(junk, /^HTTP\/1\.1 400 /);
       assert.match(junk, /"code":"VALIDATION_ERROR"/);

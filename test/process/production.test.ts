@@ -24,10 +24,27 @@ describe('the production install', { timeout: 240_000 }, () => {
       return;
     }
     for (const file of ['package.json', 'package-lock.json']) cpSync(join(ROOT, file), join(dir, file));
-    await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', join(dir, 'dist'), '--tsBuildInfoFile', join(dir, 'tsbuildinfo'), '--sourceMap', 'false'], { cwd: ROOT });
+    await run(
+      process.execPath,
+      [
+        join(ROOT, 'node_modules/typescript/bin/tsc'),
+        '-p',
+        'tsconfig.build.json',
+        '--outDir',
+        join(dir, 'dist'),
+        '--tsBuildInfoFile',
+        join(dir, 'tsbuildinfo'),
+        '--sourceMap',
+        'false',
+      ],
+      { cwd: ROOT },
+    );
     await run(process.execPath, ['scripts/copy-web-files.mjs', join(dir, 'dist')], { cwd: ROOT });
     try {
-      await run('npm', ['ci', '--omit=dev', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir, timeout: 180_000 });
+      await run('npm', ['ci', '--omit=dev', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'], {
+        cwd: dir,
+        timeout: 180_000,
+      });
     } catch (error) {
       skip = `npm ci --omit=dev could not install (no npm, or neither the npm cache nor the registry has the packages): ${String((error as Error).message).split('\n')[0]}`;
       return;
@@ -38,18 +55,29 @@ describe('the production install', { timeout: 240_000 }, () => {
 
   it('holds no development dependency', (t) => {
     if (skip) return t.skip(skip);
-    for (const dev of ['typescript', 'tsx', 'eslint']) assert.equal(existsSync(join(dir, 'node_modules', dev)), false, dev);
+    for (const dev of ['typescript', 'tsx', 'eslint'])
+      assert.equal(existsSync(join(dir, 'node_modules', dev)), false, dev);
   });
 
   it('serves from dist/ with production dependencies only, and the operator commands run from dist/', async (t) => {
     if (skip) return t.skip(skip);
-    const env = { ...process.env, REG_DATABASE_URL: `sqlite:${join(dir, 'data', 'registry.db')}`, REG_EMBEDDINGS: 'none', REG_LOG_LEVEL: 'warn', NODE_OPTIONS: '' };
+    const env = {
+      ...process.env,
+      REG_DATABASE_URL: `sqlite:${join(dir, 'data', 'registry.db')}`,
+      REG_EMBEDDINGS: 'none',
+      REG_LOG_LEVEL: 'warn',
+      NODE_OPTIONS: '',
+    };
     const admin = await run(process.execPath, ['dist/cli/admin-create.js', '--agent-id', 'ops'], { cwd: dir, env });
     const key = /^(reg_\S+)$/m.exec(admin.stdout)?.[1];
     assert.ok(key, admin.stdout);
 
     const port = await freePort();
-    const child = spawn(process.execPath, ['dist/main.js'], { cwd: dir, env: { ...env, REG_PORT: String(port), REG_METRICS: 'admin' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, ['dist/main.js'], {
+      cwd: dir,
+      env: { ...env, REG_PORT: String(port), REG_METRICS: 'admin' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     try {
@@ -66,7 +94,10 @@ describe('the production install', { timeout: 240_000 }, () => {
       assert.equal(((await whoami.json()) as { data: { agent_id: string } }).data.agent_id, 'ops');
       assert.equal((await fetch(`${url}/`)).status, 200, 'the web pages, with their templates and assets');
       assert.equal((await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${key}` } })).status, 200);
-      const backup = await run(process.execPath, ['dist/cli/backup.js', '--out', join(dir, 'backup.db')], { cwd: dir, env });
+      const backup = await run(process.execPath, ['dist/cli/backup.js', '--out', join(dir, 'backup.db')], {
+        cwd: dir,
+        env,
+      });
       assert.match(backup.stdout, /integrity checked/);
     } finally {
       child.kill('SIGTERM');

@@ -41,7 +41,12 @@ describe('a start that cannot succeed', () => {
     const { port } = blocker.address() as { port: number };
     try {
       const result = await start({ REG_PORT: String(port), REG_DATABASE_URL: `sqlite:${join(dir, 'port.db')}` });
-      assertOneLine(result, new RegExp(`^start-up failed: cannot listen on 127\\.0\\.0\\.1:${port} \\(REG_HOST, REG_PORT\\): the address is already in use`));
+      assertOneLine(
+        result,
+        new RegExp(
+          `^start-up failed: cannot listen on 127\\.0\\.0\\.1:${port} \\(REG_HOST, REG_PORT\\): the address is already in use`,
+        ),
+      );
     } finally {
       blocker.close();
     }
@@ -51,19 +56,28 @@ describe('a start that cannot succeed', () => {
     const file = join(dir, 'a-file');
     writeFileSync(file, 'not a folder');
     const result = await start({ REG_PORT: '0', REG_DATABASE_URL: `sqlite:${file}/registry.db` });
-    assertOneLine(result, /^start-up failed: cannot open the database sqlite:.*a-file\/registry\.db \(REG_DATABASE_URL\): /);
+    assertOneLine(
+      result,
+      /^start-up failed: cannot open the database sqlite:.*a-file\/registry\.db \(REG_DATABASE_URL\): /,
+    );
   });
 
   it('names the database, password hidden, when its URL is malformed or unreachable', async () => {
     for (const url of ['postgres://agent:hunter2@[broken/db', 'postgres://agent:hunter2@127.0.0.1:1/db']) {
       const result = await start({ REG_PORT: '0', REG_DATABASE_URL: url });
-      assertOneLine(result, /^start-up failed: cannot open the database postgres:\/\/agent:\*\*\*@.* \(REG_DATABASE_URL\): /);
+      assertOneLine(
+        result,
+        /^start-up failed: cannot open the database postgres:\/\/agent:\*\*\*@.* \(REG_DATABASE_URL\): /,
+      );
       assert.doesNotMatch(result.stderr, /hunter2/);
     }
   });
 
   it('says a bad value in one line too', async () => {
-    assertOneLine(await start({ REG_PORT: 'x' }), /^configuration error: REG_PORT must be an integer from 0 to 65535, got "x"$/);
+    assertOneLine(
+      await start({ REG_PORT: 'x' }),
+      /^configuration error: REG_PORT must be an integer from 0 to 65535, got "x"$/,
+    );
   });
 });
 
@@ -73,12 +87,19 @@ describe('metrics on a port of their own', () => {
 
   it('are served there without a key, and not on the API', async () => {
     const port = await freePort();
-    const server = await startServer({ REG_DATABASE_URL: `sqlite:${join(dir, 'registry.db')}`, REG_EMBEDDINGS: 'none', REG_METRICS: `port:${port}` });
+    const server = await startServer({
+      REG_DATABASE_URL: `sqlite:${join(dir, 'registry.db')}`,
+      REG_EMBEDDINGS: 'none',
+      REG_METRICS: `port:${port}`,
+    });
     try {
       assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
       const res = await fetch(`http://127.0.0.1:${port}/metrics`);
       assert.equal(res.status, 200);
-      assert.match(await res.text(), /^registry_http_requests_total\{method="GET",route="\/healthz",status="200"\} [1-9]/m);
+      assert.match(
+        await res.text(),
+        /^registry_http_requests_total\{method="GET",route="\/healthz",status="200"\} [1-9]/m,
+      );
       assert.equal((await fetch(`${server.url}/metrics`)).status, 404);
     } finally {
       assert.equal(await server.stop(), 0);
@@ -91,8 +112,17 @@ describe('metrics on a port of their own', () => {
     await once(blocker, 'listening');
     const { port } = blocker.address() as { port: number };
     try {
-      const result = await start({ REG_PORT: '0', REG_DATABASE_URL: `sqlite:${join(dir, 'blocked.db')}`, REG_METRICS: `port:${port}` });
-      assertOneLine(result, new RegExp(`^start-up failed: cannot listen on 127\\.0\\.0\\.1:${port} \\(REG_HOST, REG_METRICS\\): the address is already in use`));
+      const result = await start({
+        REG_PORT: '0',
+        REG_DATABASE_URL: `sqlite:${join(dir, 'blocked.db')}`,
+        REG_METRICS: `port:${port}`,
+      });
+      assertOneLine(
+        result,
+        new RegExp(
+          `^start-up failed: cannot listen on 127\\.0\\.0\\.1:${port} \\(REG_HOST, REG_METRICS\\): the address is already in use`,
+        ),
+      );
     } finally {
       blocker.close();
     }

@@ -43,7 +43,7 @@ describe('two instances on one PostgreSQL and one Redis', { skip }, () => {
     await withDatabase(database, 'DROP DATABASE IF EXISTS $db WITH (FORCE)');
   });
 
-  it('reads through B what was written through A, and enforces A\'s id claim on B', async () => {
+  it("reads through B what was written through A, and enforces A's id claim on B", async () => {
     const reg = await json(`${a.url}/v1/auth/register`, {
       method: 'POST',
       body: { agent_id: 'twin', scopes: ['read', 'write'], tier: 'free' },
@@ -81,7 +81,11 @@ describe('two instances on one PostgreSQL and one Redis', { skip }, () => {
     });
     const key = first.body.data.api_key as string;
     assert.equal((await json(`${b.url}/v1/export/revoked-twin`, { key })).status, 200, 'B knows the key');
-    const revoke = await json(`${a.url}/v1/auth/revoke`, { method: 'POST', key, body: { key_prefix: key.slice(0, 8) } });
+    const revoke = await json(`${a.url}/v1/auth/revoke`, {
+      method: 'POST',
+      key,
+      body: { key_prefix: key.slice(0, 8) },
+    });
     assert.equal(revoke.status, 200);
     const after = await json(`${b.url}/v1/export/revoked-twin`, { key });
     assert.equal(after.status, 401);

@@ -18,7 +18,10 @@ test('compounds split on punctuation and camelCase, joined form kept', () => {
   const a = new Analyzer({ stem: false });
   assert.deepEqual(a.indexTerms('code-review_tool'), ['code', 'review', 'tool', 'codereviewtool']);
   assert.deepEqual(a.indexTerms('getHTTPResponse'), ['get', 'http', 'response', 'gethttpresponse']);
-  assert.deepEqual(new Analyzer({ stem: false, joinCompounds: false, synonyms: false }).indexTerms('next.js'), ['next', 'js']);
+  assert.deepEqual(new Analyzer({ stem: false, joinCompounds: false, synonyms: false }).indexTerms('next.js'), [
+    'next',
+    'js',
+  ]);
 });
 
 test('diacritics are folded and case is lowered', () => {
@@ -26,7 +29,11 @@ test('diacritics are folded and case is lowered', () => {
 });
 
 test('language symbols survive as words', () => {
-  assert.deepEqual(new Analyzer({ stem: false, synonyms: false }).indexTerms('C++ or C# on .NET'), ['cplusplus', 'csharp', 'dotnet']);
+  assert.deepEqual(new Analyzer({ stem: false, synonyms: false }).indexTerms('C++ or C# on .NET'), [
+    'cplusplus',
+    'csharp',
+    'dotnet',
+  ]);
 });
 
 test('CJK text becomes overlapping bigrams', () => {

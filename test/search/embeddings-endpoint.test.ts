@@ -47,14 +47,18 @@ async function endpoint(handler: Handler) {
 }
 
 const answer = (res: ServerResponse, vectors: unknown[]) =>
-  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: vectors.map((embedding, index) => ({ index, embedding })) }));
+  res
+    .writeHead(200, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ data: vectors.map((embedding, index) => ({ index, embedding })) }));
 
 /** A store with one unit, and a search index over it that embeds with the endpoint. */
 async function indexWith(url: string, dimensions?: number) {
   const t = await testApp(openSqliteStore('sqlite::memory:'));
   const key = await register(t.app, 'alice');
   await contributeUnit(t.app, key, { title: 'Kubernetes operators reconcile state' });
-  const search = new RegistrySearch(t.store, { embeddings: { kind: 'openai', url, model: 'm', ...(dimensions ? { dimensions } : {}) } });
+  const search = new RegistrySearch(t.store, {
+    embeddings: { kind: 'openai', url, model: 'm', ...(dimensions ? { dimensions } : {}) },
+  });
   search.start();
   await search.ready;
   return {
@@ -67,7 +71,12 @@ async function indexWith(url: string, dimensions?: number) {
 }
 
 test('without a configured length, the first answer sets it: the unit is embedded with a few requests, not thousands', async () => {
-  const ep = await endpoint((input, res) => answer(res, input.map((t) => [t.length, 1, 2])));
+  const ep = await endpoint((input, res) =>
+    answer(
+      res,
+      input.map((t) => [t.length, 1, 2]),
+    ),
+  );
   const ix = await indexWith(ep.url);
   try {
     await sleep(1_500);
@@ -81,7 +90,12 @@ test('without a configured length, the first answer sets it: the unit is embedde
 });
 
 test('an endpoint whose vectors change length is refused and asked again only after a growing wait', async () => {
-  const ep = await endpoint((input, res, call) => answer(res, input.map(() => new Array(3 + (call % 5)).fill(1))));
+  const ep = await endpoint((input, res, call) =>
+    answer(
+      res,
+      input.map(() => new Array(3 + (call % 5)).fill(1)),
+    ),
+  );
   const ix = await indexWith(ep.url);
   try {
     await sleep(1_500);
@@ -94,7 +108,14 @@ test('an endpoint whose vectors change length is refused and asked again only af
 });
 
 test('an endpoint that fails a while is retried with growing waits, and the unit is embedded once it answers', async () => {
-  const ep = await endpoint((input, res, call) => (call <= 2 ? res.writeHead(500).end('busy') : answer(res, input.map(() => [1, 2, 3]))));
+  const ep = await endpoint((input, res, call) =>
+    call <= 2
+      ? res.writeHead(500).end('busy')
+      : answer(
+          res,
+          input.map(() => [1, 2, 3]),
+        ),
+  );
   const ix = await indexWith(ep.url, 3);
   try {
     let status = await ix.search.status();
@@ -155,13 +176,21 @@ test('values that are not finite numbers, wrong lengths, missing or repeated ind
     JSON.stringify({ data: [{ index: 0, embedding: [1, null, 0] }] }),
     JSON.stringify({ data: [{ index: 0, embedding: [1, '2', 0] }] }),
     JSON.stringify({ data: [{ index: 0, embedding: [] }] }),
-    JSON.stringify({ data: [{ index: 0, embedding: [1, 2, 3] }, { index: 0, embedding: [1, 2, 3] }] }),
+    JSON.stringify({
+      data: [
+        { index: 0, embedding: [1, 2, 3] },
+        { index: 0, embedding: [1, 2, 3] },
+      ],
+    }),
     JSON.stringify({ data: [{ index: 7, embedding: [1, 2, 3] }] }),
     JSON.stringify({ data: 'nope' }),
   ];
-  const ep = await endpoint((_input, res, call) => res.writeHead(200, { 'content-type': 'application/json' }).end(bodies[(call - 1) % bodies.length]));
+  const ep = await endpoint((_input, res, call) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end(bodies[(call - 1) % bodies.length]),
+  );
   try {
-    for (const body of bodies) await assert.rejects(new OpenAIEmbeddings({ url: ep.url, model: 'm' }).embed(['x']), Error, body);
+    for (const body of bodies)
+      await assert.rejects(new OpenAIEmbeddings({ url: ep.url, model: 'm' }).embed(['x']), Error, body);
     const fixed = new OpenAIEmbeddings({ url: ep.url, model: 'm', dimensions: 4 });
     await assert.rejects(fixed.embed(['x']), /expected 4/);
   } finally {

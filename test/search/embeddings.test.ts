@@ -22,12 +22,18 @@ async function fakeEndpoint() {
         res.writeHead(404).end();
         return;
       }
-      const data = input.map((t, index) => ({ index, embedding: [t.length, (t.match(/[aeiou]/g) ?? []).length, 1] })).reverse();
+      const data = input
+        .map((t, index) => ({ index, embedding: [t.length, (t.match(/[aeiou]/g) ?? []).length, 1] }))
+        .reverse();
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data }));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: () => new Promise((r) => server.close(r)) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    close: () => new Promise((r) => server.close(r)),
+  };
 }
 
 test('openai provider posts {model, input} to /v1/embeddings and returns unit vectors in input order', async () => {
@@ -39,7 +45,10 @@ test('openai provider posts {model, input} to /v1/embeddings and returns unit ve
     assert.equal(p.dimensions, 3);
     for (const v of vs) assert.ok(Math.abs(Math.hypot(...v) - 1) < 1e-6);
     assert.ok(vs[1]![1]! > vs[0]![1]!);
-    assert.deepEqual(ep.seen.map((s) => s.input), [['abc', 'aeiou'], ['zz']]);
+    assert.deepEqual(
+      ep.seen.map((s) => s.input),
+      [['abc', 'aeiou'], ['zz']],
+    );
     assert.equal(ep.seen[0]!.auth, 'Bearer k');
     assert.equal(ep.seen[0]!.model, 'm1');
   } finally {
@@ -68,17 +77,31 @@ test('REG_EMBEDDINGS chooses the provider', () => {
   assert.deepEqual(providerSpecFromEnv({}), { kind: 'none' }, 'off unless chosen');
   assert.deepEqual(providerSpecFromEnv({ REG_EMBEDDINGS: 'builtin' }), { kind: 'builtin' });
   assert.deepEqual(providerSpecFromEnv({ REG_EMBEDDINGS: 'none' }), { kind: 'none' });
-  assert.deepEqual(providerSpecFromEnv({ REG_EMBEDDINGS: 'openai', REG_EMBEDDINGS_URL: 'http://x', REG_EMBEDDINGS_MODEL: 'm' }), { kind: 'openai', url: 'http://x', model: 'm' });
+  assert.deepEqual(
+    providerSpecFromEnv({ REG_EMBEDDINGS: 'openai', REG_EMBEDDINGS_URL: 'http://x', REG_EMBEDDINGS_MODEL: 'm' }),
+    { kind: 'openai', url: 'http://x', model: 'm' },
+  );
   assert.throws(() => providerSpecFromEnv({ REG_EMBEDDINGS: 'openai' }));
   assert.throws(() => providerSpecFromEnv({ REG_EMBEDDINGS: 'bogus' }));
   const openai = { REG_EMBEDDINGS: 'openai', REG_EMBEDDINGS_URL: 'http://x', REG_EMBEDDINGS_MODEL: 'm' };
-  assert.equal((providerSpecFromEnv({ ...openai, REG_EMBEDDINGS_DIMENSIONS: '768' }) as { dimensions?: number }).dimensions, 768);
-  for (const bad of ['0', '-3', '1.5', 'abc', '100000']) assert.throws(() => providerSpecFromEnv({ ...openai, REG_EMBEDDINGS_DIMENSIONS: bad }), /REG_EMBEDDINGS_DIMENSIONS/);
+  assert.equal(
+    (providerSpecFromEnv({ ...openai, REG_EMBEDDINGS_DIMENSIONS: '768' }) as { dimensions?: number }).dimensions,
+    768,
+  );
+  for (const bad of ['0', '-3', '1.5', 'abc', '100000'])
+    assert.throws(
+      () => providerSpecFromEnv({ ...openai, REG_EMBEDDINGS_DIMENSIONS: bad }),
+      /REG_EMBEDDINGS_DIMENSIONS/,
+    );
 });
 
 test('the built-in model loads from node_modules and puts related texts closer', async () => {
   const p = new BuiltinEmbeddings();
-  const [a, b, c] = await p.embed(['deploy a web app to kubernetes', 'ship my service to a k8s cluster', 'bake a chocolate cake']);
+  const [a, b, c] = await p.embed([
+    'deploy a web app to kubernetes',
+    'ship my service to a k8s cluster',
+    'bake a chocolate cake',
+  ]);
   assert.equal(a!.length, 512);
   const dot = (x: Float32Array, y: Float32Array) => x.reduce((s, v, i) => s + v * y[i]!, 0);
   assert.ok(dot(a!, b!) > dot(a!, c!));

@@ -5,15 +5,47 @@ import type { SearchDocument } from '../../src/search/document.js';
 import { BUILTIN_ID } from '../../src/search/embeddings/builtin.js';
 
 const skills: SearchDocument[] = [
-  { key: 1, name: 'pdf-extract', description: 'Extract text and tables from PDF files.', tags: ['pdf'], body: 'Use pdfplumber to read pages.' },
-  { key: 2, name: 'pdf', description: 'Read, merge and split PDF documents.', tags: [], body: 'Merging pdf files with qpdf.' },
-  { key: 3, name: 'docker-compose', description: 'Write docker compose files for local stacks.', tags: ['containers'], body: 'Services, volumes, networks.' },
-  { key: 4, name: 'kubernetes-debug', description: 'Debug failing pods, crash loops and pending deployments.', tags: [], body: 'kubectl describe, logs, events.' },
-  { key: 5, name: 'release-notes', description: 'Draft release notes from merged pull requests.', tags: [], body: 'Group changes by type. Mentions pdf once.' },
+  {
+    key: 1,
+    name: 'pdf-extract',
+    description: 'Extract text and tables from PDF files.',
+    tags: ['pdf'],
+    body: 'Use pdfplumber to read pages.',
+  },
+  {
+    key: 2,
+    name: 'pdf',
+    description: 'Read, merge and split PDF documents.',
+    tags: [],
+    body: 'Merging pdf files with qpdf.',
+  },
+  {
+    key: 3,
+    name: 'docker-compose',
+    description: 'Write docker compose files for local stacks.',
+    tags: ['containers'],
+    body: 'Services, volumes, networks.',
+  },
+  {
+    key: 4,
+    name: 'kubernetes-debug',
+    description: 'Debug failing pods, crash loops and pending deployments.',
+    tags: [],
+    body: 'kubectl describe, logs, events.',
+  },
+  {
+    key: 5,
+    name: 'release-notes',
+    description: 'Draft release notes from merged pull requests.',
+    tags: [],
+    body: 'Group changes by type. Mentions pdf once.',
+  },
 ];
 
 function engine(vectors?: Map<number, Float32Array>) {
-  const e = new SearchEngine(vectors ? { semanticWeight: 0.5, semanticWeightLong: 0.5 } : {}, { dimensions: vectors ? 3 : 0 });
+  const e = new SearchEngine(vectors ? { semanticWeight: 0.5, semanticWeightLong: 0.5 } : {}, {
+    dimensions: vectors ? 3 : 0,
+  });
   for (const s of skills) e.upsert(s, vectors?.get(s.key));
   return e;
 }
@@ -27,7 +59,9 @@ test('stop words are dropped: a question finds what its content words find', () 
 });
 
 test('OR semantics: any remaining word may match', () => {
-  const keys = engine().search('compose pods', { limit: 5 }).hits.map((h) => h.key);
+  const keys = engine()
+    .search('compose pods', { limit: 5 })
+    .hits.map((h) => h.key);
   assert.deepEqual(new Set(keys), new Set([3, 4]));
 });
 
@@ -39,7 +73,9 @@ test('an exact name match ranks first', () => {
 });
 
 test('name outranks description outranks body', () => {
-  const keys = engine().search('pdf', { limit: 5 }).hits.map((h) => h.key);
+  const keys = engine()
+    .search('pdf', { limit: 5 })
+    .hits.map((h) => h.key);
   assert.ok(keys.includes(1) && keys.includes(5), `${keys}`);
   assert.ok(keys.indexOf(1) < keys.indexOf(5));
 });
@@ -55,12 +91,19 @@ test('semantic evidence: an item sharing no word appears only above the similari
     return Float32Array.from([x / n, y / n, z / n]);
   };
   const vectors = new Map<number, Float32Array>([
-    [1, v(1, 0, 0)], [2, v(1, 0.1, 0)], [3, v(0, 1, 0)], [4, v(0, 0, 1)], [5, v(0, 1, -1)],
+    [1, v(1, 0, 0)],
+    [2, v(1, 0.1, 0)],
+    [3, v(0, 1, 0)],
+    [4, v(0, 0, 1)],
+    [5, v(0, 1, -1)],
   ]);
   const e = engine(vectors);
   // "cluster orchestration" shares no word with any item; its vector is close to kubernetes-debug only.
   const near = e.search('cluster orchestration', { limit: 5, queryVector: v(0.05, 0.1, 1) }).hits;
-  assert.deepEqual(near.map((h) => h.key), [4]);
+  assert.deepEqual(
+    near.map((h) => h.key),
+    [4],
+  );
   assert.equal(near[0]!.lexical, 0);
   // Far from everything: nothing.
   assert.equal(e.search('cluster orchestration', { limit: 5, queryVector: v(-1, -1, -1) }).hits.length, 0);
@@ -87,13 +130,22 @@ test('filter and offset page through the ranking', () => {
 test('pruned and exhaustive searches agree through the engine', () => {
   const e = engine();
   for (const q of ['pdf files', 'debug', 'release notes pull requests', 'docker pods pdf']) {
-    assert.deepEqual(e.search(q, { limit: 3, exhaustive: false }).hits, e.search(q, { limit: 3, exhaustive: true }).hits);
+    assert.deepEqual(
+      e.search(q, { limit: 3, exhaustive: false }).hits,
+      e.search(q, { limit: 3, exhaustive: true }).hits,
+    );
   }
 });
 
 test('near-duplicates (same name, near-identical description) rank after every distinct item', () => {
   const e = new SearchEngine({ collapseDuplicates: 'description' });
-  e.upsert({ key: 1, name: 'git-helper', description: 'Commit, branch and rebase with git.', tags: [], body: 'git git' });
+  e.upsert({
+    key: 1,
+    name: 'git-helper',
+    description: 'Commit, branch and rebase with git.',
+    tags: [],
+    body: 'git git',
+  });
   e.upsert({ key: 2, name: 'git-helper', description: 'Commit, branch and rebase with git!', tags: [], body: 'git' });
   e.upsert({ key: 3, name: 'git-helper', description: 'Audit git history for leaked secrets.', tags: [], body: '' });
   const keys = e.search('git helper', { limit: 10 }).hits.map((h) => h.key);
@@ -108,7 +160,10 @@ test('countMatches counts items sharing a word with the query, up to a cap', () 
   const e = engine();
   assert.equal(e.countMatches('pdf'), 3);
   assert.equal(e.countMatches('pdf', 2), 2);
-  assert.equal(e.countMatches('pdf', Infinity, (k) => k !== 1), 2);
+  assert.equal(
+    e.countMatches('pdf', Infinity, (k) => k !== 1),
+    2,
+  );
   assert.equal(e.countMatches('nothing here whatsoever'), 0);
 });
 
@@ -116,14 +171,22 @@ test('with the built-in provider, short queries use the query vector and sentenc
   const e = new SearchEngine({}, { providerId: BUILTIN_ID, dimensions: 3 });
   e.upsert(skills[0]!, Float32Array.from([1, 0, 0]));
   assert.equal(e.needsQueryVector('pdf tables'), true);
-  assert.equal(e.needsQueryVector('How can I pull the tables out of these scanned PDF invoices into a spreadsheet?'), false);
+  assert.equal(
+    e.needsQueryVector('How can I pull the tables out of these scanned PDF invoices into a spreadsheet?'),
+    false,
+  );
   assert.equal(new SearchEngine({}, {}).needsQueryVector('pdf tables'), false);
 });
 
 test('items sharing a name: exact-name matches follow additions and removals in insertion order', () => {
   const e = new SearchEngine({ collapseDuplicates: 'off' }, { itemTerms: 'needed' });
-  for (const key of [7, 3, 9]) e.upsert({ key, name: 'lint-fix', description: `Fix lint errors, variant ${key}.`, tags: [], body: '' });
-  const exact = () => e.search('lint fix', { limit: 10 }).hits.filter((h) => h.exactName).map((h) => h.key);
+  for (const key of [7, 3, 9])
+    e.upsert({ key, name: 'lint-fix', description: `Fix lint errors, variant ${key}.`, tags: [], body: '' });
+  const exact = () =>
+    e
+      .search('lint fix', { limit: 10 })
+      .hits.filter((h) => h.exactName)
+      .map((h) => h.key);
   assert.deepEqual(new Set(exact()), new Set([7, 3, 9]));
   e.remove(3);
   assert.deepEqual(new Set(exact()), new Set([7, 9]));
@@ -135,7 +198,7 @@ test('items sharing a name: exact-name matches follow additions and removals in 
   assert.deepEqual(exact(), [3]);
 });
 
-test("an engine that keeps only the item terms its config needs refuses a config that needs more", () => {
+test('an engine that keeps only the item terms its config needs refuses a config that needs more', () => {
   const lean = new SearchEngine({ collapseDuplicates: 'off' }, { itemTerms: 'needed' });
   assert.throws(() => lean.setConfig({ collapseDuplicates: 'description' }), /item terms/);
   assert.throws(() => lean.setConfig({ namePhrase: 0.1 }), /item terms/);

@@ -10,7 +10,8 @@ const FIELDS: FieldSpec[] = [
   { name: 'body', weight: 1, b: 0.75 },
 ];
 const make = () => new LexicalIndex({ fields: FIELDS, k1: 1.2 });
-const doc = (name: string, description = '', tags = '', body = '') => [name, description, tags, body].map((s) => s.split(' ').filter(Boolean));
+const doc = (name: string, description = '', tags = '', body = '') =>
+  [name, description, tags, body].map((s) => s.split(' ').filter(Boolean));
 
 test('OR semantics: an item sharing any term matches', () => {
   const ix = make();
@@ -28,7 +29,10 @@ test('field weights order: name above description above tags above body', () => 
   ix.add(3, doc('x', 'kafka', 'z', 'w'));
   ix.add(4, doc('kafka', 'y', 'z', 'w'));
   for (let i = 10; i < 30; i++) ix.add(i, doc('filler', 'filler text', 'misc', 'more filler words'));
-  assert.deepEqual(ix.search([{ term: 'kafka' }], 10).map((h) => h.key), [4, 3, 2, 1]);
+  assert.deepEqual(
+    ix.search([{ term: 'kafka' }], 10).map((h) => h.key),
+    [4, 3, 2, 1],
+  );
 });
 
 test('more matched terms rank higher', () => {
@@ -46,12 +50,18 @@ test('remove() makes an item disappear from the next search; re-adding replaces'
   assert.equal(ix.search([{ term: 'backup' }], 10).length, 1);
   assert.equal(ix.remove(1), true);
   assert.equal(ix.search([{ term: 'backup' }], 10).length, 0);
-  assert.deepEqual(ix.search([{ term: 'postgres' }], 10).map((h) => h.key), [2]);
+  assert.deepEqual(
+    ix.search([{ term: 'postgres' }], 10).map((h) => h.key),
+    [2],
+  );
   ix.add(2, doc('mysql tuning'));
   assert.equal(ix.search([{ term: 'postgres' }], 10).length, 0);
   assert.equal(ix.size, 1);
   ix.compact();
-  assert.deepEqual(ix.search([{ term: 'mysql' }], 10).map((h) => h.key), [2]);
+  assert.deepEqual(
+    ix.search([{ term: 'mysql' }], 10).map((h) => h.key),
+    [2],
+  );
 });
 
 test('filter predicate excludes items', () => {
@@ -107,7 +117,8 @@ test('trim() frees unused capacity and changes no answer, also as lists grow aga
   plain.remove(5);
   for (const q of [['w1'], ['w3', 'w17'], ['w0', 'w49', 'w25']]) {
     const terms = q.map((term) => ({ term }));
-    for (const exhaustive of [true, false]) assert.deepEqual(trimmed.search(terms, 20, { exhaustive }), plain.search(terms, 20, { exhaustive }));
+    for (const exhaustive of [true, false])
+      assert.deepEqual(trimmed.search(terms, 20, { exhaustive }), plain.search(terms, 20, { exhaustive }));
   }
 });
 

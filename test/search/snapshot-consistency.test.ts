@@ -16,24 +16,51 @@ const dir = mkdtempSync(join(tmpdir(), 'kreg-snapshot-consistency-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const bounds = { limits: UNBOUNDED_TERMS, memoryFull: () => false };
-const indexes = () => ({ skill: new KindIndex('skill', noEmbeddings, bounds), unit: new KindIndex('unit', noEmbeddings, bounds) });
+const indexes = () => ({
+  skill: new KindIndex('skill', noEmbeddings, bounds),
+  unit: new KindIndex('unit', noEmbeddings, bounds),
+});
 const unit = (seq: number, title: string, quality = 0.5): SearchItem => ({
-  kind: 'unit', seq, id: `ku_${seq}`, agentId: `agent${seq % 3}`, name: title, description: `About ${title}.`, tags: ['t'], domain: 'd',
-  body: '', qualityScore: quality, createdAt: `2026-01-01T00:00:0${seq % 10}.000Z`, type: 'pattern',
+  kind: 'unit',
+  seq,
+  id: `ku_${seq}`,
+  agentId: `agent${seq % 3}`,
+  name: title,
+  description: `About ${title}.`,
+  tags: ['t'],
+  domain: 'd',
+  body: '',
+  qualityScore: quality,
+  createdAt: `2026-01-01T00:00:0${seq % 10}.000Z`,
+  type: 'pattern',
 });
 const QUERIES = ['kubernetes', 'postgres', 'retry', 'about', 'zebra', 'operators reconcile'];
 const answers = (ix: ReturnType<typeof indexes>) =>
-  QUERIES.map((q) => ix.unit.engine.search(q, { limit: 20, filter: ix.unit.admit(() => true), tieBreak: ix.unit.tieBreak }).hits.map((h) => h.key));
+  QUERIES.map((q) =>
+    ix.unit.engine
+      .search(q, { limit: 20, filter: ix.unit.admit(() => true), tieBreak: ix.unit.tieBreak })
+      .hits.map((h) => h.key),
+  );
 
 test('changes made while a snapshot is written are replayed on top of it, giving the live index', async () => {
   const live = indexes();
-  const titles = ['Kubernetes operators reconcile', 'Postgres vacuum', 'Retry with backoff', 'Kubernetes probes', 'Postgres replicas'];
+  const titles = [
+    'Kubernetes operators reconcile',
+    'Postgres vacuum',
+    'Retry with backoff',
+    'Kubernetes probes',
+    'Postgres replicas',
+  ];
   titles.forEach((t, i) => live.unit.put(unit(i + 1, t)));
   const path = join(dir, 'index.snapshot');
   const fingerprint = snapshotFingerprint('test');
   const writing = writeIndexSnapshot(path, live, 5, fingerprint);
   // While it is written: a changed text, a deletion, a new item, a changed quality only.
-  const changed = [unit(3, 'Zebra crossing retries'), unit(6, 'Kubernetes zebra operators'), unit(2, 'Postgres vacuum', 0.9)];
+  const changed = [
+    unit(3, 'Zebra crossing retries'),
+    unit(6, 'Kubernetes zebra operators'),
+    unit(2, 'Postgres vacuum', 0.9),
+  ];
   for (const item of changed) live.unit.put(item);
   live.unit.drop(4);
   assert.equal(await writing, 5);

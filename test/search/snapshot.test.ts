@@ -15,7 +15,10 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 const QUERIES = ['backoff', 'retry http', 'kubernetes operators', 'pattern number 7', 'zebra', 'written after'];
 
-async function open(store: ConstructorParameters<typeof RegistrySearch>[0], options: Partial<RegistrySearchOptions> = {}) {
+async function open(
+  store: ConstructorParameters<typeof RegistrySearch>[0],
+  options: Partial<RegistrySearchOptions> = {},
+) {
   const logs: string[] = [];
   const log = { info: (_: object, m: string) => logs.push(m), warn: (_: object, m: string) => logs.push(`warn: ${m}`) };
   const search = new RegistrySearch(store, { embeddings: { kind: 'none' }, log, ...options });
@@ -37,7 +40,10 @@ describe('the search index snapshot', () => {
     try {
       const key = await register(t.app, 'alice');
       const ids: string[] = [];
-      for (let i = 0; i < 40; i++) ids.push((await contributeUnit(t.app, key, { title: `Backoff pattern number ${i}`, tags: [`tag${i % 5}`] })).id);
+      for (let i = 0; i < 40; i++)
+        ids.push(
+          (await contributeUnit(t.app, key, { title: `Backoff pattern number ${i}`, tags: [`tag${i % 5}`] })).id,
+        );
       await contributeUnit(t.app, key, { title: 'Kubernetes operators reconcile state' });
 
       const first = await open(t.store, { snapshotDir });
@@ -70,7 +76,10 @@ describe('the search index snapshot', () => {
       writeFileSync(path, bytes);
       const damaged = await open(t.store, { snapshotDir });
       try {
-        assert.ok(damaged.logs.includes('warn: the search index snapshot cannot be used; building the index from the database'), damaged.logs.join('\n'));
+        assert.ok(
+          damaged.logs.includes('warn: the search index snapshot cannot be used; building the index from the database'),
+          damaged.logs.join('\n'),
+        );
         assert.deepEqual(await damaged.answers(), await fresh.answers());
       } finally {
         await damaged.search.close();
@@ -79,7 +88,10 @@ describe('the search index snapshot', () => {
       // Made under other vocabulary bounds: not used either.
       const other = await open(t.store, { snapshotDir, vocabulary: { total: 5_000, perAgent: 1_000 } });
       try {
-        assert.ok(other.logs.some((m) => m.startsWith('warn: the search index snapshot cannot be used')), other.logs.join('\n'));
+        assert.ok(
+          other.logs.some((m) => m.startsWith('warn: the search index snapshot cannot be used')),
+          other.logs.join('\n'),
+        );
         assert.deepEqual((await other.answers()).answers, (await fresh.answers()).answers);
       } finally {
         await other.search.close();

@@ -26,7 +26,12 @@ const items = new Map<number, Float32Array>();
 for (let key = 0; key < 2_000; key++) items.set(key, vector());
 const queries = Array.from({ length: 50 }, vector);
 const truth = (q: Float32Array, k: number, filter: (key: number) => boolean = () => true) =>
-  [...items].filter(([key]) => filter(key)).map(([key, v]) => ({ key, score: dot(q, v) })).sort((a, b) => b.score - a.score || a.key - b.key).slice(0, k).map((h) => h.key);
+  [...items]
+    .filter(([key]) => filter(key))
+    .map(([key, v]) => ({ key, score: dot(q, v) }))
+    .sort((a, b) => b.score - a.score || a.key - b.key)
+    .slice(0, k)
+    .map((h) => h.key);
 
 function filled(index: VectorIndex): VectorIndex {
   for (const [key, v] of items) index.upsert(key, v);
@@ -45,7 +50,10 @@ test('the exact index returns exactly the true top 10, with exact similarities',
   const index = filled(new ExactVectorIndex(DIMS, 16));
   for (const q of queries) {
     const hits = index.search(q, 10);
-    assert.deepEqual(hits.map((h) => h.key), truth(q, 10));
+    assert.deepEqual(
+      hits.map((h) => h.key),
+      truth(q, 10),
+    );
     for (const h of hits) assert.ok(Math.abs(h.score - dot(q, items.get(h.key)!)) < 1e-5);
   }
   const even = (key: number) => key % 2 === 0;
@@ -57,11 +65,15 @@ test('usearch (HNSW, i8) finds at least 95% of the true top 10', () => {
   const recall = recallAt10(index);
   assert.ok(recall >= 0.95, `recall@10 ${recall}`);
   // Scores are the exact similarities, whatever the graph's quantized distances.
-  for (const h of index.search(queries[0]!, 10)) assert.ok(Math.abs(h.score - dot(queries[0]!, items.get(h.key)!)) < 1e-5);
+  for (const h of index.search(queries[0]!, 10))
+    assert.ok(Math.abs(h.score - dot(queries[0]!, items.get(h.key)!)) < 1e-5);
 });
 
 test('both honour removals, replacements and the similarity floor', () => {
-  for (const index of [filled(new ExactVectorIndex(DIMS)), filled(new UsearchVectorIndex(DIMS, { quantization: 'i8' }))]) {
+  for (const index of [
+    filled(new ExactVectorIndex(DIMS)),
+    filled(new UsearchVectorIndex(DIMS, { quantization: 'i8' })),
+  ]) {
     const q = queries[1]!;
     const [best] = index.search(q, 1);
     assert.ok(index.remove(best!.key));

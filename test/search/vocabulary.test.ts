@@ -39,7 +39,10 @@ test('new words per item are bounded, known words are not', () => {
   // The same words again: the ten known ones are indexed, ten more are new.
   assert.equal(ix.add(2, [[], words('w', 30), [], []]), 10);
   assert.equal(ix.vocabularySize, 20);
-  assert.deepEqual(found(ix, 'w5').sort((a, b) => a - b), [1, 2]);
+  assert.deepEqual(
+    found(ix, 'w5').sort((a, b) => a - b),
+    [1, 2],
+  );
   assert.deepEqual(found(ix, 'w15'), [2]);
 });
 
@@ -50,10 +53,18 @@ test('one owner brings at most perOwner words; others still add theirs; deleting
   assert.equal(ix.vocabularySize, 100);
   ix.add(100, [['kubernetes'], ['operator', 'spam0-1'], [], []], 'alice');
   assert.deepEqual(found(ix, 'kubernetes'), [100], 'another agent still adds new words');
-  assert.deepEqual(found(ix, 'spam0-1').sort((a, b) => a - b), [0, 100], 'and is indexed by words the first one brought');
+  assert.deepEqual(
+    found(ix, 'spam0-1').sort((a, b) => a - b),
+    [0, 100],
+    'and is indexed by words the first one brought',
+  );
   ix.add(11, [['mallory-new'], ['spam0-1'], [], []], 'mallory');
   assert.deepEqual(found(ix, 'mallory-new'), [], 'past its bound, an owner adds no new word…');
-  assert.deepEqual(found(ix, 'spam0-1').sort((a, b) => a - b), [0, 11, 100], '…but its items are indexed by known words');
+  assert.deepEqual(
+    found(ix, 'spam0-1').sort((a, b) => a - b),
+    [0, 11, 100],
+    '…but its items are indexed by known words',
+  );
   for (let i = 1; i < 10; i++) ix.remove(i);
   ix.compact();
   assert.equal(ix.ownerTermCount('mallory'), 30, 'words that left the vocabulary count no more');
@@ -68,7 +79,10 @@ test('a full vocabulary refuses new words and says so; known words are still ind
   assert.equal(ix.vocabulary().full, 'terms');
   ix.add(10, [['novel'], ['u0-1'], [], []], 'late');
   assert.deepEqual(found(ix, 'novel'), []);
-  assert.deepEqual(found(ix, 'u0-1').sort((a, b) => a - b), [0, 10]);
+  assert.deepEqual(
+    found(ix, 'u0-1').sort((a, b) => a - b),
+    [0, 10],
+  );
 });
 
 test('when memory runs short no new word is admitted, until it does not', () => {

@@ -7,7 +7,15 @@ import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import type { Database } from 'better-sqlite3';
 import pg from 'pg';
-import { EXPORTER_ID, agentKey, contributorCount, contributorId, corpus, skillItem, unitItem } from '../../bench/corpus.js';
+import {
+  EXPORTER_ID,
+  agentKey,
+  contributorCount,
+  contributorId,
+  corpus,
+  skillItem,
+  unitItem,
+} from '../../bench/corpus.js';
 import { hashApiKey, keyPrefixOf } from '../../src/domain/keys.js';
 import { REWARD_MILLIS } from '../../src/domain/reputation.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
@@ -24,14 +32,20 @@ async function createAgents(store: Store): Promise<void> {
   for (const agentId of [EXPORTER_ID, ...Array.from({ length: contributorCount(UNITS) }, (_, k) => contributorId(k))]) {
     const key = agentKey(c, agentId);
     await store.createAgentWithKey({
-      agentId, keyHash: hashApiKey(key), keyPrefix: keyPrefixOf(key), scopes: ['read'], tier: 'free', createdAt: '2024-12-31T00:00:00.000Z',
+      agentId,
+      keyHash: hashApiKey(key),
+      keyPrefix: keyPrefixOf(key),
+      scopes: ['read'],
+      tier: 'free',
+      createdAt: '2024-12-31T00:00:00.000Z',
     });
   }
 }
 
 async function oneByOne(store: Store): Promise<void> {
   await createAgents(store);
-  for (const { unit, baseQuality } of units) await store.contributeUnit(unit, baseQuality, REWARD_MILLIS.contribute_knowledge);
+  for (const { unit, baseQuality } of units)
+    await store.contributeUnit(unit, baseQuality, REWARD_MILLIS.contribute_knowledge);
   for (const { plan } of skills) await store.publishSkill(plan);
 }
 
@@ -42,11 +56,19 @@ async function sameReads(a: Store, b: Store): Promise<void> {
       const query = { types: [], domain, minQuality: offset === 20 ? 0.5 : undefined, limit: 20, offset };
       assert.deepEqual(await b.listUnits(query), await a.listUnits(query), `units of ${domain} from ${offset}`);
       const skillQuery = { domain, tags: [], limit: 20, offset, viewer: { agentId: null, everything: true } };
-      assert.deepEqual(await b.listSkills(skillQuery), await a.listSkills(skillQuery), `skills of ${domain} from ${offset}`);
+      assert.deepEqual(
+        await b.listSkills(skillQuery),
+        await a.listSkills(skillQuery),
+        `skills of ${domain} from ${offset}`,
+      );
     }
   }
   for (const kind of ['unit', 'skill'] as const) {
-    assert.deepEqual(await b.searchItems(kind, 0, 5_000), await a.searchItems(kind, 0, 5_000), `${kind} items for the search index`);
+    assert.deepEqual(
+      await b.searchItems(kind, 0, 5_000),
+      await a.searchItems(kind, 0, 5_000),
+      `${kind} items for the search index`,
+    );
   }
   const tagged = skills[0]!.plan.version.tags.slice(0, 1);
   const byTag = { tags: tagged, limit: 50, offset: 0, viewer: { agentId: null, everything: true } };
@@ -75,7 +97,8 @@ async function verifySqlite(): Promise<void> {
   const b = openSqliteStore('sqlite::memory:', { onConnection: (connection) => (db = connection) });
   await oneByOne(a);
   await createAgents(b);
-  for (let i = 0; i < units.length; i += 500) await b.importUnits(units.slice(i, i + 500), REWARD_MILLIS.contribute_knowledge);
+  for (let i = 0; i < units.length; i += 500)
+    await b.importUnits(units.slice(i, i + 500), REWARD_MILLIS.contribute_knowledge);
   await b.importSkills(skills);
   // The rows are compared through the stores' own connections.
   for (const sql of SQLITE_TABLES) assert.deepEqual(db.prepare(sql).all(), dbA.prepare(sql).all(), sql);
@@ -106,14 +129,23 @@ async function verifyPostgres(url: string): Promise<void> {
     const b = await openPostgresStore(url, { schema: schemas[1]! });
     await oneByOne(a);
     await createAgents(b);
-    for (let i = 0; i < units.length; i += 500) await b.importUnits(units.slice(i, i + 500), REWARD_MILLIS.contribute_knowledge);
+    for (let i = 0; i < units.length; i += 500)
+      await b.importUnits(units.slice(i, i + 500), REWARD_MILLIS.contribute_knowledge);
     await b.importSkills(skills);
-    for (const table of ['agents ORDER BY agent_id', 'knowledge_units ORDER BY seq', 'skills ORDER BY seq', 'skill_tags ORDER BY tag, skill_seq', 'reputation_events ORDER BY seq']) {
+    for (const table of [
+      'agents ORDER BY agent_id',
+      'knowledge_units ORDER BY seq',
+      'skills ORDER BY seq',
+      'skill_tags ORDER BY tag, skill_seq',
+      'reputation_events ORDER BY seq',
+    ]) {
       const [ra, rb] = await Promise.all(schemas.map((s) => admin.query(`SELECT * FROM ${s}.${table}`)));
       assert.deepEqual(rb!.rows, ra!.rows, table);
     }
     await sameReads(a, b);
-    await assert.rejects(b.importUnits([{ ...units[0]!, unit: { ...units[0]!.unit, id: 'ku_new', agent_id: 'nobody' } }], 200));
+    await assert.rejects(
+      b.importUnits([{ ...units[0]!, unit: { ...units[0]!.unit, id: 'ku_new', agent_id: 'nobody' } }], 200),
+    );
     await a.close();
     await b.close();
   } finally {

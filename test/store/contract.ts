@@ -73,8 +73,19 @@ interface SkillFields {
 /** The plan of a new skill, made from a SKILL.md as a publication makes it. */
 function skill(agentId: string, fields: SkillFields = {}): SkillPlan {
   counter++;
-  const { name = `skill-${counter}`, description = 'Does a thing.', tags = ['Cli'], visibility = 'public', body = 'body', version } = fields;
-  const metadata = [`  domain: tools`, `  tags: ${JSON.stringify(tags.join(', '))}`, ...(version ? [`  version: "${version}"`] : [])];
+  const {
+    name = `skill-${counter}`,
+    description = 'Does a thing.',
+    tags = ['Cli'],
+    visibility = 'public',
+    body = 'body',
+    version,
+  } = fields;
+  const metadata = [
+    `  domain: tools`,
+    `  tags: ${JSON.stringify(tags.join(', '))}`,
+    ...(version ? [`  version: "${version}"`] : []),
+  ];
   const skillMd = `---\nname: ${name}\ndescription: ${description}\nmetadata:\n${metadata.join('\n')}\n---\n${body}\n`;
   return newSkillPlan({ skill_md_content: skillMd, visibility, skillId: `sk_${counter}`, agentId, at: at(counter) });
 }
@@ -83,7 +94,19 @@ function skill(agentId: string, fields: SkillFields = {}): SkillPlan {
 function nextVersion(plan: SkillPlan, version: string, body: string, n: number): SkillPlan {
   const skillMd = plan.version.skillMd.replace(/\n---\n[\s\S]*$/, `\n---\n${body}\n`);
   const order = { sortKey: versionSortKey(version), release: isRelease(version) };
-  return { ...plan, kind: 'version', version: { ...plan.version, version, ...order, skillMd, body, digest: `sha256:${n.toString(16).padStart(64, '0')}`, publishedAt: at(n) } };
+  return {
+    ...plan,
+    kind: 'version',
+    version: {
+      ...plan.version,
+      version,
+      ...order,
+      skillMd,
+      body,
+      digest: `sha256:${n.toString(16).padStart(64, '0')}`,
+      publishedAt: at(n),
+    },
+  };
 }
 
 const collect = async <T>(items: AsyncIterable<T>) => {
@@ -130,7 +153,14 @@ export function storeContract(backend: Backend): void {
       assert.equal(await store.claimOidcAgent('idp-first', at(7)), 'oidc', 'claiming again is harmless');
       await assert.rejects(store.createAgentWithKey(newKey('idp-first')), AgentExistsError);
       const profile = await store.reputation('idp-first', 10);
-      assert.deepEqual(profile, { agent_id: 'idp-first', score: 0, contributions: 0, validations: 0, history: [], updated_at: at(6) });
+      assert.deepEqual(profile, {
+        agent_id: 'idp-first',
+        score: 0,
+        contributions: 0,
+        validations: 0,
+        history: [],
+        updated_at: at(6),
+      });
     });
 
     it('keeps prefixes unique among unrevoked keys only', async () => {
@@ -152,11 +182,23 @@ export function storeContract(backend: Backend): void {
       await store.contributeUnit(u, 0.5, 200);
       assert.deepEqual(await store.getUnit(u.id), u);
       const verdict = await store.recordVerdict({
-        unitId: u.id, agentId: 'critic', valid: true, feedback: 'good', at: at(900), weight: 1, decide: decideVerdict,
+        unitId: u.id,
+        agentId: 'critic',
+        valid: true,
+        feedback: 'good',
+        at: at(900),
+        weight: 1,
+        decide: decideVerdict,
       });
       assert.deepEqual(verdict, { recorded: true, first: true });
       const again = await store.recordVerdict({
-        unitId: u.id, agentId: 'critic', valid: false, feedback: 'changed my mind', at: at(901), weight: 1, decide: decideVerdict,
+        unitId: u.id,
+        agentId: 'critic',
+        valid: false,
+        feedback: 'changed my mind',
+        at: at(901),
+        weight: 1,
+        decide: decideVerdict,
       });
       assert.deepEqual(again, { recorded: true, first: false });
       const scored = await store.getUnit(u.id);
@@ -166,25 +208,35 @@ export function storeContract(backend: Backend): void {
       const critic = await store.reputation('critic', 10);
       assert.equal(critic?.score, 0.05);
       assert.equal(critic?.validations, 1);
-      assert.deepEqual((await collect(store.exportVerdicts('critic'))).map((v) => [v.unit_id, v.valid, v.feedback]), [
-        [u.id, false, 'changed my mind'],
-      ]);
+      assert.deepEqual(
+        (await collect(store.exportVerdicts('critic'))).map((v) => [v.unit_id, v.valid, v.feedback]),
+        [[u.id, false, 'changed my mind']],
+      );
       assert.equal(await store.deleteUnit(u.id, at(999)), true);
       assert.equal(await store.deleteUnit(u.id, at(999)), false);
       assert.equal(await store.getUnit(u.id), null);
       assert.deepEqual(await collect(store.exportVerdicts('critic')), []);
       const missing = await store.recordVerdict({
-        unitId: u.id, agentId: 'critic', valid: true, feedback: '', at: at(902), weight: 1, decide: decideVerdict,
+        unitId: u.id,
+        agentId: 'critic',
+        valid: true,
+        feedback: '',
+        at: at(902),
+        weight: 1,
+        decide: decideVerdict,
       });
       assert.deepEqual(missing, { recorded: false, reason: 'not_found' });
       // Issue 13: deleting takes the contribution reward back (history keeps both); the validator keeps its own.
       const author = await store.reputation('author', 10);
       assert.equal(author?.score, 0, 'contribute-and-delete earns nothing');
       assert.equal(author?.contributions, 0);
-      assert.deepEqual(author?.history.map((h) => [h.action, h.delta, h.target_id]), [
-        ['contribute_knowledge', -0.2, u.id],
-        ['contribute_knowledge', 0.2, u.id],
-      ]);
+      assert.deepEqual(
+        author?.history.map((h) => [h.action, h.delta, h.target_id]),
+        [
+          ['contribute_knowledge', -0.2, u.id],
+          ['contribute_knowledge', 0.2, u.id],
+        ],
+      );
       assert.equal((await store.reputation('critic', 10))?.score, 0.05, 'the validator keeps its reward');
     });
 
@@ -202,13 +254,22 @@ export function storeContract(backend: Backend): void {
       assert.deepEqual(mine, ['Delta wave', 'Gamma burst detection', 'Epsilon gamma', 'Gamma ray']);
       const d1 = await store.listUnits({ types: [], domain: 'd1', limit: 1, offset: 1 });
       assert.equal(d1.total, 2);
-      assert.deepEqual(d1.items.map((u) => u.title), ['Gamma ray']);
+      assert.deepEqual(
+        d1.items.map((u) => u.title),
+        ['Gamma ray'],
+      );
       const typed = await store.listUnits({ types: ['pattern', 'pitfall'], domain: 'd2', limit: 10, offset: 0 });
       assert.equal(typed.total, 2);
       const good = await store.listUnits({ types: [], domain: 'd2', minQuality: 0.7, limit: 10, offset: 0 });
-      assert.deepEqual(good.items.map((u) => u.title), ['Delta wave']);
+      assert.deepEqual(
+        good.items.map((u) => u.title),
+        ['Delta wave'],
+      );
       const fact = await store.listUnits({ types: ['fact'], domain: 'd1', limit: 10, offset: 0 });
-      assert.deepEqual(fact.items.map((u) => u.title), ['Gamma ray']);
+      assert.deepEqual(
+        fact.items.map((u) => u.title),
+        ['Gamma ray'],
+      );
       const past = await store.listUnits({ types: [], domain: 'd1', limit: 10, offset: 2 });
       assert.deepEqual([past.total, past.items], [2, []], 'a page past the end is empty, with the exact total');
     });
@@ -222,21 +283,57 @@ export function storeContract(backend: Backend): void {
       await store.publishSkill(priv);
       const view = (agentId: string | null, everything = false) => ({ agentId, everything });
       const anon = await store.listSkills({ agentId: 'skiller', tags: [], limit: 10, offset: 0, viewer: view(null) });
-      assert.deepEqual(anon.items.map((s) => s.name), ['git-tool']);
+      assert.deepEqual(
+        anon.items.map((s) => s.name),
+        ['git-tool'],
+      );
       assert.equal(anon.total, 1);
-      const ownerView = await store.listSkills({ agentId: 'skiller', tags: [], limit: 10, offset: 0, viewer: view('skiller') });
+      const ownerView = await store.listSkills({
+        agentId: 'skiller',
+        tags: [],
+        limit: 10,
+        offset: 0,
+        viewer: view('skiller'),
+      });
       assert.equal(ownerView.total, 2);
-      const adminView = await store.listSkills({ agentId: 'skiller', tags: [], limit: 10, offset: 0, viewer: view('watcher', true) });
+      const adminView = await store.listSkills({
+        agentId: 'skiller',
+        tags: [],
+        limit: 10,
+        offset: 0,
+        viewer: view('watcher', true),
+      });
       assert.equal(adminView.total, 2);
       const tagged = await store.listSkills({ tags: ['CLI', 'Git'], limit: 10, offset: 0, viewer: view('skiller') });
-      assert.deepEqual(tagged.items.map((s) => s.name), ['git-tool']);
-      const named = await store.listSkills({ name: 'secret-tool', tags: [], limit: 10, offset: 0, viewer: view('skiller') });
-      assert.deepEqual(named.items.map((s) => s.name), ['secret-tool']);
-      assert.deepEqual((await store.listSkills({ name: 'secret-tool', tags: [], limit: 10, offset: 0, viewer: view(null) })).total, 0);
+      assert.deepEqual(
+        tagged.items.map((s) => s.name),
+        ['git-tool'],
+      );
+      const named = await store.listSkills({
+        name: 'secret-tool',
+        tags: [],
+        limit: 10,
+        offset: 0,
+        viewer: view('skiller'),
+      });
+      assert.deepEqual(
+        named.items.map((s) => s.name),
+        ['secret-tool'],
+      );
+      assert.deepEqual(
+        (await store.listSkills({ name: 'secret-tool', tags: [], limit: 10, offset: 0, viewer: view(null) })).total,
+        0,
+      );
       const published = priv.version.publishedAt;
-      assert.deepEqual(await store.getSkill(priv.skillId), plannedSkill(priv, { createdAt: published, updatedAt: published, latestVersion: '1.0.0' }));
+      assert.deepEqual(
+        await store.getSkill(priv.skillId),
+        plannedSkill(priv, { createdAt: published, updatedAt: published, latestVersion: '1.0.0' }),
+      );
       const exported = await collect(store.exportSkills('skiller'));
-      assert.deepEqual(exported.map((s) => s.name), ['git-tool', 'secret-tool']);
+      assert.deepEqual(
+        exported.map((s) => s.name),
+        ['git-tool', 'secret-tool'],
+      );
     });
 
     it('lists exactly the skills the visibility rule lets each viewer see', async () => {
@@ -256,7 +353,10 @@ export function storeContract(backend: Backend): void {
         { agentId: 'admin', everything: true },
       ];
       for (const viewer of viewers) {
-        const expected = made.filter((p) => visibleTo(viewer, { visibility: p.visibility, agent_id: p.agentId })).map((p) => p.name).sort();
+        const expected = made
+          .filter((p) => visibleTo(viewer, { visibility: p.visibility, agent_id: p.agentId }))
+          .map((p) => p.name)
+          .sort();
         const listed = [];
         for (const agentId of ['vis-a', 'vis-b']) {
           const page = await store.listSkills({ agentId, tags: [], limit: 10, offset: 0, viewer });
@@ -264,7 +364,9 @@ export function storeContract(backend: Backend): void {
           listed.push(...page.items.map((s) => s.name));
         }
         assert.deepEqual(listed.sort(), expected, JSON.stringify(viewer));
-        const recent = (await store.recentSkills({ viewer, limit: 100 })).filter((s) => s.name.startsWith('vis-')).map((s) => s.name);
+        const recent = (await store.recentSkills({ viewer, limit: 100 }))
+          .filter((s) => s.name.startsWith('vis-'))
+          .map((s) => s.name);
         assert.deepEqual(recent.sort(), expected, `newest, ${JSON.stringify(viewer)}`);
       }
     });
@@ -274,33 +376,74 @@ export function storeContract(backend: Backend): void {
       const first = skill('versioner', { name: 'packaged', body: 'first body' });
       await store.publishSkill(first);
       const id = first.skillId;
-      assert.deepEqual([(await store.getSkill(id))?.version, (await store.getSkill(id))?.latest_version], ['1.0.0', '1.0.0']);
+      assert.deepEqual(
+        [(await store.getSkill(id))?.version, (await store.getSkill(id))?.latest_version],
+        ['1.0.0', '1.0.0'],
+      );
       const second = nextVersion(first, '1.1.0', 'second body', 9_001);
       await store.publishSkill(second);
       assert.equal((await store.getSkill(id))?.version, '1.1.0');
       assert.equal((await store.getSkill(id))?.skill_md_content, second.version.skillMd);
-      assert.equal((await store.getSkill(id, '1.0.0'))?.skill_md_content, first.version.skillMd, 'an old version is kept as it was');
+      assert.equal(
+        (await store.getSkill(id, '1.0.0'))?.skill_md_content,
+        first.version.skillMd,
+        'an old version is kept as it was',
+      );
       assert.deepEqual(await store.findSkillByName('versioner', 'packaged'), { skillId: id, visibility: 'public' });
-      assert.deepEqual(await store.skillVersionFacts(id, first.version.digest, '1.1.0'), { same: '1.0.0', taken: true, highest: '1.1.0' });
-      assert.deepEqual(await store.skillVersionFacts(id, 'sha256:none', '2.0.0'), { same: null, taken: false, highest: '1.1.0' });
-      await assert.rejects(store.publishSkill(nextVersion(first, '1.1.0', 'other content', 9_002)), PublishRaceError, 'a version number is never reused');
+      assert.deepEqual(await store.skillVersionFacts(id, first.version.digest, '1.1.0'), {
+        same: '1.0.0',
+        taken: true,
+        highest: '1.1.0',
+      });
+      assert.deepEqual(await store.skillVersionFacts(id, 'sha256:none', '2.0.0'), {
+        same: null,
+        taken: false,
+        highest: '1.1.0',
+      });
+      await assert.rejects(
+        store.publishSkill(nextVersion(first, '1.1.0', 'other content', 9_002)),
+        PublishRaceError,
+        'a version number is never reused',
+      );
       await store.publishSkill({ ...second, kind: 'same' });
       const versions = await store.listSkillVersions(id, { limit: 10, offset: 0 });
-      assert.deepEqual([versions?.total, versions?.items.map((v) => v.version)], [2, ['1.1.0', '1.0.0']], 'the same content adds nothing');
-      assert.deepEqual((await store.listSkillVersions(id, { limit: 1, offset: 1 }))?.items.map((v) => v.version), ['1.0.0']);
+      assert.deepEqual(
+        [versions?.total, versions?.items.map((v) => v.version)],
+        [2, ['1.1.0', '1.0.0']],
+        'the same content adds nothing',
+      );
+      assert.deepEqual(
+        (await store.listSkillVersions(id, { limit: 1, offset: 1 }))?.items.map((v) => v.version),
+        ['1.0.0'],
+      );
       const view = { agentId: null, everything: false };
-      const listed = async () => (await store.listSkills({ tags: [], limit: 10, offset: 0, viewer: view })).items.filter((s) => s.id === id);
-      assert.deepEqual((await listed()).map((s) => s.version), ['1.1.0'], 'one entry per skill: its latest version');
+      const listed = async () =>
+        (await store.listSkills({ tags: [], limit: 10, offset: 0, viewer: view })).items.filter((s) => s.id === id);
+      assert.deepEqual(
+        (await listed()).map((s) => s.version),
+        ['1.1.0'],
+        'one entry per skill: its latest version',
+      );
 
       assert.equal(await store.setSkillYanked(id, '1.1.0', true, at(9_003)), 'changed');
       assert.equal(await store.setSkillYanked(id, '1.1.0', true, at(9_004)), 'unchanged');
       assert.equal((await store.getSkill(id))?.version, '1.0.0', 'a yanked version is never the default');
       assert.equal((await store.getSkill(id, '1.1.0'))?.yanked, true, 'but stays readable by its number');
-      assert.deepEqual((await listed()).map((s) => s.version), ['1.0.0']);
+      assert.deepEqual(
+        (await listed()).map((s) => s.version),
+        ['1.0.0'],
+      );
       assert.equal(await store.setSkillYanked(id, '1.0.0', true, at(9_005)), 'changed');
       assert.deepEqual(await listed(), [], 'every version yanked: out of lists');
-      assert.deepEqual((await store.hostSkills([id])).map((s) => [s.version, s.listed]), [['1.1.0', false]], 'and not served to hosts');
-      assert.deepEqual([(await store.getSkill(id))?.version, (await store.getSkill(id))?.latest_version], ['1.1.0', null]);
+      assert.deepEqual(
+        (await store.hostSkills([id])).map((s) => [s.version, s.listed]),
+        [['1.1.0', false]],
+        'and not served to hosts',
+      );
+      assert.deepEqual(
+        [(await store.getSkill(id))?.version, (await store.getSkill(id))?.latest_version],
+        ['1.1.0', null],
+      );
       assert.equal(await store.setSkillYanked(id, '9.9.9', true, at(9_006)), 'not_found');
       await store.setSkillYanked(id, '1.0.0', false, at(9_007));
       assert.equal((await store.getSkill(id))?.version, '1.0.0');
@@ -317,15 +460,37 @@ export function storeContract(backend: Backend): void {
 
     it('orders versions and picks the default one exactly as the domain rule does, whatever their order of publication', async () => {
       await store.createAgentWithKey(newKey('orderer'));
-      const published = ['1.0.0', '0.9.0', '2.0.0-beta.2', '1.10.0', '2.0.0-beta.10', '1.2.0', '2.0.0-alpha', '1.10.0-rc.1'];
+      const published = [
+        '1.0.0',
+        '0.9.0',
+        '2.0.0-beta.2',
+        '1.10.0',
+        '2.0.0-beta.10',
+        '1.2.0',
+        '2.0.0-alpha',
+        '1.10.0-rc.1',
+      ];
       const first = skill('orderer', { name: 'ordered', version: published[0] });
       await store.publishSkill(first);
-      for (const [i, version] of published.slice(1).entries()) await store.publishSkill(nextVersion(first, version, `body ${i}`, 9_050 + i));
+      for (const [i, version] of published.slice(1).entries())
+        await store.publishSkill(nextVersion(first, version, `body ${i}`, 9_050 + i));
       const id = first.skillId;
       const page = await store.listSkillVersions(id, { limit: 100, offset: 0 });
-      assert.deepEqual(page?.items.map((v) => v.version), [...published].sort(semver.rcompare));
+      assert.deepEqual(
+        page?.items.map((v) => v.version),
+        [...published].sort(semver.rcompare),
+      );
       const yanked = new Set<string>();
-      for (const version of ['1.10.0', '1.2.0', '1.0.0', '0.9.0', '2.0.0-beta.10', '2.0.0-beta.2', '2.0.0-alpha', '1.10.0-rc.1']) {
+      for (const version of [
+        '1.10.0',
+        '1.2.0',
+        '1.0.0',
+        '0.9.0',
+        '2.0.0-beta.10',
+        '2.0.0-beta.2',
+        '2.0.0-alpha',
+        '1.10.0-rc.1',
+      ]) {
         await store.setSkillYanked(id, version, true, at(9_070));
         yanked.add(version);
         const expected = latestVersion(published.map((v) => ({ version: v, yanked: yanked.has(v) })));
@@ -333,56 +498,103 @@ export function storeContract(backend: Backend): void {
         assert.equal(got?.latest_version, expected, `after yanking ${[...yanked].join(', ')}`);
         if (expected !== null) assert.equal(got?.version, expected);
       }
-      assert.equal((await store.getSkill(id))?.version, '1.10.0', 'every version yanked: the one the rule picks without yanks is shown, never as latest');
+      assert.equal(
+        (await store.getSkill(id))?.version,
+        '1.10.0',
+        'every version yanked: the one the rule picks without yanks is shown, never as latest',
+      );
       const capped = { ...nextVersion(first, '3.0.0', 'one too many', 9_080), maxVersions: published.length };
-      await assert.rejects(store.publishSkill(capped), (e: unknown) => e instanceof VersionLimitError && e.limit === published.length);
-      assert.equal((await store.listSkillVersions(id, { limit: 1, offset: 0 }))?.total, published.length, 'nothing of it was written');
+      await assert.rejects(
+        store.publishSkill(capped),
+        (e: unknown) => e instanceof VersionLimitError && e.limit === published.length,
+      );
+      assert.equal(
+        (await store.listSkillVersions(id, { limit: 1, offset: 0 }))?.total,
+        published.length,
+        'nothing of it was written',
+      );
     });
 
     it('keeps a bundle of files with their digests, and one skill per name under concurrent creation', async () => {
       await store.createAgentWithKey(newKey('bundler'));
       const files = [{ path: 'scripts/run.py', content_base64: Buffer.from('print("hi")\n').toString('base64') }];
       const skillMd = '---\nname: bundled\ndescription: Has files.\n---\nRun scripts/run.py.\n';
-      const plan = newSkillPlan({ skill_md_content: skillMd, visibility: 'public', skillId: 'sk_bundled', agentId: 'bundler', at: at(9_100), files });
+      const plan = newSkillPlan({
+        skill_md_content: skillMd,
+        visibility: 'public',
+        skillId: 'sk_bundled',
+        agentId: 'bundler',
+        at: at(9_100),
+        files,
+      });
       await store.publishSkill(plan);
       const got = await store.getSkill('sk_bundled');
-      assert.deepEqual(got?.files, [{ path: 'scripts/run.py', size: 12, digest: plan.version.files[0]!.digest, media_type: 'text/plain; charset=utf-8' }]);
+      assert.deepEqual(got?.files, [
+        {
+          path: 'scripts/run.py',
+          size: 12,
+          digest: plan.version.files[0]!.digest,
+          media_type: 'text/plain; charset=utf-8',
+        },
+      ]);
       assert.equal(got?.file_count, 1);
       const file = await store.getSkillFile('sk_bundled', '1.0.0', 'scripts/run.py');
       assert.equal(Buffer.from(file!.content).toString(), 'print("hi")\n');
       assert.equal((await store.getSkillFile('sk_bundled', null, 'SKILL.md'))?.content.toString(), skillMd);
       assert.equal(await store.getSkillFile('sk_bundled', null, 'nope.txt'), null);
       const bundle = await store.getSkillBundle('sk_bundled', '1.0.0');
-      assert.equal(versionDigest(bundle!.skillMd, bundle!.files), got?.digest, 'the stored bundle reproduces the version digest');
+      assert.equal(
+        versionDigest(bundle!.skillMd, bundle!.files),
+        got?.digest,
+        'the stored bundle reproduces the version digest',
+      );
       const index = await collect(store.discoveryIndex());
-      assert.deepEqual(index.find((e) => e.id === 'sk_bundled'), { id: 'sk_bundled', name: 'bundled', description: 'Has files.', version: '1.0.0', digest: got!.digest, fileCount: 1 });
-      assert.deepEqual(await store.hostSkills(['sk_bundled', 'sk_unknown']), [
+      assert.deepEqual(
+        index.find((e) => e.id === 'sk_bundled'),
         {
           id: 'sk_bundled',
-          agentId: 'bundler',
           name: 'bundled',
-          visibility: 'public',
-          version: '1.0.0',
-          listed: true,
           description: 'Has files.',
-          frontmatter: JSON.stringify({ name: 'bundled', description: 'Has files.' }),
-          skillMd: { digest: sha256Digest(skillMd), size: Buffer.byteLength(skillMd) },
-          files: got!.files,
+          version: '1.0.0',
+          digest: got!.digest,
+          fileCount: 1,
         },
-      ], 'what agent hosts are served is kept at publication: frontmatter, SKILL.md digest and size, the file listing');
+      );
+      assert.deepEqual(
+        await store.hostSkills(['sk_bundled', 'sk_unknown']),
+        [
+          {
+            id: 'sk_bundled',
+            agentId: 'bundler',
+            name: 'bundled',
+            visibility: 'public',
+            version: '1.0.0',
+            listed: true,
+            description: 'Has files.',
+            frontmatter: JSON.stringify({ name: 'bundled', description: 'Has files.' }),
+            skillMd: { digest: sha256Digest(skillMd), size: Buffer.byteLength(skillMd) },
+            files: got!.files,
+          },
+        ],
+        'what agent hosts are served is kept at publication: frontmatter, SKILL.md digest and size, the file listing',
+      );
       assert.deepEqual(await store.hostSkills([]), []);
 
       const racers = [1, 2, 3].map((n) => ({ ...skill('bundler', { name: 'raced' }), skillId: `sk_raced_${n}` }));
       const outcomes = await Promise.allSettled(racers.map((p) => store.publishSkill(p)));
       assert.equal(outcomes.filter((o) => o.status === 'fulfilled').length, 1);
-      for (const o of outcomes) if (o.status === 'rejected') assert.ok(o.reason instanceof PublishRaceError, String(o.reason));
+      for (const o of outcomes)
+        if (o.status === 'rejected') assert.ok(o.reason instanceof PublishRaceError, String(o.reason));
       assert.equal((await store.reputation('bundler', 10))?.contributions, 2);
     });
 
     it('feeds the search index: every change logged, items and vectors by sequence, vectors dropped with their item', async () => {
       await store.createAgentWithKey(newKey('indexed'));
       const { last: before } = await store.searchChangeBounds();
-      const u = unit('indexed', { title: 'Feed me', content: { description: 'A fed unit.', examples: ['one', 'two'] } });
+      const u = unit('indexed', {
+        title: 'Feed me',
+        content: { description: 'A fed unit.', examples: ['one', 'two'] },
+      });
       await store.contributeUnit(u, 0.5, 200);
       const plan = skill('indexed', { name: 'fed-skill', body: 'the fed body' });
       await store.publishSkill(plan);
@@ -391,11 +603,22 @@ export function storeContract(backend: Backend): void {
       const unitSeq = changes.find((c) => c.kind === 'unit')!.itemSeq;
       const skillSeq = changes.find((c) => c.kind === 'skill')!.itemSeq;
       const [unitItem] = await store.searchItemsBySeq('unit', [unitSeq]);
-      assert.deepEqual([unitItem?.id, unitItem?.name, unitItem?.body, unitItem?.type], [u.id, 'Feed me', 'one\ntwo', 'pattern']);
+      assert.deepEqual(
+        [unitItem?.id, unitItem?.name, unitItem?.body, unitItem?.type],
+        [u.id, 'Feed me', 'one\ntwo', 'pattern'],
+      );
       const [skillItem] = await store.searchItemsBySeq('skill', [skillSeq]);
-      assert.deepEqual([skillItem?.id, skillItem?.name, skillItem?.body, skillItem?.listed, skillItem?.visibility], [plan.skillId, 'fed-skill', 'the fed body\n', true, 'public']);
+      assert.deepEqual(
+        [skillItem?.id, skillItem?.name, skillItem?.body, skillItem?.listed, skillItem?.visibility],
+        [plan.skillId, 'fed-skill', 'the fed body\n', true, 'public'],
+      );
       assert.ok((await store.searchItems('skill', 0, 1_000)).some((i) => i.seq === skillSeq));
-      for (const kind of ['skill', 'unit'] as const) assert.equal(await store.countSearchItems(kind), (await store.searchItems(kind, 0, 100_000)).length, `${kind}s counted as listed`);
+      for (const kind of ['skill', 'unit'] as const)
+        assert.equal(
+          await store.countSearchItems(kind),
+          (await store.searchItems(kind, 0, 100_000)).length,
+          `${kind}s counted as listed`,
+        );
 
       const model = 'test-model';
       assert.ok((await store.itemsWithoutVectors('unit', model, 10_000)).some((i) => i.seq === unitSeq));
@@ -403,15 +626,32 @@ export function storeContract(backend: Backend): void {
       await store.saveVectors('unit', model, [{ seq: unitSeq, vector: new Float32Array([0.5, -1, 2]) }]);
       assert.equal(await store.countItemsWithoutVectors('unit', model), pending - 1);
       assert.deepEqual([...(await store.itemVectors('unit', model, unitSeq - 1, 1))[0]!.vector], [0.5, -1, 2]);
-      assert.deepEqual((await store.unitSummariesBySeq([unitSeq])).map((s) => [s.id, s.truncated]), [[u.id, false]]);
-      assert.deepEqual((await store.skillSummariesBySeq([skillSeq, 999_999])).map((s) => s.id), [plan.skillId]);
+      assert.deepEqual(
+        (await store.unitSummariesBySeq([unitSeq])).map((s) => [s.id, s.truncated]),
+        [[u.id, false]],
+      );
+      assert.deepEqual(
+        (await store.skillSummariesBySeq([skillSeq, 999_999])).map((s) => s.id),
+        [plan.skillId],
+      );
 
       await store.deleteUnit(u.id, at(9_500));
-      assert.deepEqual(await store.itemVectors('unit', model, unitSeq - 1, 1), [], 'a deleted item takes its vector with it');
+      assert.deepEqual(
+        await store.itemVectors('unit', model, unitSeq - 1, 1),
+        [],
+        'a deleted item takes its vector with it',
+      );
       const after = await store.searchChanges(changes.at(-1)!.seq, 100);
-      assert.deepEqual(after.map((c) => [c.kind, c.itemSeq]), [['unit', unitSeq]]);
+      assert.deepEqual(
+        after.map((c) => [c.kind, c.itemSeq]),
+        [['unit', unitSeq]],
+      );
       await store.saveVectors('unit', model, [{ seq: unitSeq, vector: new Float32Array([1]) }]);
-      assert.deepEqual(await store.itemVectors('unit', model, unitSeq - 1, 1), [], 'a vector for a deleted item is not kept');
+      assert.deepEqual(
+        await store.itemVectors('unit', model, unitSeq - 1, 1),
+        [],
+        'a vector for a deleted item is not kept',
+      );
       const { last } = await store.searchChangeBounds();
       assert.ok((await store.purgeSearchChanges(last)) > 0);
       assert.equal((await store.searchChangeBounds()).first, last);
@@ -443,11 +683,20 @@ export function storeContract(backend: Backend): void {
       const outcomes = await Promise.all(
         crowd.map((agentId, i) =>
           store.recordVerdict({
-            unitId: u.id, agentId, valid: i % 4 !== 0, feedback: `verdict ${i}`, at: at(1_000 + i), weight: 1, decide: decideVerdict,
+            unitId: u.id,
+            agentId,
+            valid: i % 4 !== 0,
+            feedback: `verdict ${i}`,
+            at: at(1_000 + i),
+            weight: 1,
+            decide: decideVerdict,
           }),
         ),
       );
-      assert.deepEqual(outcomes, crowd.map(() => ({ recorded: true, first: true })));
+      assert.deepEqual(
+        outcomes,
+        crowd.map(() => ({ recorded: true, first: true })),
+      );
       const judged = await store.getUnit(u.id);
       assert.deepEqual(judged?.validations, { valid: 15, invalid: 5 });
       assert.equal(judged?.quality_score, unitQuality(0.5, 15, 5));
@@ -462,9 +711,14 @@ export function storeContract(backend: Backend): void {
       const outcomes = await Promise.allSettled(keys.map((key) => store.createAgentWithKey(key)));
       const won = outcomes.flatMap((o, i) => (o.status === 'fulfilled' ? [keys[i]!] : []));
       assert.equal(won.length, 1);
-      for (const o of outcomes) if (o.status === 'rejected') assert.ok(o.reason instanceof AgentExistsError, String(o.reason));
+      for (const o of outcomes)
+        if (o.status === 'rejected') assert.ok(o.reason instanceof AgentExistsError, String(o.reason));
       const exported = await collect(store.exportKeys('contested'));
-      assert.deepEqual(exported.map((k) => k.key_prefix), [won[0]!.keyPrefix], 'only the winner has a key');
+      assert.deepEqual(
+        exported.map((k) => k.key_prefix),
+        [won[0]!.keyPrefix],
+        'only the winner has a key',
+      );
       for (const key of keys) assert.equal((await store.findKeyByHash(key.keyHash)) !== null, key === won[0]);
     });
 
@@ -476,7 +730,13 @@ export function storeContract(backend: Backend): void {
       const outcomes = await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
           store.recordVerdict({
-            unitId: u.id, agentId: 'eager-critic', valid: true, feedback: `try ${i}`, at: at(2_000 + i), weight: 1, decide: decideVerdict,
+            unitId: u.id,
+            agentId: 'eager-critic',
+            valid: true,
+            feedback: `try ${i}`,
+            at: at(2_000 + i),
+            weight: 1,
+            decide: decideVerdict,
           }),
         ),
       );
@@ -493,32 +753,56 @@ export function storeContract(backend: Backend): void {
     it('writes once when 5 requests with one idempotency key arrive at the same moment', async () => {
       await store.createAgentWithKey(newKey('retrier'));
       const response = (n: number): IdempotentResponse => ({
-        scope: 'retrier', keyHash: 'k'.repeat(64), requestHash: 'r'.repeat(64), status: 201, body: `sealed ${n}`,
-        createdAt: at(3_000), expiredBefore: at(0),
+        scope: 'retrier',
+        keyHash: 'k'.repeat(64),
+        requestHash: 'r'.repeat(64),
+        status: 201,
+        body: `sealed ${n}`,
+        createdAt: at(3_000),
+        expiredBefore: at(0),
       });
       const units = Array.from({ length: 5 }, () => unit('retrier'));
       const outcomes = await Promise.allSettled(units.map((u, i) => store.contributeUnit(u, 0.5, 200, response(i))));
       const won = outcomes.flatMap((o, i) => (o.status === 'fulfilled' ? [i] : []));
       assert.equal(won.length, 1);
-      for (const o of outcomes) if (o.status === 'rejected') assert.ok(o.reason instanceof IdempotencyKeyTakenError, String(o.reason));
-      assert.deepEqual((await collect(store.exportUnits('retrier'))).map((u) => u.id), [units[won[0]!]!.id]);
+      for (const o of outcomes)
+        if (o.status === 'rejected') assert.ok(o.reason instanceof IdempotencyKeyTakenError, String(o.reason));
+      assert.deepEqual(
+        (await collect(store.exportUnits('retrier'))).map((u) => u.id),
+        [units[won[0]!]!.id],
+      );
       assert.equal((await store.reputation('retrier', 10))?.score, 0.2, 'rewarded once');
       assert.equal((await store.findIdempotentResponse('retrier', 'k'.repeat(64), at(0)))?.body, `sealed ${won[0]}`);
     });
 
     it(
       'refuses text it cannot store, and stores nothing of it',
-      { skip: backend.name === 'sqlite' ? 'SQLite stores NUL characters unchanged; only PostgreSQL refuses them' : false },
+      {
+        skip:
+          backend.name === 'sqlite' ? 'SQLite stores NUL characters unchanged; only PostgreSQL refuses them' : false,
+      },
       async () => {
         await store.createAgentWithKey(newKey('nul-writer'));
-        await assert.rejects(store.contributeUnit(unit('nul-writer', { title: 'nul\u0000title' }), 0.5, 200), UnstorableTextError);
-        await assert.rejects(store.contributeUnit(unit('nul-writer', { tags: ['lone \ud800'] }), 0.5, 200), UnstorableTextError);
+        await assert.rejects(
+          store.contributeUnit(unit('nul-writer', { title: 'nul\u0000title' }), 0.5, 200),
+          UnstorableTextError,
+        );
+        await assert.rejects(
+          store.contributeUnit(unit('nul-writer', { tags: ['lone \ud800'] }), 0.5, 200),
+          UnstorableTextError,
+        );
         const withNul = skill('nul-writer');
-        await assert.rejects(store.publishSkill({ ...withNul, version: { ...withNul.version, body: 'body\u0000' } }), UnstorableTextError);
+        await assert.rejects(
+          store.publishSkill({ ...withNul, version: { ...withNul.version, body: 'body\u0000' } }),
+          UnstorableTextError,
+        );
         await assert.rejects(store.createAgentWithKey(newKey('nul\u0000agent')), UnstorableTextError);
         // Reads pass the text to the database, which refuses it; the store answers with the same error.
         await assert.rejects(store.findKeyByHash('\u0000'), UnstorableTextError);
-        await assert.rejects(store.listUnits({ types: [], domain: 'a\u0000b', limit: 10, offset: 0 }), UnstorableTextError);
+        await assert.rejects(
+          store.listUnits({ types: [], domain: 'a\u0000b', limit: 10, offset: 0 }),
+          UnstorableTextError,
+        );
         const profile = await store.reputation('nul-writer', 10);
         assert.deepEqual([profile?.score, profile?.contributions, profile?.history], [0, 0, []]);
       },
@@ -560,7 +844,13 @@ export function storeContract(backend: Backend): void {
         await store.createAgentWithKey(newKey('early'));
         const early = skill('early', { name: 'early-bird' });
         await store.publishSkill(early);
-        const odd = newSkillPlan({ skill_md_content: '---\nname: Odd Name\ndescription: Not a slug.\n---\nBody.\n', visibility: 'public', skillId: 'sk_odd', agentId: 'early', at: at(9_200) });
+        const odd = newSkillPlan({
+          skill_md_content: '---\nname: Odd Name\ndescription: Not a slug.\n---\nBody.\n',
+          visibility: 'public',
+          skillId: 'sk_odd',
+          agentId: 'early',
+          at: at(9_200),
+        });
         await store.publishSkill(odd);
         const before = await store.hostSkills(['sk_odd', early.skillId]);
         await store.close();
@@ -572,7 +862,11 @@ export function storeContract(backend: Backend): void {
         const after = await store.hostSkills(['sk_odd', early.skillId]);
         const byId = (list: typeof before) => [...list].sort((a, b) => (a.id < b.id ? -1 : 1));
         assert.deepEqual(byId(after), byId(before));
-        assert.equal(after.find((s) => s.id === 'sk_odd')?.frontmatter, null, 'a skill that does not conform is not served to hosts');
+        assert.equal(
+          after.find((s) => s.id === 'sk_odd')?.frontmatter,
+          null,
+          'a skill that does not conform is not served to hosts',
+        );
         assert.ok(after.find((s) => s.id !== 'sk_odd')?.frontmatter);
       } finally {
         await store.close();

@@ -37,71 +37,96 @@ function unit(i: number): KnowledgeUnit {
   };
 }
 
-describe('PostgreSQL unit totals from bucket counts', { skip: url ? false : 'set REG_TEST_DATABASE_URL to run it' }, () => {
-  let store: Awaited<ReturnType<typeof openPostgres>>;
-  let client: pg.Pool;
+describe(
+  'PostgreSQL unit totals from bucket counts',
+  { skip: url ? false : 'set REG_TEST_DATABASE_URL to run it' },
+  () => {
+    let store: Awaited<ReturnType<typeof openPostgres>>;
+    let client: pg.Pool;
 
-  before(async () => {
-    store = await openPostgres(url!);
-    client = new pg.Pool({ connectionString: url, options: `-c search_path=${store.schema}`, max: 1 });
-    for (const agent of ['writer', 'judge']) {
-      await store.createAgentWithKey({ agentId: agent, keyHash: agent.padEnd(64, '0'), keyPrefix: `reg_${agent.slice(0, 4)}`, scopes: ['read', 'write'], tier: 'free', createdAt: at(0) });
-    }
-  });
-  after(async () => {
-    await client.end();
-    await store.close();
-  });
+    before(async () => {
+      store = await openPostgres(url!);
+      client = new pg.Pool({ connectionString: url, options: `-c search_path=${store.schema}`, max: 1 });
+      for (const agent of ['writer', 'judge']) {
+        await store.createAgentWithKey({
+          agentId: agent,
+          keyHash: agent.padEnd(64, '0'),
+          keyPrefix: `reg_${agent.slice(0, 4)}`,
+          scopes: ['read', 'write'],
+          tier: 'free',
+          createdAt: at(0),
+        });
+      }
+    });
+    after(async () => {
+      await client.end();
+      await store.close();
+    });
 
-  /** The plain count over every unit the filters admit. */
-  async function counted(query: UnitQuery): Promise<number> {
-    const { rows } = await client.query<{ n: string }>(
-      `SELECT count(*) AS n FROM knowledge_units WHERE ($1::text[] IS NULL OR type = ANY($1)) AND ($2::text IS NULL OR domain = $2)
+    /** The plain count over every unit the filters admit. */
+    async function counted(query: UnitQuery): Promise<number> {
+      const { rows } = await client.query<{ n: string }>(
+        `SELECT count(*) AS n FROM knowledge_units WHERE ($1::text[] IS NULL OR type = ANY($1)) AND ($2::text IS NULL OR domain = $2)
          AND ($3::float8 IS NULL OR quality_score >= $3)`,
-      [query.types.length > 0 ? query.types : null, query.domain ?? null, query.minQuality ?? null],
-    );
-    return Number(rows[0]!.n);
-  }
+        [query.types.length > 0 ? query.types : null, query.domain ?? null, query.minQuality ?? null],
+      );
+      return Number(rows[0]!.n);
+    }
 
-  async function assertTotals(when: string): Promise<void> {
-    let checked = 0;
-    for (const domain of [undefined, ...DOMAINS]) {
-      for (const types of [[], ['fact'], ['pattern', 'pitfall']] as UnitType[][]) {
-        for (const minQuality of FLOORS) {
-          const query: UnitQuery = { types, limit: 5, offset: 0, ...(domain ? { domain } : {}), ...(minQuality === undefined ? {} : { minQuality }) };
-          const page = await store.listUnits(query);
-          assert.equal(page.total, await counted(query), `${when}: ${JSON.stringify(query)}`);
-          checked++;
+    async function assertTotals(when: string): Promise<void> {
+      let checked = 0;
+      for (const domain of [undefined, ...DOMAINS]) {
+        for (const types of [[], ['fact'], ['pattern', 'pitfall']] as UnitType[][]) {
+          for (const minQuality of FLOORS) {
+            const query: UnitQuery = {
+              types,
+              limit: 5,
+              offset: 0,
+              ...(domain ? { domain } : {}),
+              ...(minQuality === undefined ? {} : { minQuality }),
+            };
+            const page = await store.listUnits(query);
+            assert.equal(page.total, await counted(query), `${when}: ${JSON.stringify(query)}`);
+            checked++;
+          }
         }
       }
+      assert.ok(checked > 100);
     }
-    assert.ok(checked > 100);
-  }
 
-  it('are exact after contributions, bulk imports, verdicts and deletions, folded or not', async () => {
-    for (let i = 0; i < 60; i++) await store.contributeUnit(unit(i), unit(i).quality_score, 200);
-    await store.importUnits(
-      Array.from({ length: 90 }, (_, k) => ({ unit: unit(100 + k), baseQuality: unit(100 + k).quality_score })),
-      200,
-    );
-    await assertTotals('nothing folded');
-    await foldUnitCounts(client);
-    const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM unit_count_changes');
-    assert.equal(rows[0]!.n, '0', 'a fold takes every change');
-    await assertTotals('folded');
-    for (let i = 0; i < 60; i += 3) {
-      await store.recordVerdict({ unitId: unit(i).id, agentId: 'judge', valid: i % 2 === 0, feedback: '', at: at(500 + i), weight: 1, decide: decideVerdict });
-    }
-    for (let i = 100; i < 190; i += 7) await store.deleteUnit(unit(i).id, at(700 + i));
-    await assertTotals('moved and deleted, not folded');
-    await foldUnitCounts(client);
-    await foldUnitCounts(client);
-    await assertTotals('folded again');
-    const drift = await client.query(
-      `SELECT c.domain, c.type, c.bucket, c.n, (SELECT count(*) FROM knowledge_units ku WHERE ku.domain = c.domain AND ku.type = c.type
+    it('are exact after contributions, bulk imports, verdicts and deletions, folded or not', async () => {
+      for (let i = 0; i < 60; i++) await store.contributeUnit(unit(i), unit(i).quality_score, 200);
+      await store.importUnits(
+        Array.from({ length: 90 }, (_, k) => ({ unit: unit(100 + k), baseQuality: unit(100 + k).quality_score })),
+        200,
+      );
+      await assertTotals('nothing folded');
+      await foldUnitCounts(client);
+      const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM unit_count_changes');
+      assert.equal(rows[0]!.n, '0', 'a fold takes every change');
+      await assertTotals('folded');
+      for (let i = 0; i < 60; i += 3) {
+        await store.recordVerdict({
+          unitId: unit(i).id,
+          agentId: 'judge',
+          valid: i % 2 === 0,
+          feedback: '',
+          at: at(500 + i),
+          weight: 1,
+          decide: decideVerdict,
+        });
+      }
+      for (let i = 100; i < 190; i += 7) await store.deleteUnit(unit(i).id, at(700 + i));
+      await assertTotals('moved and deleted, not folded');
+      await foldUnitCounts(client);
+      await foldUnitCounts(client);
+      await assertTotals('folded again');
+      const drift = await client.query(
+        `SELECT c.domain, c.type, c.bucket, c.n, (SELECT count(*) FROM knowledge_units ku WHERE ku.domain = c.domain AND ku.type = c.type
          AND floor(ku.quality_score * 100)::integer = c.bucket) AS actual FROM unit_counts c WHERE c.n <> (SELECT count(*) FROM knowledge_units ku
          WHERE ku.domain = c.domain AND ku.type = c.type AND floor(ku.quality_score * 100)::integer = c.bucket)`,
-    );
-    assert.deepEqual(drift.rows, []);
-  });
-});
+      );
+      assert.deepEqual(drift.rows, []);
+    });
+  },
+);

@@ -9,7 +9,15 @@ import { newSkillPlan } from '../../src/service/skills.js';
 import { MIGRATION_LOCK_KEY } from '../../src/store/postgres/connection.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { PublishRaceError, StoreUnavailableError, type Store } from '../../src/store/store.js';
-import { adminQuery, dropSchema, faultyLink, freshSchema, openPostgres, postgresUrl, type FaultyLink } from '../helpers/backends.js';
+import {
+  adminQuery,
+  dropSchema,
+  faultyLink,
+  freshSchema,
+  openPostgres,
+  postgresUrl,
+  type FaultyLink,
+} from '../helpers/backends.js';
 
 const url = postgresUrl();
 const skip = url ? false : 'REG_TEST_DATABASE_URL is not set';
@@ -19,17 +27,30 @@ let counter = 0;
 function key(agentId: string) {
   counter++;
   return {
-    agentId, keyHash: `pg${counter}`.padStart(64, '0'), keyPrefix: `reg_p${String(counter).padStart(3, '0')}`,
-    scopes: ['read' as const, 'write' as const], tier: 'free' as const, createdAt: at(counter),
+    agentId,
+    keyHash: `pg${counter}`.padStart(64, '0'),
+    keyPrefix: `reg_p${String(counter).padStart(3, '0')}`,
+    scopes: ['read' as const, 'write' as const],
+    tier: 'free' as const,
+    createdAt: at(counter),
   };
 }
 
 function unit(agentId: string, title = `Unit ${++counter}`): KnowledgeUnit {
   counter++;
   return {
-    id: `ku_pg_${counter}`, agent_id: agentId, title, type: 'fact', domain: 'pg',
-    content: { description: 'Described.', examples: [] }, metadata: { source: 'test', confidence: 0.5 }, tags: [],
-    quality_score: 0.5, validations: { valid: 0, invalid: 0 }, created_at: at(counter), updated_at: at(counter),
+    id: `ku_pg_${counter}`,
+    agent_id: agentId,
+    title,
+    type: 'fact',
+    domain: 'pg',
+    content: { description: 'Described.', examples: [] },
+    metadata: { source: 'test', confidence: 0.5 },
+    tags: [],
+    quality_score: 0.5,
+    validations: { valid: 0, invalid: 0 },
+    created_at: at(counter),
+    updated_at: at(counter),
   };
 }
 
@@ -50,8 +71,13 @@ describe('PostgreSQL store', { skip }, () => {
     const store = await openPostgres(url!, { max: 1 });
     try {
       const response = {
-        scope: 'upgrader', keyHash: 'u'.repeat(64), requestHash: 'r'.repeat(64), status: 201, body: 'sealed',
-        createdAt: at(1), expiredBefore: at(0),
+        scope: 'upgrader',
+        keyHash: 'u'.repeat(64),
+        requestHash: 'r'.repeat(64),
+        status: 201,
+        body: 'sealed',
+        createdAt: at(1),
+        expiredBefore: at(0),
       };
       const k = key('upgrader');
       await store.createAgentWithKey(k);
@@ -67,7 +93,15 @@ describe('PostgreSQL store', { skip }, () => {
         await store.getSkill('sk_none'),
       ];
       const before = await reads();
-      for (const table of ['agents', 'api_keys', 'knowledge_units', 'verdicts', 'skills', 'reputation_events', 'idempotency_keys']) {
+      for (const table of [
+        'agents',
+        'api_keys',
+        'knowledge_units',
+        'verdicts',
+        'skills',
+        'reputation_events',
+        'idempotency_keys',
+      ]) {
         await adminQuery(url!, `ALTER TABLE ${store.schema}.${table} ADD COLUMN added_later text DEFAULT 'new'`);
       }
       assert.deepEqual(await reads(), before);
@@ -91,7 +125,11 @@ describe('PostgreSQL store', { skip }, () => {
     try {
       for (let i = 0; i < 150; i++) {
         const page = await store.listUnits({ types: [], limit: 100, offset: 0 });
-        assert.equal(page.items.length, Math.min(page.total, 100), `list ${i}: ${page.items.length} items, total ${page.total}`);
+        assert.equal(
+          page.items.length,
+          Math.min(page.total, 100),
+          `list ${i}: ${page.items.length} items, total ${page.total}`,
+        );
       }
       assert.ok(written > 10, 'the writer was writing');
     } finally {
@@ -109,7 +147,10 @@ describe('PostgreSQL store', { skip }, () => {
       const plan = (round: number, kind: 'create' | 'version', version: string, skillId: string) => ({
         ...newSkillPlan({
           skill_md_content: `---\nname: raced-${round}\ndescription: Raced ${round}.\nmetadata:\n  version: "${version}"\n---\nBody ${round} ${version}.\n`,
-          visibility: 'public', skillId, agentId: 'racer', at: at(round),
+          visibility: 'public',
+          skillId,
+          agentId: 'racer',
+          at: at(round),
         }),
         kind,
       });
@@ -125,9 +166,14 @@ describe('PostgreSQL store', { skip }, () => {
           store.publishSkill(plan(round, 'create', '1.0.0', `sk_race_${round}_again`), undefined, quota),
           store.publishSkill(plan(round, 'version', '1.2.0', id), undefined, quota),
         ]);
-        for (const o of outcomes) if (o.status === 'rejected' && !(o.reason instanceof PublishRaceError)) unavailable.push(o.reason);
+        for (const o of outcomes)
+          if (o.status === 'rejected' && !(o.reason instanceof PublishRaceError)) unavailable.push(o.reason);
       }
-      assert.deepEqual(unavailable.map(String), [], 'a deadlock is retried inside the store, never answered as an outage (a lost race is planned again)');
+      assert.deepEqual(
+        unavailable.map(String),
+        [],
+        'a deadlock is retried inside the store, never answered as an outage (a lost race is planned again)',
+      );
     } finally {
       await store.close();
     }
@@ -139,13 +185,21 @@ describe('PostgreSQL store', { skip }, () => {
     const schema = await freshSchema(url!);
     const warnings: string[] = [];
     try {
-      const { rows } = await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid, pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+      const { rows } = await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid, pg_advisory_lock($1)', [
+        MIGRATION_LOCK_KEY,
+      ]);
       const { error, ms } = await failure(() =>
-        openPostgresStore(url!, { schema, timeouts: { migrationLockMs: 1_000 }, log: { warn: (_d, m) => warnings.push(m) } }),
+        openPostgresStore(url!, {
+          schema,
+          timeouts: { migrationLockMs: 1_000 },
+          log: { warn: (_d, m) => warnings.push(m) },
+        }),
       );
       assert.match(
         String((error as Error).message),
-        new RegExp(`^gave up after 1 s waiting for the migration lock, held by PostgreSQL backend pid ${rows[0]!.pid}: `),
+        new RegExp(
+          `^gave up after 1 s waiting for the migration lock, held by PostgreSQL backend pid ${rows[0]!.pid}: `,
+        ),
       );
       assert.ok(ms >= 1_000 && ms < 3_000, `gave up after ${ms} ms`);
       assert.equal(warnings[0], 'waiting for another instance to finish migrating');

@@ -42,7 +42,12 @@ describe('SQLite group commit', () => {
   before(async () => {
     store = openSqliteStore(`sqlite:${join(dir, 'group.db')}`, { onConnection: (connection) => (db = connection) });
     await store.createAgentWithKey({
-      agentId: 'writer', keyHash: 'a'.repeat(64), keyPrefix: 'reg_grp1', scopes: ['write'], tier: 'free', createdAt: unit().created_at,
+      agentId: 'writer',
+      keyHash: 'a'.repeat(64),
+      keyPrefix: 'reg_grp1',
+      scopes: ['write'],
+      tier: 'free',
+      createdAt: unit().created_at,
     });
   });
   after(async () => {
@@ -59,7 +64,10 @@ describe('SQLite group commit', () => {
       store.contributeUnit(unit({ id: first.id }), 0.5, 200),
       store.contributeUnit(unit(), 0.5, 200),
     ]);
-    assert.deepEqual(outcomes.map((o) => o.status), ['fulfilled', 'rejected', 'fulfilled']);
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      ['fulfilled', 'rejected', 'fulfilled'],
+    );
     assert.equal(count(), before + 2);
     const profile = await store.reputation('writer', 10);
     assert.equal(profile?.contributions, before + 2, 'the failed op earned nothing');
@@ -99,7 +107,10 @@ describe('SQLite group commit', () => {
         }),
         insert(),
       ]);
-      assert.deepEqual(outcomes.map((o) => o.status), ['rejected', 'rejected', 'rejected']);
+      assert.deepEqual(
+        outcomes.map((o) => o.status),
+        ['rejected', 'rejected', 'rejected'],
+      );
       for (const o of outcomes) assert.ok((o as PromiseRejectedResult).reason instanceof StoreUnavailableError);
       assert.equal(rows(), 0, 'nothing of the group is on disk');
       await insert();

@@ -85,7 +85,8 @@ describe('SQLite unit lists: every shortcut gives what the plain query gives', (
           valid: i % 2 === 0,
           feedback: '',
           at: at(i),
-          weight: 1, decide: decideVerdict,
+          weight: 1,
+          decide: decideVerdict,
         });
       }
       if (i % 13 === 0) await writer.deleteUnit(unit.id, at(i));
@@ -117,9 +118,14 @@ describe('SQLite unit lists: every shortcut gives what the plain query gives', (
       params.push(query.minQuality);
     }
     const whereSql = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
-    const total = plain.prepare(`SELECT count(*) FROM knowledge_units ku ${whereSql}`).pluck().get(...params) as number;
+    const total = plain
+      .prepare(`SELECT count(*) FROM knowledge_units ku ${whereSql}`)
+      .pluck()
+      .get(...params) as number;
     const ids = plain
-      .prepare(`SELECT ku.id FROM knowledge_units ku ${whereSql} ORDER BY ku.quality_score DESC, ku.created_at DESC, ku.id DESC LIMIT ? OFFSET ?`)
+      .prepare(
+        `SELECT ku.id FROM knowledge_units ku ${whereSql} ORDER BY ku.quality_score DESC, ku.created_at DESC, ku.id DESC LIMIT ? OFFSET ?`,
+      )
       .pluck()
       .all(...params, query.limit, query.offset) as string[];
     return { ids, total };
@@ -154,7 +160,11 @@ describe('SQLite unit lists: every shortcut gives what the plain query gives', (
         const floor = random() < 0.5 ? pick(FLOORS) : undefined;
         if (floor !== undefined) query.minQuality = floor;
         const got = await store.listUnits(query);
-        assert.deepEqual({ total: got.total, ids: got.items.map((u) => u.id) }, expected(query), `query ${JSON.stringify(query)}`);
+        assert.deepEqual(
+          { total: got.total, ids: got.items.map((u) => u.id) },
+          expected(query),
+          `query ${JSON.stringify(query)}`,
+        );
       }
     });
   }

@@ -20,12 +20,18 @@ async function everyWrite(t: TestApp): Promise<void> {
   const key = await register(t.app, 'writer');
   const judge = await register(t.app, 'judge', ['read']);
   const unit = await contributeUnit(t.app, key);
-  const judged = await call(t.app, 'POST', `/v1/knowledge/${unit.id}/validate`, { key: judge, body: { valid: true, feedback: 'checked' } });
+  const judged = await call(t.app, 'POST', `/v1/knowledge/${unit.id}/validate`, {
+    key: judge,
+    body: { valid: true, feedback: 'checked' },
+  });
   assert.equal(judged.statusCode, 200, judged.body);
   const skill = await contributeSkill(t.app, key, { metadata: '\n  tags: pdf, text' });
   const next = await call(t.app, 'POST', '/v1/skills', {
     key,
-    body: { skill_md_content: skillMd({ metadata: '\n  version: 1.1.0\n  tags: pdf' }, '# Usage\n\nAnother way.\n'), visibility: 'public' },
+    body: {
+      skill_md_content: skillMd({ metadata: '\n  version: 1.1.0\n  tags: pdf' }, '# Usage\n\nAnother way.\n'),
+      visibility: 'public',
+    },
   });
   assert.equal(next.statusCode, 201, next.body);
   for (const [method, path] of [
@@ -69,7 +75,9 @@ describe('SQLite: no statement of a write reads a whole table', () => {
       if (CONTROL.test(source)) continue;
       const parameters = new Array<null>((source.match(/\?/g) ?? []).length).fill(null);
       const plan = connection.prepare(`EXPLAIN QUERY PLAN ${source}`).all(...parameters) as { detail: string }[];
-      for (const { detail } of plan) if (/^SCAN (?!CONSTANT ROW)/.test(detail)) scans.push(`${detail}  ←  ${source.replace(/\s+/g, ' ').slice(0, 120)}`);
+      for (const { detail } of plan)
+        if (/^SCAN (?!CONSTANT ROW)/.test(detail))
+          scans.push(`${detail}  ←  ${source.replace(/\s+/g, ' ').slice(0, 120)}`);
     }
     assert.ok(ran.length > 20, `the writes ran ${ran.length} statements`);
     assert.deepEqual(scans, []);
@@ -92,33 +100,43 @@ async function skillByNameQuery(): Promise<string> {
     text = render(query, 'postgres').text;
     return undefined;
   };
-  const db: Db = { dialect: 'postgres', decode: postgresDecode, all: async (q) => (await capture(q)) ?? [], get: capture, snapshot: (work) => work(db) };
+  const db: Db = {
+    dialect: 'postgres',
+    decode: postgresDecode,
+    all: async (q) => (await capture(q)) ?? [],
+    get: capture,
+    snapshot: (work) => work(db),
+  };
   await skillReads(db).findSkillByName('writer', 'pdf-tools');
   return text;
 }
 
-describe("PostgreSQL: a publisher's skill found by name through the identity index", { skip: url ? false : 'set REG_TEST_DATABASE_URL to run it' }, () => {
-  let schema: string;
+describe(
+  "PostgreSQL: a publisher's skill found by name through the identity index",
+  { skip: url ? false : 'set REG_TEST_DATABASE_URL to run it' },
+  () => {
+    let schema: string;
 
-  before(async () => {
-    schema = await freshSchema(url!);
-    await (await openPostgresStore(url!, { schema })).close(); // the migrations
-  });
-  after(() => dropSchema(url!, schema));
+    before(async () => {
+      schema = await freshSchema(url!);
+      await (await openPostgresStore(url!, { schema })).close(); // the migrations
+    });
+    after(() => dropSchema(url!, schema));
 
-  it('in the generic plan that a prepared statement settles on after a few runs', async () => {
-    const client = new pg.Client({ connectionString: url, options: `-c search_path=${schema}` });
-    await client.connect();
-    try {
-      // Blind to the parameters' values, as a statement prepared once per connection is planned in the end;
-      // the question is which index can serve it, not whether a table this small is worth an index at all.
-      await client.query('SET plan_cache_mode = force_generic_plan');
-      await client.query('SET enable_seqscan = off');
-      await client.query(`PREPARE by_name AS ${await skillByNameQuery()}`);
-      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE by_name('writer', 'pdf-tools')`);
-      assert.match(rows.map((r) => r['QUERY PLAN']).join('\n'), /Index Scan using skills_identity on skills/);
-    } finally {
-      await client.end();
-    }
-  });
-});
+    it('in the generic plan that a prepared statement settles on after a few runs', async () => {
+      const client = new pg.Client({ connectionString: url, options: `-c search_path=${schema}` });
+      await client.connect();
+      try {
+        // Blind to the parameters' values, as a statement prepared once per connection is planned in the end;
+        // the question is which index can serve it, not whether a table this small is worth an index at all.
+        await client.query('SET plan_cache_mode = force_generic_plan');
+        await client.query('SET enable_seqscan = off');
+        await client.query(`PREPARE by_name AS ${await skillByNameQuery()}`);
+        const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE by_name('writer', 'pdf-tools')`);
+        assert.match(rows.map((r) => r['QUERY PLAN']).join('\n'), /Index Scan using skills_identity on skills/);
+      } finally {
+        await client.end();
+      }
+    });
+  },
+);

@@ -36,11 +36,15 @@ const CHROMIUM_ARGS = [
 /** REG_CHROMIUM when set (and only it), else Debian's or Ubuntu's package. */
 function findChromium(): { path: string } | { missing: string } {
   const named = process.env.REG_CHROMIUM?.trim();
-  if (named) return existsSync(named) ? { path: named } : { missing: `REG_CHROMIUM names ${named}, which does not exist` };
+  if (named)
+    return existsSync(named) ? { path: named } : { missing: `REG_CHROMIUM names ${named}, which does not exist` };
   const path = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((candidate) => existsSync(candidate));
   return path
     ? { path }
-    : { missing: 'Chromium is not installed: run `sudo bash scripts/install-chromium.sh` (Debian/Ubuntu), or set REG_CHROMIUM to a Chromium binary' };
+    : {
+        missing:
+          'Chromium is not installed: run `sudo bash scripts/install-chromium.sh` (Debian/Ubuntu), or set REG_CHROMIUM to a Chromium binary',
+      };
 }
 
 const chromiumFound = findChromium();
@@ -82,7 +86,9 @@ describe('the web pages in Chromium', { skip }, () => {
     await t?.close();
   });
 
-  async function open(options: BrowserContextOptions = {}): Promise<{ page: Page; watch: Watch; close: () => Promise<void> }> {
+  async function open(
+    options: BrowserContextOptions = {},
+  ): Promise<{ page: Page; watch: Watch; close: () => Promise<void> }> {
     const context = await browser.newContext({ viewport: DESKTOP, ...options });
     const page = await context.newPage();
     const watch: Watch = { dialogs: [], errors: [], cspViolations: [], foreignRequests: [] };
@@ -92,7 +98,8 @@ describe('the web pages in Chromium', { skip }, () => {
     });
     page.on('pageerror', (error) => watch.errors.push(error.message));
     page.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy|Trusted Type/i.test(message.text())) watch.cspViolations.push(message.text());
+      if (message.type() === 'error' && /Content Security Policy|Trusted Type/i.test(message.text()))
+        watch.cspViolations.push(message.text());
     });
     page.on('request', (request) => {
       if (!request.url().startsWith(base)) watch.foreignRequests.push(request.url());
@@ -105,13 +112,26 @@ describe('the web pages in Chromium', { skip }, () => {
   /** No element has an event-handler attribute, no frame or embed exists, every link is http(s), mailto or this site. */
   async function assertInertDom(page: Page, where: string): Promise<void> {
     const found = await page.evaluate(() => {
-      type El = { tagName: string; attributes: Iterable<{ name: string }>; getAttribute(name: string): string | null; protocol: string };
+      type El = {
+        tagName: string;
+        attributes: Iterable<{ name: string }>;
+        getAttribute(name: string): string | null;
+        protocol: string;
+      };
       const all: El[] = [...document.querySelectorAll('*')];
       return {
-        handlers: all.flatMap((el) => [...el.attributes].filter((a) => /^on/i.test(a.name)).map((a) => `${el.tagName} ${a.name}`)),
-        embeds: ([...document.querySelectorAll('iframe, frame, object, embed, img, svg, math, base, style, meta[http-equiv]')] as El[]).map((el) => el.tagName),
+        handlers: all.flatMap((el) =>
+          [...el.attributes].filter((a) => /^on/i.test(a.name)).map((a) => `${el.tagName} ${a.name}`),
+        ),
+        embeds: (
+          [
+            ...document.querySelectorAll('iframe, frame, object, embed, img, svg, math, base, style, meta[http-equiv]'),
+          ] as El[]
+        ).map((el) => el.tagName),
         scripts: ([...document.scripts] as El[]).map((el) => el.getAttribute('src') ?? 'inline'),
-        badLinks: ([...document.querySelectorAll('a[href]')] as El[]).map((a) => a.protocol).filter((p) => !['http:', 'https:', 'mailto:'].includes(p)),
+        badLinks: ([...document.querySelectorAll('a[href]')] as El[])
+          .map((a) => a.protocol)
+          .filter((p) => !['http:', 'https:', 'mailto:'].includes(p)),
         bodyShown: getComputedStyle(document.body).display !== 'none',
         xss: (window.__xss as unknown) ?? null,
       };
@@ -138,7 +158,10 @@ describe('the web pages in Chromium', { skip }, () => {
       await page.goto(`${base}/`);
       assert.equal(await page.title(), 'Skills and knowledge for AI agents · Knowledge Registry');
       // The stylesheet is applied (the header's background comes from it).
-      assert.equal(await page.locator('.site-header').evaluate((el) => getComputedStyle(el).backgroundColor as string), 'rgb(244, 246, 248)');
+      assert.equal(
+        await page.locator('.site-header').evaluate((el) => getComputedStyle(el).backgroundColor as string),
+        'rgb(244, 246, 248)',
+      );
       await shot(page, 'home');
       await page.getByLabel('Search skills').fill('pdf tables');
       await page.getByLabel('Search skills').press('Enter');
@@ -154,7 +177,10 @@ describe('the web pages in Chromium', { skip }, () => {
       const cli = page.locator('[data-copy]').first();
       await cli.getByRole('button', { name: 'Copy' }).click();
       await cli.getByRole('button', { name: 'Copied' }).waitFor();
-      assert.equal(await page.evaluate(() => navigator.clipboard.readText() as Promise<string>), `kreg --url ${base} install ${s.pdfSkill}`);
+      assert.equal(
+        await page.evaluate(() => navigator.clipboard.readText() as Promise<string>),
+        `kreg --url ${base} install ${s.pdfSkill}`,
+      );
       await shot(page, 'skill');
 
       await page.getByRole('link', { name: '1.1.0' }).click();
@@ -217,7 +243,14 @@ describe('the web pages in Chromium', { skip }, () => {
     it(`keeps hostile content inert ${bypassCSP ? 'with CSP bypassed: the sanitizer alone' : "under the pages' CSP"}`, async () => {
       const { page, watch, close } = await open({ bypassCSP });
       try {
-        const paths = [`/skills/${s.hostileSkill}`, `/knowledge/${s.hostileUnit}`, '/search?q=hostile', '/search?kind=knowledge&q=hostile', '/agents/bob', '/'];
+        const paths = [
+          `/skills/${s.hostileSkill}`,
+          `/knowledge/${s.hostileUnit}`,
+          '/search?q=hostile',
+          '/search?kind=knowledge&q=hostile',
+          '/agents/bob',
+          '/',
+        ];
         for (const path of paths) {
           await page.goto(base + path);
           await assertInertDom(page, path);
@@ -241,7 +274,16 @@ describe('the web pages in Chromium', { skip }, () => {
     // axe is injected as a script, which the pages' policy forbids: it runs in a context without CSP.
     const { page, close } = await open({ bypassCSP: true });
     try {
-      const pages = ['/', '/search?q=pdf', '/search?kind=knowledge&q=retry', `/skills/${s.pdfSkill}`, `/skills/${s.hostileSkill}`, `/knowledge/${s.retryUnit}`, '/agents/alice', '/skills/sk_missing'];
+      const pages = [
+        '/',
+        '/search?q=pdf',
+        '/search?kind=knowledge&q=retry',
+        `/skills/${s.pdfSkill}`,
+        `/skills/${s.hostileSkill}`,
+        `/knowledge/${s.retryUnit}`,
+        '/agents/alice',
+        '/skills/sk_missing',
+      ];
       const report: string[] = [];
       for (const path of pages) {
         await page.goto(base + path);
@@ -251,12 +293,18 @@ describe('the web pages in Chromium', { skip }, () => {
           const result: Result = await window.axe.run(document, {
             runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
           });
-          return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
+          return result.violations.map((v) => ({
+            id: v.id,
+            impact: v.impact,
+            help: v.help,
+            targets: v.nodes.map((n) => n.target.join(' ')),
+          }));
         });
         for (const v of violations) report.push(`${path}: ${v.impact} ${v.id} (${v.help}) at ${v.targets.join(', ')}`);
       }
       const severe = report.filter((line) => /: (serious|critical) /.test(line));
-      if (report.length > severe.length) console.log(`axe, minor or moderate (not failing):\n${report.filter((l) => !severe.includes(l)).join('\n')}`);
+      if (report.length > severe.length)
+        console.log(`axe, minor or moderate (not failing):\n${report.filter((l) => !severe.includes(l)).join('\n')}`);
       assert.deepEqual(severe, []);
     } finally {
       await close();
@@ -271,7 +319,12 @@ describe('the web pages in Chromium', { skip }, () => {
       const focused = await page.evaluate(() => {
         const el = document.activeElement;
         const style = getComputedStyle(el);
-        return { text: el.textContent as string, outline: style.outlineStyle as string, width: style.outlineWidth as string, top: el.getBoundingClientRect().top as number };
+        return {
+          text: el.textContent as string,
+          outline: style.outlineStyle as string,
+          width: style.outlineWidth as string,
+          top: el.getBoundingClientRect().top as number,
+        };
       });
       assert.equal(focused.text, 'Skip to content');
       assert.equal(focused.outline, 'solid');
@@ -283,7 +336,12 @@ describe('the web pages in Chromium', { skip }, () => {
   });
 
   it('fits a phone: no horizontal scrolling at 390 px on any page', async () => {
-    const { page, watch, close } = await open({ viewport: PHONE, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const { page, watch, close } = await open({
+      viewport: PHONE,
+      isMobile: true,
+      hasTouch: true,
+      deviceScaleFactor: 2,
+    });
     try {
       const pages: [string, string][] = [
         ['/', 'phone-home'],
@@ -297,8 +355,14 @@ describe('the web pages in Chromium', { skip }, () => {
       ];
       for (const [path, name] of pages) {
         await page.goto(base + path);
-        const widths: { scroll: number; view: number } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, view: window.innerWidth }));
-        assert.ok(widths.scroll <= widths.view, `${path}: page is ${widths.scroll} px wide in a ${widths.view} px viewport`);
+        const widths: { scroll: number; view: number } = await page.evaluate(() => ({
+          scroll: document.documentElement.scrollWidth,
+          view: window.innerWidth,
+        }));
+        assert.ok(
+          widths.scroll <= widths.view,
+          `${path}: page is ${widths.scroll} px wide in a ${widths.view} px viewport`,
+        );
         await shot(page, name);
       }
       assertQuiet(watch, 'phone');

@@ -68,10 +68,18 @@ export async function seed(app: FastifyInstance): Promise<Seeded> {
   const aliceKey = await register(app, 'alice');
   const bobKey = await register(app, 'bob');
 
-  const pdfBody = '# Usage\n\n1. Open the PDF.\n2. Run [the script](scripts/extract.py): `python scripts/extract.py report.pdf`.\n\n| Column | Meaning |\n|:--|--:|\n| page | where the table was |\n';
+  const pdfBody =
+    '# Usage\n\n1. Open the PDF.\n2. Run [the script](scripts/extract.py): `python scripts/extract.py report.pdf`.\n\n| Column | Meaning |\n|:--|--:|\n| page | where the table was |\n';
   const pdf = (version: string) =>
-    skillMd('pdf-tables', 'Extract tables from PDF files into CSV.', pdfBody, `license: MIT\nmetadata:\n  domain: documents\n  tags: pdf, csv\n  version: "${version}"\n`);
-  const files = [{ path: 'scripts/extract.py', content_base64: b64('import sys\nprint("tables from", sys.argv[1])\n') }];
+    skillMd(
+      'pdf-tables',
+      'Extract tables from PDF files into CSV.',
+      pdfBody,
+      `license: MIT\nmetadata:\n  domain: documents\n  tags: pdf, csv\n  version: "${version}"\n`,
+    );
+  const files = [
+    { path: 'scripts/extract.py', content_base64: b64('import sys\nprint("tables from", sys.argv[1])\n') },
+  ];
   const pdfSkill = await publish(app, aliceKey, { visibility: 'public', skill_md_content: pdf('1.0.0') });
   await publish(app, aliceKey, { visibility: 'public', skill_md_content: pdf('1.0.1'), files });
   await publish(app, aliceKey, { visibility: 'public', skill_md_content: pdf('1.1.0'), files });
@@ -81,11 +89,20 @@ export async function seed(app: FastifyInstance): Promise<Seeded> {
   const privateWord = 'zanzibarish';
   const privateSkill = await publish(app, aliceKey, {
     visibility: 'private',
-    skill_md_content: skillMd('secret-plans', `Private ${privateWord} notes for alice only.`, '# Secret\n\nOnly alice reads this.'),
+    skill_md_content: skillMd(
+      'secret-plans',
+      `Private ${privateWord} notes for alice only.`,
+      '# Secret\n\nOnly alice reads this.',
+    ),
   });
   await publish(app, bobKey, {
     visibility: 'public',
-    skill_md_content: skillMd('csv-cleaner', 'Clean CSV files: trim cells, fix encodings, drop empty rows.', '# Cleaning\n\nRun it on a CSV.', 'metadata:\n  domain: documents\n  tags: csv\n'),
+    skill_md_content: skillMd(
+      'csv-cleaner',
+      'Clean CSV files: trim cells, fix encodings, drop empty rows.',
+      '# Cleaning\n\nRun it on a CSV.',
+      'metadata:\n  domain: documents\n  tags: csv\n',
+    ),
   });
   // Not the Agent Skills format: the name is normalised and the given name kept for display.
   const hostileSkill = await publish(app, bobKey, {
@@ -94,7 +111,7 @@ export async function seed(app: FastifyInstance): Promise<Seeded> {
       "'Hostile <svg onload=alert(30)> Markup'",
       "'Shows <img src=x onerror=alert(31)> as text, never as markup.'",
       HOSTILE_MARKDOWN,
-      "x-unknown-<script>alert(32)</script>: 1\n",
+      'x-unknown-<script>alert(32)</script>: 1\n',
     ),
   });
 
@@ -118,7 +135,10 @@ export async function seed(app: FastifyInstance): Promise<Seeded> {
       tags: ['<svg onload=alert(46)>'],
     })
   ).id;
-  const verdict = await call(app, 'POST', `/v1/knowledge/${retryUnit}/validate`, { key: bobKey, body: { valid: true, feedback: '<b>works</b>' } });
+  const verdict = await call(app, 'POST', `/v1/knowledge/${retryUnit}/validate`, {
+    key: bobKey,
+    body: { valid: true, feedback: '<b>works</b>' },
+  });
   if (verdict.statusCode !== 200) throw new Error(`validate: ${verdict.statusCode} ${verdict.body}`);
   return { aliceKey, bobKey, pdfSkill, privateSkill, hostileSkill, retryUnit, hostileUnit, privateWord };
 }

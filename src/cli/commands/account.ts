@@ -36,7 +36,8 @@ export async function whoami(ctx: CommandContext): Promise<Identity> {
 async function keyOwner(ctx: CommandContext, expected: string | undefined): Promise<string | undefined> {
   try {
     const { agent_id: agentId } = await whoami(ctx);
-    if (expected !== undefined && expected !== agentId) throw new CommandFailed(`the key belongs to ${agentId}, not ${expected}; nothing was stored`, 'WRONG_AGENT');
+    if (expected !== undefined && expected !== agentId)
+      throw new CommandFailed(`the key belongs to ${agentId}, not ${expected}; nothing was stored`, 'WRONG_AGENT');
     return agentId;
   } catch (error) {
     if (!(error instanceof ApiError && error.statusCode === 404)) throw error;
@@ -48,9 +49,14 @@ async function keyOwner(ctx: CommandContext, expected: string | undefined): Prom
 export function accountCommands(program: Command): void {
   program
     .command('login')
-    .description('store an API key for this registry (from --key, REG_API_KEY, stdin, or a prompt) in your config directory, mode 0600, after checking it')
+    .description(
+      'store an API key for this registry (from --key, REG_API_KEY, stdin, or a prompt) in your config directory, mode 0600, after checking it',
+    )
     .option('--agent-id <id>', 'the agent you expect the key to belong to (checked against the registry)')
-    .addHelpText('after', '\nExamples:\n  $ kreg --url https://registry.example login          asks for the key\n  $ echo "$KEY" | kreg login')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ kreg --url https://registry.example login          asks for the key\n  $ echo "$KEY" | kreg login',
+    )
     .action(async (options: { agentId?: string }, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
       const ctx = commandContext({ ...globals, key: undefined });
@@ -60,7 +66,10 @@ export function accountCommands(program: Command): void {
       const checking = commandContext({ ...globals, url: ctx.url, key });
       const agentId = await keyOwner(checking, options.agentId);
       const file = writeLogin({ url: ctx.url, key, ...(agentId ? { agent_id: agentId } : {}) });
-      ctx.out.result({ url: ctx.url, agent_id: agentId ?? null, config: file }, () => `logged in to ${ctx.url}${agentId ? ` as ${agentId}` : ''}; key stored in ${file} (mode 0600)`);
+      ctx.out.result(
+        { url: ctx.url, agent_id: agentId ?? null, config: file },
+        () => `logged in to ${ctx.url}${agentId ? ` as ${agentId}` : ''}; key stored in ${file} (mode 0600)`,
+      );
     });
 
   program
@@ -70,7 +79,9 @@ export function accountCommands(program: Command): void {
     .action(async (_options: unknown, command: Command) => {
       const ctx = commandContext(command.optsWithGlobals<GlobalOptions>());
       const removed = removeLogin();
-      ctx.out.result({ removed, config: configPath() }, () => (removed ? `removed ${configPath()}` : 'no stored login'));
+      ctx.out.result({ removed, config: configPath() }, () =>
+        removed ? `removed ${configPath()}` : 'no stored login',
+      );
     });
 
   program
@@ -80,10 +91,20 @@ export function accountCommands(program: Command): void {
     .option('--scopes <list>', 'comma-separated scopes (read, write, admin)', 'read,write')
     .option('--tier <tier>', 'free, pro or enterprise', 'free')
     .option('--no-save', 'print the key without storing it')
-    .addHelpText('after', '\nExamples:\n  $ kreg register my-agent\n  $ kreg register my-agent --scopes read --no-save      a second, read-only key (logged in as my-agent)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ kreg register my-agent\n  $ kreg register my-agent --scopes read --no-save      a second, read-only key (logged in as my-agent)',
+    )
     .action(async (agentId: string, options: { scopes: string; tier: string; save: boolean }, command: Command) => {
-      const scopes = options.scopes.split(',').map((s) => s.trim()).filter(Boolean);
-      const body = checked(RegisterBody, { agent_id: agentId, scopes, tier: options.tier }, { names: { agent_id: 'agent_id', scopes: '--scopes', tier: '--tier' }, coerce: false });
+      const scopes = options.scopes
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      const body = checked(
+        RegisterBody,
+        { agent_id: agentId, scopes, tier: options.tier },
+        { names: { agent_id: 'agent_id', scopes: '--scopes', tier: '--tier' }, coerce: false },
+      );
       const ctx = commandContext(command.optsWithGlobals<GlobalOptions>());
       const { body: created } = await ctx.client.post<KeyCreated>('/v1/auth/register', body);
       const file = options.save ? writeLogin({ url: ctx.url, key: created.data.api_key, agent_id: agentId }) : null;
@@ -104,7 +125,11 @@ export function accountCommands(program: Command): void {
       const ctx = commandContext(command.optsWithGlobals<GlobalOptions>());
       const identity = await whoami(ctx);
       const credential = identity.credential === 'oidc' ? 'an identity-provider token' : `key ${identity.key_prefix}…`;
-      ctx.out.result({ ...identity, url: ctx.url }, () => `${identity.agent_id} at ${ctx.url} (${credential}, tier ${identity.tier}, scopes ${identity.scopes.join(' ')})`);
+      ctx.out.result(
+        { ...identity, url: ctx.url },
+        () =>
+          `${identity.agent_id} at ${ctx.url} (${credential}, tier ${identity.tier}, scopes ${identity.scopes.join(' ')})`,
+      );
     });
 
   const keys = program
@@ -113,7 +138,7 @@ export function accountCommands(program: Command): void {
     .addHelpText('after', '\nExamples:\n  $ kreg keys list\n  $ kreg keys revoke reg_AbCd');
   keys
     .command('list')
-    .description("every key of your agent: prefix, scopes, tier, dates (never the key itself)")
+    .description('every key of your agent: prefix, scopes, tier, dates (never the key itself)')
     .action(async (_options: unknown, command: Command) => {
       const ctx = commandContext(command.optsWithGlobals<GlobalOptions>());
       const { data } = await ctx.client.get<{ data: KeyMetadata[] }>('/v1/auth/keys');
@@ -123,7 +148,14 @@ export function accountCommands(program: Command): void {
           ? 'no API keys (an identity-provider agent authenticates with tokens)'
           : columns([
               ['prefix', 'scopes', 'tier', 'created', 'revoked', ''],
-              ...data.map((k) => [k.key_prefix, k.scopes.join(','), k.tier, k.created_at, k.revoked_at ?? '-', k.key_prefix === current ? '(this key)' : '']),
+              ...data.map((k) => [
+                k.key_prefix,
+                k.scopes.join(','),
+                k.tier,
+                k.created_at,
+                k.revoked_at ?? '-',
+                k.key_prefix === current ? '(this key)' : '',
+              ]),
             ]),
       );
     });
@@ -132,14 +164,22 @@ export function accountCommands(program: Command): void {
     .description('revoke a key of your agent (admins: any key) by its prefix; it is refused from the next request on')
     .argument('<prefix>', 'the first 8 characters of the key, as keys list shows them')
     .action(async (prefix: string, _options: unknown, command: Command) => {
-      const body = checked(RevokeBody, { key_prefix: prefix }, { names: { key_prefix: 'the key prefix' }, coerce: false });
+      const body = checked(
+        RevokeBody,
+        { key_prefix: prefix },
+        { names: { key_prefix: 'the key prefix' }, coerce: false },
+      );
       const ctx = commandContext(command.optsWithGlobals<GlobalOptions>());
       try {
-        const { body: answer } = await ctx.client.post<{ data: { revoked: boolean; key_prefix: string } }>('/v1/auth/revoke', body);
+        const { body: answer } = await ctx.client.post<{ data: { revoked: boolean; key_prefix: string } }>(
+          '/v1/auth/revoke',
+          body,
+        );
         const own = ctx.key?.startsWith(prefix) ? ' It was the key this command used: log in with another.' : '';
         ctx.out.result(answer.data, () => `revoked ${answer.data.key_prefix}.${own}`);
       } catch (error) {
-        if (error instanceof ApiError && error.statusCode === 404) throw new ApiError(404, 'NOT_FOUND', `no active key ${prefix} that this key may revoke`);
+        if (error instanceof ApiError && error.statusCode === 404)
+          throw new ApiError(404, 'NOT_FOUND', `no active key ${prefix} that this key may revoke`);
         throw error;
       }
     });

@@ -19,7 +19,10 @@ interface Page<T> {
 }
 
 function pageFooter(page: Page<unknown>, noun: string): string {
-  if (page.data.length === 0) return page.offset > 0 && page.total > 0 ? `no more ${noun}s: all ${page.total} were on earlier pages` : `no ${noun}s match`;
+  if (page.data.length === 0)
+    return page.offset > 0 && page.total > 0
+      ? `no more ${noun}s: all ${page.total} were on earlier pages`
+      : `no ${noun}s match`;
   const range = `${page.offset + 1}-${page.offset + page.data.length}`;
   const more = page.offset + page.data.length < page.total ? ` (next: --offset ${page.offset + page.data.length})` : '';
   return `${range} of ${page.capped ? 'at least ' : ''}${plural(page.total, noun)}${more}`;
@@ -75,7 +78,15 @@ interface SearchOptions {
   offset?: string;
 }
 
-const SEARCH_FLAGS = { q: 'the search words', domain: '--domain', tags: '--tags', types: '--types', min_quality: '--min-quality', limit: '--limit', offset: '--offset' };
+const SEARCH_FLAGS = {
+  q: 'the search words',
+  domain: '--domain',
+  tags: '--tags',
+  types: '--types',
+  min_quality: '--min-quality',
+  limit: '--limit',
+  offset: '--offset',
+};
 
 export function browseCommands(program: Command): void {
   program
@@ -89,10 +100,15 @@ export function browseCommands(program: Command): void {
     .option('--min-quality <score>', 'minimum quality score, 0..1')
     .option('--limit <n>', 'results per page, 1..100 (default 20)')
     .option('--offset <n>', 'results to skip')
-    .addHelpText('after', '\nExamples:\n  $ kreg search extract tables from pdf\n  $ kreg search --units --types pattern,pitfall retries\n  $ kreg --json search pdf --limit 5 --offset 5')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ kreg search extract tables from pdf\n  $ kreg search --units --types pattern,pitfall retries\n  $ kreg --json search pdf --limit 5 --offset 5',
+    )
     .action(async (words: string[], options: SearchOptions, command: Command) => {
-      if (options.units && options.tags !== undefined) throw new UsageError('--tags filters skills; with --units, use --types');
-      if (!options.units && options.types !== undefined) throw new UsageError('--types filters knowledge units: add --units');
+      if (options.units && options.tags !== undefined)
+        throw new UsageError('--tags filters skills; with --units, use --types');
+      if (!options.units && options.types !== undefined)
+        throw new UsageError('--types filters knowledge units: add --units');
       const raw = {
         q: words.length > 0 ? words.join(' ') : undefined,
         domain: options.domain,
@@ -101,7 +117,11 @@ export function browseCommands(program: Command): void {
         offset: options.offset,
         ...(options.units ? { types: options.types } : { tags: options.tags }),
       };
-      const query = checked<Record<string, string | number | undefined>>(options.units ? UnitListQuery : SkillListQuery, dropUndefined(raw), { names: SEARCH_FLAGS });
+      const query = checked<Record<string, string | number | undefined>>(
+        options.units ? UnitListQuery : SkillListQuery,
+        dropUndefined(raw),
+        { names: SEARCH_FLAGS },
+      );
       const ctx = commandContext(command.optsWithGlobals<GlobalOptions>());
       if (options.units) {
         const page = await ctx.client.get<Page<UnitSummary>>('/v1/knowledge', query);
@@ -116,7 +136,10 @@ export function browseCommands(program: Command): void {
     .command('show')
     .description('show one skill (its version, digest, files and SKILL.md) or knowledge unit, by id')
     .argument('<id>', 'a skill or unit id, as search shows it; a skill id may name a version: sk_…@1.2.0')
-    .addHelpText('after', '\nExamples:\n  $ kreg show sk_3hX9…\n  $ kreg show sk_3hX9…@1.0.0       a version, yanked or not\n  $ kreg show ku_0192…')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ kreg show sk_3hX9…\n  $ kreg show sk_3hX9…@1.0.0       a version, yanked or not\n  $ kreg show ku_0192…',
+    )
     .action(async (spec: string, _options: unknown, command: Command) => {
       const { id, version } = parseSpec(spec);
       const ctx = commandContext(command.optsWithGlobals<GlobalOptions>());
@@ -131,7 +154,8 @@ export function browseCommands(program: Command): void {
         const { data } = await ctx.client.get<{ data: KnowledgeUnit }>(`/v1/knowledge/${encodeURIComponent(id)}`);
         ctx.out.result({ kind: 'knowledge_unit', data }, () => showUnit(data));
       } catch (error) {
-        if (error instanceof ApiError && error.statusCode === 404) throw new ApiError(404, 'NOT_FOUND', `no skill or knowledge unit with id ${id}`);
+        if (error instanceof ApiError && error.statusCode === 404)
+          throw new ApiError(404, 'NOT_FOUND', `no skill or knowledge unit with id ${id}`);
         throw error;
       }
     });
@@ -144,13 +168,21 @@ export function browseCommands(program: Command): void {
     .action(async (id: string, _options: unknown, command: Command) => {
       idArgument(id, 'the skill id');
       const ctx = commandContext(command.optsWithGlobals<GlobalOptions>());
-      const { data } = await ctx.client.get<{ data: SkillVersionSummary[] }>(`/v1/skills/${encodeURIComponent(id)}/versions`);
+      const { data } = await ctx.client.get<{ data: SkillVersionSummary[] }>(
+        `/v1/skills/${encodeURIComponent(id)}/versions`,
+      );
       ctx.out.result(data, () =>
         data.length === 0
           ? 'no versions'
           : columns([
               ['version', 'published', 'files', 'digest', ''],
-              ...data.map((v) => [v.version, v.published_at, String(v.file_count), shortDigest(v.digest), v.yanked ? 'yanked' : '']),
+              ...data.map((v) => [
+                v.version,
+                v.published_at,
+                String(v.file_count),
+                shortDigest(v.digest),
+                v.yanked ? 'yanked' : '',
+              ]),
             ]),
       );
     });

@@ -15,14 +15,17 @@ import { whoami } from './account.js';
 
 /** The agent named, checked as the API checks it, or the one the key belongs to. */
 async function agentOf(ctx: CommandContext, given: string | undefined): Promise<string> {
-  if (given !== undefined) return checked<{ agent_id: string }>(AgentParams, { agent_id: given }, { names: { agent_id: 'agent_id' } }).agent_id;
+  if (given !== undefined)
+    return checked<{ agent_id: string }>(AgentParams, { agent_id: given }, { names: { agent_id: 'agent_id' } })
+      .agent_id;
   try {
     return (await whoami(ctx)).agent_id;
   } catch (error) {
     // A registry without whoami (an older one): the agent stored with the login for it, if any.
     const stored = ctx.stored.url === ctx.url ? ctx.stored.agent_id : undefined;
     if (error instanceof ApiError && error.statusCode === 404 && stored) return stored;
-    if (error instanceof ApiError && error.statusCode === 404) throw new UsageError('name the agent: this registry cannot say whose key it is');
+    if (error instanceof ApiError && error.statusCode === 404)
+      throw new UsageError('name the agent: this registry cannot say whose key it is');
     throw error;
   }
 }
@@ -33,12 +36,16 @@ export function exportCommand(program: Command): void {
     .description("download everything tied to an agent (its own key, or an admin's) as one JSON document")
     .argument('[agent_id]', 'the agent (default: the one the key belongs to)')
     .option('--out <file>', 'write to this file (mode 0600) instead of stdout')
-    .addHelpText('after', '\nExamples:\n  $ kreg export --out me.json\n  $ kreg export other-agent > other.json     (an admin key)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ kreg export --out me.json\n  $ kreg export other-agent > other.json     (an admin key)',
+    )
     .action(async (agentArgument: string | undefined, options: { out?: string }, command: Command) => {
       const ctx = commandContext(command.optsWithGlobals<GlobalOptions>());
       const agentId = await agentOf(ctx, agentArgument);
       const body = await ctx.client.stream(`/v1/export/${encodeURIComponent(agentId)}`);
-      const streamed = (to: NodeJS.WritableStream, end = true) => pipeline(body, to, { end }).catch((error: unknown) => Promise.reject(ctx.client.failure(error)));
+      const streamed = (to: NodeJS.WritableStream, end = true) =>
+        pipeline(body, to, { end }).catch((error: unknown) => Promise.reject(ctx.client.failure(error)));
       if (!options.out) {
         // The document itself is the output, JSON with or without --json.
         await streamed(process.stdout, false);
@@ -57,7 +64,10 @@ export function exportCommand(program: Command): void {
       } finally {
         await rm(partial, { force: true });
       }
-      ctx.out.result({ agent_id: agentId, file: options.out, bytes }, () => `exported ${agentId} to ${options.out} (${bytes} bytes)`);
+      ctx.out.result(
+        { agent_id: agentId, file: options.out, bytes },
+        () => `exported ${agentId} to ${options.out} (${bytes} bytes)`,
+      );
     });
 
   program
@@ -68,12 +78,24 @@ export function exportCommand(program: Command): void {
     .action(async (agentArgument: string | undefined, _options: unknown, command: Command) => {
       const ctx = commandContext(command.optsWithGlobals<GlobalOptions>());
       const agentId = await agentOf(ctx, agentArgument);
-      const { data } = await ctx.client.get<{ data: ReputationProfile }>(`/v1/reputation/${encodeURIComponent(agentId)}`);
+      const { data } = await ctx.client.get<{ data: ReputationProfile }>(
+        `/v1/reputation/${encodeURIComponent(agentId)}`,
+      );
       ctx.out.result(data, () =>
         [
           `${data.agent_id}: score ${data.score} REG-REP, ${plural(data.contributions, 'contribution')}, ${plural(data.validations, 'validation')} (updated ${data.updated_at})`,
-          ...(data.history.length > 0 ? [columns(data.history.slice(0, 10).map((h) => [h.timestamp, h.action, `${h.delta > 0 ? '+' : ''}${h.delta}`, h.target_id]))] : []),
-          ...(data.history.length > 10 ? [`… and ${plural(data.history.length - 10, 'older item')} (--json has them)`] : []),
+          ...(data.history.length > 0
+            ? [
+                columns(
+                  data.history
+                    .slice(0, 10)
+                    .map((h) => [h.timestamp, h.action, `${h.delta > 0 ? '+' : ''}${h.delta}`, h.target_id]),
+                ),
+              ]
+            : []),
+          ...(data.history.length > 10
+            ? [`… and ${plural(data.history.length - 10, 'older item')} (--json has them)`]
+            : []),
         ].join('\n'),
       );
     });

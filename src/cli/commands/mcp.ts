@@ -24,7 +24,8 @@ export function mcpCommand(program: Command): void {
         try {
           await ctx.client.get('/v1/auth/whoami');
         } catch (error) {
-          if (error instanceof ApiError && error.statusCode === 401) throw new CommandFailed(`the registry at ${ctx.url} refused the API key: ${error.message}`, 'KEY_REFUSED');
+          if (error instanceof ApiError && error.statusCode === 401)
+            throw new CommandFailed(`the registry at ${ctx.url} refused the API key: ${error.message}`, 'KEY_REFUSED');
           if (!(error instanceof UnreachableError)) throw error;
           process.stderr.write(`the registry at ${ctx.url} cannot be reached now (${error.message}); serving anyway\n`);
         }
@@ -35,7 +36,9 @@ export function mcpCommand(program: Command): void {
         transport.onclose = resolve;
       });
       await server.connect(transport);
-      process.stderr.write(`knowledge-registry MCP server on stdio, for ${ctx.url} (${ctx.key ? 'with an API key' : 'anonymous: read tools only'})\n`);
+      process.stderr.write(
+        `knowledge-registry MCP server on stdio, for ${ctx.url} (${ctx.key ? 'with an API key' : 'anonymous: read tools only'})\n`,
+      );
       process.stdin.on('end', () => void server.close());
       await closed;
     });

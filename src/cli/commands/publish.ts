@@ -29,7 +29,8 @@ function bundleFiles(root: string, prefix = ''): BundleFile[] {
     const path = prefix ? `${prefix}/${name}` : name;
     const stat = lstatSync(join(root, path));
     if (stat.isDirectory()) files.push(...bundleFiles(root, path));
-    else if (stat.isFile() && path !== 'SKILL.md') files.push({ path, content_base64: readFileSync(join(root, path)).toString('base64') });
+    else if (stat.isFile() && path !== 'SKILL.md')
+      files.push({ path, content_base64: readFileSync(join(root, path)).toString('base64') });
   }
   return files;
 }
@@ -49,7 +50,8 @@ function readSkill(path: string): { content: string; files: BundleFile[]; folder
       throw new UsageError(`${path} has no SKILL.md: a skill folder holds its SKILL.md at the top`);
     }
   }
-  if (basename(path) !== 'SKILL.md' && !path.endsWith('.md')) throw new UsageError(`${path} is not a SKILL.md file or a skill folder`);
+  if (basename(path) !== 'SKILL.md' && !path.endsWith('.md'))
+    throw new UsageError(`${path} is not a SKILL.md file or a skill folder`);
   return { content: readFileSync(path, 'utf8'), files: [], folder: null };
 }
 
@@ -69,11 +71,16 @@ async function currentVisibility(ctx: CommandContext, name: string): Promise<'pu
 export function publishCommand(program: Command): void {
   program
     .command('publish')
-    .description('publish a skill: a SKILL.md file, or a folder with SKILL.md and its other files; a name you have gets a new version')
+    .description(
+      'publish a skill: a SKILL.md file, or a folder with SKILL.md and its other files; a name you have gets a new version',
+    )
     .argument('<path>', 'SKILL.md, or the skill folder')
     .option('--private', 'visible only to you (and admins)')
-    .option('--public', 'visible to everyone (the default for a new skill; a new version keeps its skill\'s visibility)')
-    .addHelpText('after', '\nExamples:\n  $ kreg publish ./skills/pdf-tools          SKILL.md and every other file (dotfiles left out)\n  $ kreg publish SKILL.md --private')
+    .option('--public', "visible to everyone (the default for a new skill; a new version keeps its skill's visibility)")
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ kreg publish ./skills/pdf-tools          SKILL.md and every other file (dotfiles left out)\n  $ kreg publish SKILL.md --private',
+    )
     .action(async (path: string, options: { private?: boolean; public?: boolean }, command: Command) => {
       if (options.private && options.public) throw new UsageError('give at most one of --private and --public');
       const { content, files, folder } = readSkill(path);
@@ -86,14 +93,31 @@ export function publishCommand(program: Command): void {
         throw new UsageError(`${file}${bundle.message}`);
       }
       const ctx = commandContext(command.optsWithGlobals<GlobalOptions>());
-      const visibility = options.private ? 'private' : options.public ? 'public' : ((await currentVisibility(ctx, parsed.skill.name)) ?? 'public');
-      const body = checked(SkillBody, { skill_md_content: content, visibility, ...(files.length > 0 ? { files } : {}) }, { coerce: false });
+      const visibility = options.private
+        ? 'private'
+        : options.public
+          ? 'public'
+          : ((await currentVisibility(ctx, parsed.skill.name)) ?? 'public');
+      const body = checked(
+        SkillBody,
+        { skill_md_content: content, visibility, ...(files.length > 0 ? { files } : {}) },
+        { coerce: false },
+      );
       let answer: { status: number; body: { data: Skill; warnings: string[] } };
       try {
         answer = await ctx.client.post<{ data: Skill; warnings: string[] }>('/v1/skills', body);
       } catch (error) {
-        if (files.length > 0 && error instanceof ApiError && error.statusCode === 400 && /^files\b/.test(error.message) && /is not a known field/.test(error.message)) {
-          throw new CommandFailed(`bundles not supported by this registry (it refused the files: ${error.message}); publish ${join(path, 'SKILL.md')} alone`, 'BUNDLES_UNSUPPORTED');
+        if (
+          files.length > 0 &&
+          error instanceof ApiError &&
+          error.statusCode === 400 &&
+          /^files\b/.test(error.message) &&
+          /is not a known field/.test(error.message)
+        ) {
+          throw new CommandFailed(
+            `bundles not supported by this registry (it refused the files: ${error.message}); publish ${join(path, 'SKILL.md')} alone`,
+            'BUNDLES_UNSUPPORTED',
+          );
         }
         throw error;
       }

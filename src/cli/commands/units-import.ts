@@ -36,7 +36,10 @@ interface Summary {
 
 async function* nonEmptyLines(file: string): AsyncGenerator<{ number: number; text: string }> {
   let number = 0;
-  for await (const text of createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY })) {
+  for await (const text of createInterface({
+    input: createReadStream(file, 'utf8'),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  })) {
     number++;
     if (text.trim() !== '') yield { number, text };
   }
@@ -72,7 +75,8 @@ async function importLine(client: RegistryClient, text: string): Promise<Outcome
 function describe(summary: Summary): string {
   const head = `${summary.file}: ${summary.imported} imported, ${summary.already_imported} already imported, ${summary.refused} refused (of ${plural(summary.lines, 'line')})`;
   const reasons = summary.reasons.map(
-    (r) => `  ${r.count} × ${r.code}: ${r.message}\n      ${r.lines.length === 1 ? 'line' : 'lines'} ${r.lines.join(', ')}${r.count > r.lines.length ? ', …' : ''}`,
+    (r) =>
+      `  ${r.count} × ${r.code}: ${r.message}\n      ${r.lines.length === 1 ? 'line' : 'lines'} ${r.lines.join(', ')}${r.count > r.lines.length ? ', …' : ''}`,
   );
   return [head, ...(reasons.length > 0 ? ['refused, by reason:', ...reasons] : [])].join('\n');
 }
@@ -80,10 +84,15 @@ function describe(summary: Summary): string {
 export function importCommand(units: Command): void {
   units
     .command('import')
-    .description('contribute every knowledge unit of a JSONL file (one unit body per line); re-running it stores nothing twice')
+    .description(
+      'contribute every knowledge unit of a JSONL file (one unit body per line); re-running it stores nothing twice',
+    )
     .argument('<file>', 'a .jsonl file')
     .option('--concurrency <n>', 'requests at once', integerOption('--concurrency', 1), 4)
-    .addHelpText('after', '\nExamples:\n  $ kreg units import units.jsonl\n  $ kreg --json units import units.jsonl --concurrency 8 > summary.json')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ kreg units import units.jsonl\n  $ kreg --json units import units.jsonl --concurrency 8 > summary.json',
+    )
     .action(async (file: string, options: { concurrency: number }, command: Command) => {
       if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
       const ctx = commandContext(command.optsWithGlobals<GlobalOptions>(), { rateLimitWaits: RATE_LIMIT_WAITS });
@@ -92,7 +101,13 @@ export function importCommand(units: Command): void {
       const byReason = new Map<string, Reason>();
       const terminal = process.stderr.isTTY && !ctx.out.json;
       const { SingleBar } = await import('cli-progress');
-      const bar = terminal ? new SingleBar({ stream: process.stderr, format: 'importing [{bar}] {value}/{total} units | {status}', hideCursor: true }) : null;
+      const bar = terminal
+        ? new SingleBar({
+            stream: process.stderr,
+            format: 'importing [{bar}] {value}/{total} units | {status}',
+            hideCursor: true,
+          })
+        : null;
       const progress = new Progress(total, bar, terminal ? null : (line) => ctx.out.note(line));
       ctx.client.onWait = (wait) => progress.waiting(wait);
       const lines = nonEmptyLines(file);
@@ -119,7 +134,9 @@ export function importCommand(units: Command): void {
       } finally {
         progress.stop();
       }
-      summary.reasons = [...byReason.values()].sort((a, b) => b.count - a.count).map((r) => ({ ...r, lines: r.lines.sort((a, b) => a - b) }));
+      summary.reasons = [...byReason.values()]
+        .sort((a, b) => b.count - a.count)
+        .map((r) => ({ ...r, lines: r.lines.sort((a, b) => a - b) }));
       ctx.out.result(summary, () => describe(summary));
       if (summary.refused > 0) process.exitCode = EXIT.failed;
     });

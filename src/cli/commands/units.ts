@@ -31,7 +31,10 @@ export function unitsCommands(program: Command): void {
   const units = program
     .command('units')
     .description('knowledge units: show, add, validate, delete, import')
-    .addHelpText('after', '\nExamples:\n  $ kreg units show ku_0192…\n  $ kreg units validate ku_0192… --valid --feedback "worked for me"\n  $ kreg units import units.jsonl');
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ kreg units show ku_0192…\n  $ kreg units validate ku_0192… --valid --feedback "worked for me"\n  $ kreg units import units.jsonl',
+    );
 
   units
     .command('show')
@@ -53,8 +56,14 @@ export function unitsCommands(program: Command): void {
     .action(async (file: string, _options: unknown, command: Command) => {
       const body = checked(UnitBody, readJson(file), { where: file, coerce: false });
       const ctx = commandContext(command.optsWithGlobals<GlobalOptions>());
-      const { body: answer } = await ctx.client.post<{ data: KnowledgeUnit; quality_score: number }>('/v1/knowledge', body);
-      ctx.out.result(answer, () => `added ${answer.data.id}: ${oneLine(answer.data.title, 70)} (quality ${answer.quality_score})`);
+      const { body: answer } = await ctx.client.post<{ data: KnowledgeUnit; quality_score: number }>(
+        '/v1/knowledge',
+        body,
+      );
+      ctx.out.result(
+        answer,
+        () => `added ${answer.data.id}: ${oneLine(answer.data.title, 70)} (quality ${answer.quality_score})`,
+      );
     });
 
   units
@@ -64,31 +73,51 @@ export function unitsCommands(program: Command): void {
     .option('--valid', 'the unit is right')
     .option('--invalid', 'the unit is wrong')
     .option('--feedback <text>', 'why (at most 5000 characters)')
-    .addHelpText('after', '\nExamples:\n  $ kreg units validate ku_0192… --valid\n  $ kreg units validate ku_0192… --invalid --feedback "the retry count is off by one"')
-    .action(async (id: string, options: { valid?: boolean; invalid?: boolean; feedback?: string }, command: Command) => {
-      idArgument(id, 'the unit id');
-      if (Boolean(options.valid) === Boolean(options.invalid)) throw new UsageError('give exactly one of --valid and --invalid');
-      const body = checked(VerdictBody, { valid: Boolean(options.valid), ...(options.feedback !== undefined ? { feedback: options.feedback } : {}) }, {
-        names: { feedback: '--feedback' },
-        coerce: false,
-      });
-      const ctx = commandContext(command.optsWithGlobals<GlobalOptions>());
-      const { body: answer } = await ctx.client.post<{ data: { id: string; validated: boolean; feedback: string } }>(unitPath(id, 'validate'), body);
-      ctx.out.result(answer.data, () => `recorded your verdict on ${answer.data.id}: ${answer.data.validated ? 'valid' : 'invalid'}`);
-    });
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ kreg units validate ku_0192… --valid\n  $ kreg units validate ku_0192… --invalid --feedback "the retry count is off by one"',
+    )
+    .action(
+      async (id: string, options: { valid?: boolean; invalid?: boolean; feedback?: string }, command: Command) => {
+        idArgument(id, 'the unit id');
+        if (Boolean(options.valid) === Boolean(options.invalid))
+          throw new UsageError('give exactly one of --valid and --invalid');
+        const body = checked(
+          VerdictBody,
+          { valid: Boolean(options.valid), ...(options.feedback !== undefined ? { feedback: options.feedback } : {}) },
+          {
+            names: { feedback: '--feedback' },
+            coerce: false,
+          },
+        );
+        const ctx = commandContext(command.optsWithGlobals<GlobalOptions>());
+        const { body: answer } = await ctx.client.post<{ data: { id: string; validated: boolean; feedback: string } }>(
+          unitPath(id, 'validate'),
+          body,
+        );
+        ctx.out.result(
+          answer.data,
+          () => `recorded your verdict on ${answer.data.id}: ${answer.data.validated ? 'valid' : 'invalid'}`,
+        );
+      },
+    );
 
   units
     .command('delete')
     .description('delete one of your units permanently (admins: any unit); asks first unless --yes')
     .argument('<id>', 'the unit id')
     .option('--yes', 'do not ask (needed when there is no terminal)')
-    .addHelpText('after', '\nExamples:\n  $ kreg units delete ku_0192…         asks you to type the id\n  $ kreg units delete ku_0192… --yes')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ kreg units delete ku_0192…         asks you to type the id\n  $ kreg units delete ku_0192… --yes',
+    )
     .action(async (id: string, options: { yes?: boolean }, command: Command) => {
       idArgument(id, 'the unit id');
       const ctx = commandContext(command.optsWithGlobals<GlobalOptions>());
       const { data: unit } = await ctx.client.get<{ data: KnowledgeUnit }>(unitPath(id));
       const what = `Deleting the knowledge unit "${oneLine(unit.title, 60)}" (${unit.id}) and its verdicts`;
-      if (!(await confirmed(what, unit.id, options.yes))) throw new CommandFailed(`not deleted: the id typed was not ${unit.id}`, 'NOT_CONFIRMED');
+      if (!(await confirmed(what, unit.id, options.yes)))
+        throw new CommandFailed(`not deleted: the id typed was not ${unit.id}`, 'NOT_CONFIRMED');
       const { body } = await ctx.client.delete<{ data: { id: string; deleted: boolean } }>(unitPath(id));
       ctx.out.result(body.data, () => `deleted ${unit.id}`);
     });

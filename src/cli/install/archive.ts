@@ -34,7 +34,11 @@ export const sha256Hex = (bytes: Uint8Array) => createHash('sha256').update(byte
 /** The hex digest a `sha256:<hex>` (or bare hex) digest names. */
 export function expectedHex(digest: string, what: string): string {
   const match = /^(?:sha256:)?([0-9a-fA-F]{64})$/.exec(digest);
-  if (!match) throw new CommandFailed(`the registry gave ${what} a digest this command cannot check: ${JSON.stringify(digest)}`, 'DIGEST_UNSUPPORTED');
+  if (!match)
+    throw new CommandFailed(
+      `the registry gave ${what} a digest this command cannot check: ${JSON.stringify(digest)}`,
+      'DIGEST_UNSUPPORTED',
+    );
   return match[1]!.toLowerCase();
 }
 
@@ -42,20 +46,32 @@ export function expectedHex(digest: string, what: string): string {
 export function verifyDigest(bytes: Uint8Array, digest: string, what: string): void {
   const actual = sha256Hex(bytes);
   if (expectedHex(digest, what) !== actual) {
-    throw new CommandFailed(`${what}: the content's sha256 (${actual}) differs from the registry's digest (${digest}); nothing was written`, 'DIGEST_MISMATCH');
+    throw new CommandFailed(
+      `${what}: the content's sha256 (${actual}) differs from the registry's digest (${digest}); nothing was written`,
+      'DIGEST_MISMATCH',
+    );
   }
 }
 
-const refuse = (message: string, code: string) => new CommandFailed(`the archive ${message}; nothing was written`, code);
+const refuse = (message: string, code: string) =>
+  new CommandFailed(`the archive ${message}; nothing was written`, code);
 
 /**
  * The files of an archive (SKILL.md first), each checked against the file list: exactly SKILL.md of
  * `skillMdBytes` bytes and the listed files, at their listed sizes and digests. Nothing is inflated before
  * the central directory has passed every check.
  */
-export function unpackArchive(archive: Uint8Array, skillMdBytes: number, listed: readonly ListedFile[]): Map<string, Uint8Array> {
-  const expected = new Map<string, number>([['SKILL.md', skillMdBytes], ...listed.map((f) => [f.path, f.size] as const)]);
-  if (listed.length > MAX_BUNDLE_FILES) throw refuse(`lists ${listed.length} files; a bundle has at most ${MAX_BUNDLE_FILES}`, 'TOO_MANY_FILES');
+export function unpackArchive(
+  archive: Uint8Array,
+  skillMdBytes: number,
+  listed: readonly ListedFile[],
+): Map<string, Uint8Array> {
+  const expected = new Map<string, number>([
+    ['SKILL.md', skillMdBytes],
+    ...listed.map((f) => [f.path, f.size] as const),
+  ]);
+  if (listed.length > MAX_BUNDLE_FILES)
+    throw refuse(`lists ${listed.length} files; a bundle has at most ${MAX_BUNDLE_FILES}`, 'TOO_MANY_FILES');
   const seen = new Set<string>();
   let total = 0;
   let entries: Record<string, Uint8Array>;
@@ -63,19 +79,28 @@ export function unpackArchive(archive: Uint8Array, skillMdBytes: number, listed:
     entries = unzipSync(archive, {
       filter: (entry) => {
         const size = expected.get(entry.name);
-        if (size === undefined) throw refuse(`holds ${JSON.stringify(entry.name)}, which the file list does not name`, 'UNLISTED_FILE');
+        if (size === undefined)
+          throw refuse(`holds ${JSON.stringify(entry.name)}, which the file list does not name`, 'UNLISTED_FILE');
         if (seen.has(entry.name)) throw refuse(`holds ${JSON.stringify(entry.name)} twice`, 'UNLISTED_FILE');
         seen.add(entry.name);
         const cap = entry.name === 'SKILL.md' ? MAX_SKILL_MD_BYTES : MAX_FILE_BYTES;
         if (entry.originalSize !== size || entry.originalSize > cap) {
-          throw refuse(`says ${entry.name} has ${entry.originalSize} bytes, but the file list says ${size} (at most ${cap})`, 'SIZE_MISMATCH');
+          throw refuse(
+            `says ${entry.name} has ${entry.originalSize} bytes, but the file list says ${size} (at most ${cap})`,
+            'SIZE_MISMATCH',
+          );
         }
         total += entry.originalSize;
-        if (total > MAX_BUNDLE_BYTES + skillMdBytes) throw refuse(`holds more than the ${MAX_BUNDLE_BYTES} bytes a bundle may have`, 'TOO_LARGE');
+        if (total > MAX_BUNDLE_BYTES + skillMdBytes)
+          throw refuse(`holds more than the ${MAX_BUNDLE_BYTES} bytes a bundle may have`, 'TOO_LARGE');
         if (entry.originalSize > 1024 && entry.originalSize > MAX_RATIO * entry.size) {
-          throw refuse(`compresses ${entry.name} more than ${MAX_RATIO} to 1 (${entry.size} bytes to ${entry.originalSize}), like a zip bomb`, 'ZIP_BOMB');
+          throw refuse(
+            `compresses ${entry.name} more than ${MAX_RATIO} to 1 (${entry.size} bytes to ${entry.originalSize}), like a zip bomb`,
+            'ZIP_BOMB',
+          );
         }
-        if (entry.compression !== 0 && entry.compression !== 8) throw refuse(`stores ${entry.name} with compression method ${entry.compression}`, 'BAD_ARCHIVE');
+        if (entry.compression !== 0 && entry.compression !== 8)
+          throw refuse(`stores ${entry.name} with compression method ${entry.compression}`, 'BAD_ARCHIVE');
         return true;
       },
     });
@@ -84,12 +109,14 @@ export function unpackArchive(archive: Uint8Array, skillMdBytes: number, listed:
     throw refuse('the registry sent could not be unpacked', 'BAD_ARCHIVE');
   }
   const missing = [...expected.keys()].filter((path) => !seen.has(path));
-  if (missing.length > 0) throw refuse(`lacks ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}`, 'INCOMPLETE_ARCHIVE');
+  if (missing.length > 0)
+    throw refuse(`lacks ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}`, 'INCOMPLETE_ARCHIVE');
   const files = new Map<string, Uint8Array>();
   for (const path of ['SKILL.md', ...listed.map((f) => f.path)]) {
     const bytes = entries[path]!;
     // Inflating stops at the declared size: a shorter or longer result shows in its length or its digest.
-    if (bytes.byteLength !== expected.get(path)) throw refuse(`gives ${path} ${bytes.byteLength} bytes, not ${expected.get(path)}`, 'SIZE_MISMATCH');
+    if (bytes.byteLength !== expected.get(path))
+      throw refuse(`gives ${path} ${bytes.byteLength} bytes, not ${expected.get(path)}`, 'SIZE_MISMATCH');
     files.set(path, bytes);
   }
   for (const file of listed) verifyDigest(files.get(file.path)!, file.digest, file.path);

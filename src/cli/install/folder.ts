@@ -108,7 +108,11 @@ export async function installedDigest(folder: string): Promise<string | null> {
   try {
     const paths = await filesUnder(folder);
     if (paths === null || !paths.includes('SKILL.md')) return null;
-    const files = await Promise.all(paths.filter((p) => p !== 'SKILL.md').map(async (path) => ({ path, content: new Uint8Array(await readFile(join(folder, path))) })));
+    const files = await Promise.all(
+      paths
+        .filter((p) => p !== 'SKILL.md')
+        .map(async (path) => ({ path, content: new Uint8Array(await readFile(join(folder, path))) })),
+    );
     files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return versionDigest((await readFile(join(folder, 'SKILL.md'))).toString('utf8'), files);
   } catch {

@@ -62,7 +62,11 @@ export async function writeLock(root: string, lock: LockFile): Promise<string> {
   const file = join(root, LOCK_FILE);
   const sorted: LockFile = {
     lockfileVersion: LOCKFILE_VERSION,
-    skills: Object.fromEntries(Object.keys(lock.skills).sort().map((folder) => [folder, lock.skills[folder]!])),
+    skills: Object.fromEntries(
+      Object.keys(lock.skills)
+        .sort()
+        .map((folder) => [folder, lock.skills[folder]!]),
+    ),
   };
   const temporary = `${file}.${randomBytes(4).toString('hex')}.tmp`;
   try {

@@ -1,6 +1,11 @@
 // YAML, parsed and turned into plain data within the bounds.
 import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document } from 'yaml';
-import { MAX_FRONTMATTER_DEPTH, MAX_FRONTMATTER_EXPANDED_CHARS, MAX_FRONTMATTER_KEYS, MAX_FRONTMATTER_VALUES } from './limits.js';
+import {
+  MAX_FRONTMATTER_DEPTH,
+  MAX_FRONTMATTER_EXPANDED_CHARS,
+  MAX_FRONTMATTER_KEYS,
+  MAX_FRONTMATTER_VALUES,
+} from './limits.js';
 import { assign } from './lenient-values.js';
 import { tooDeep, tooManyKeys, tooManyValues } from './shape.js';
 import { Refusal, type WarningList } from './types.js';
@@ -49,7 +54,11 @@ export class Converter {
   node(node: unknown, depth: number): Converted {
     const converted = this.convert(node, depth);
     if (converted.weight > MAX_FRONTMATTER_EXPANDED_CHARS) {
-      throw new Refusal('frontmatter_too_large', CONTENT, `frontmatter must expand (through aliases) to at most ${MAX_FRONTMATTER_EXPANDED_CHARS} characters`);
+      throw new Refusal(
+        'frontmatter_too_large',
+        CONTENT,
+        `frontmatter must expand (through aliases) to at most ${MAX_FRONTMATTER_EXPANDED_CHARS} characters`,
+      );
     }
     const anchor = (node as { anchor?: string } | null)?.anchor;
     if (anchor) this.anchors.set(anchor, converted);
@@ -98,10 +107,17 @@ export class Converter {
       for (const pair of node.items) {
         this.count(1, 0);
         if (!isPair(pair)) continue;
-        const line = this.lineOf((pair.key as { range?: [number] } | null)?.range?.[0] ?? (pair.value as { range?: [number] } | null)?.range?.[0] ?? 0);
+        const line = this.lineOf(
+          (pair.key as { range?: [number] } | null)?.range?.[0] ??
+            (pair.value as { range?: [number] } | null)?.range?.[0] ??
+            0,
+        );
         const key = this.key(pair.key, depth);
         if (key === null) {
-          this.warnings.add('yaml_lenient', `frontmatter line ${line}: a key that is a list or a mapping is not supported; the field is left out`);
+          this.warnings.add(
+            'yaml_lenient',
+            `frontmatter line ${line}: a key that is a list or a mapping is not supported; the field is left out`,
+          );
           continue;
         }
         const c = this.node(pair.value, depth + 1);

@@ -13,7 +13,10 @@ export function readTags(value: unknown, field: string, warnings: WarningList): 
 export function readAllowedTools(value: unknown, warnings: WarningList): string[] {
   const field = 'frontmatter.allowed-tools';
   if (isPlainObject(value)) {
-    warnings.add('nonconformant_field', `${field} must be a space-separated text or a list, not a mapping; it is left out`);
+    warnings.add(
+      'nonconformant_field',
+      `${field} must be a space-separated text or a list, not a mapping; it is left out`,
+    );
     return [];
   }
   if (Array.isArray(value) && value.some((item) => typeof item !== 'string' && item !== null)) {
@@ -36,7 +39,10 @@ function readList(
   if (typeof value === 'string') items = split(value);
   else if (Array.isArray(value)) items = value;
   else {
-    warnings.add('value_ignored', `${field} must be a list or a comma-separated text, not a ${kindOf(value)}; it is not indexed`);
+    warnings.add(
+      'value_ignored',
+      `${field} must be a list or a comma-separated text, not a ${kindOf(value)}; it is not indexed`,
+    );
     return [];
   }
   const seen = new Set<string>();
@@ -65,9 +71,12 @@ function readList(
     out.push(trimmed);
   }
   const entries = (n: number) => (n === 1 ? '1 entry' : `${n} entries`);
-  if (notText > 0 && !field.endsWith('allowed-tools')) warnings.add('value_ignored', `${field}: ${entries(notText)} that are not text, not indexed`);
-  if (tooLong > 0) warnings.add('value_ignored', `${field}: ${entries(tooLong)} over ${maxLength} characters, not indexed`);
-  if (over > 0) warnings.add('value_ignored', `${field} has more than ${maxItems} entries; the first ${maxItems} are indexed`);
+  if (notText > 0 && !field.endsWith('allowed-tools'))
+    warnings.add('value_ignored', `${field}: ${entries(notText)} that are not text, not indexed`);
+  if (tooLong > 0)
+    warnings.add('value_ignored', `${field}: ${entries(tooLong)} over ${maxLength} characters, not indexed`);
+  if (over > 0)
+    warnings.add('value_ignored', `${field} has more than ${maxItems} entries; the first ${maxItems} are indexed`);
   return out;
 }
 

@@ -5,14 +5,23 @@
 import { readAllowedTools, readDomain, readTags } from './field-lists.js';
 import { codePoints, isPlainObject, kindOf, own } from './field-values.js';
 import type { Fields } from './frontmatter.js';
-import { MAX_COMPATIBILITY_CHARS, MAX_CONFORMANT_DESCRIPTION_CHARS, MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS } from './limits.js';
+import {
+  MAX_COMPATIBILITY_CHARS,
+  MAX_CONFORMANT_DESCRIPTION_CHARS,
+  MAX_DESCRIPTION_CHARS,
+  MAX_NAME_CHARS,
+} from './limits.js';
 import { Refusal, type SkillDocument, type WarningList } from './types.js';
 
 /** The fields the Agent Skills format defines. */
 const FORMAT_FIELDS = new Set(['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools']);
 /** Fields the registry reads at the top level too, though the format puts them under metadata. */
 const REGISTRY_FIELDS = ['tags', 'domain', 'version'] as const;
-const example: Record<(typeof REGISTRY_FIELDS)[number], string> = { tags: 'a, b', domain: 'documents', version: '1.0.0' };
+const example: Record<(typeof REGISTRY_FIELDS)[number], string> = {
+  tags: 'a, b',
+  domain: 'documents',
+  version: '1.0.0',
+};
 const NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const NAME_RULE = `1-${MAX_NAME_CHARS} characters of a-z, 0-9 and -, without leading, trailing or doubled -`;
 
@@ -26,7 +35,10 @@ const FOLD: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ
  * (a name of only other scripts or symbols), which parseSkillMd refuses. A conformant name is its own slug.
  */
 export function skillSlug(name: string): string {
-  const folded = name.toLowerCase().normalize('NFKD').replace(/\p{M}+/gu, '');
+  const folded = name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '');
   let out = '';
   let gap = false;
   for (const ch of folded) {
@@ -102,7 +114,11 @@ function readName(fm: Fields, warnings: WarningList): { name: string; displayNam
   if (NAME_PATTERN.test(displayName) && displayName.length <= MAX_NAME_CHARS) return { name: displayName, displayName };
   const name = skillSlug(displayName);
   if (name === '') {
-    throw new Refusal('no_name', field, `${field} ${JSON.stringify(short(displayName))} has no letter or digit of a-z and 0-9 to make a name from; use ${NAME_RULE}`);
+    throw new Refusal(
+      'no_name',
+      field,
+      `${field} ${JSON.stringify(short(displayName))} has no letter or digit of a-z and 0-9 to make a name from; use ${NAME_RULE}`,
+    );
   }
   warnings.add(
     'name_normalized',
@@ -115,12 +131,17 @@ function readDescription(fm: Fields, warnings: WarningList): string {
   const field = 'frontmatter.description';
   const raw = own(fm, 'description');
   if (raw === undefined || raw === null) throw new Refusal('no_description', field, `${field} is required`);
-  if (typeof raw !== 'string') throw new Refusal('no_description', field, `${field} must be text, not a ${kindOf(raw)}`);
+  if (typeof raw !== 'string')
+    throw new Refusal('no_description', field, `${field} must be text, not a ${kindOf(raw)}`);
   const description = raw.trim();
   if (description === '') throw new Refusal('no_description', field, `${field} must not be empty`);
   const length = codePoints(description);
   if (length > MAX_DESCRIPTION_CHARS) {
-    throw new Refusal('description_too_long', field, `${field} must be at most ${MAX_DESCRIPTION_CHARS} characters (it has ${length})`);
+    throw new Refusal(
+      'description_too_long',
+      field,
+      `${field} must be at most ${MAX_DESCRIPTION_CHARS} characters (it has ${length})`,
+    );
   }
   if (length > MAX_CONFORMANT_DESCRIPTION_CHARS) {
     warnings.add(
@@ -147,7 +168,10 @@ function readMetadata(fm: Fields, warnings: WarningList): Fields {
   const raw = own(fm, 'metadata');
   if (raw === undefined || raw === null) return {};
   if (!isPlainObject(raw)) {
-    warnings.add('nonconformant_field', `frontmatter.metadata must be a mapping of keys to text values, not a ${kindOf(raw)}; it is left out`);
+    warnings.add(
+      'nonconformant_field',
+      `frontmatter.metadata must be a mapping of keys to text values, not a ${kindOf(raw)}; it is left out`,
+    );
     return {};
   }
   for (const [key, value] of Object.entries(raw)) {

@@ -34,7 +34,8 @@ export function readFrontmatter(yamlText: string, warnings: WarningList): Fields
   let fields: Fields;
   if (doc.errors.length === 0) {
     const root = doc.contents;
-    if (!isMap(root)) throw new Refusal('not_a_mapping', CONTENT, 'frontmatter must be a YAML mapping of fields (key: value)');
+    if (!isMap(root))
+      throw new Refusal('not_a_mapping', CONTENT, 'frontmatter must be a YAML mapping of fields (key: value)');
     const lines = new Lines(yamlText);
     fields = new Converter(warnings, (offset) => lines.at(offset)).node(root, 1).value as Fields;
   } else {
@@ -54,7 +55,11 @@ function readCommentValues(yamlText: string, fields: Fields, warnings: WarningLi
   for (const key of ['name', 'description']) {
     if (!Object.hasOwn(fields, key) || fields[key] !== null) continue;
     const entry = entries.findLast((e: Entry) => e.key === key);
-    if (!entry?.first.startsWith('#') || entry.more.some((line) => line.trim() !== '' && !line.trimStart().startsWith('#'))) continue;
+    if (
+      !entry?.first.startsWith('#') ||
+      entry.more.some((line) => line.trim() !== '' && !line.trimStart().startsWith('#'))
+    )
+      continue;
     const text = entry.first.replace(/^#+/, '').trim();
     if (text === '') continue;
     fields[key] = text;
@@ -81,9 +86,13 @@ function readLeniently(yamlText: string, whole: Document.Parsed, warnings: Warni
   const allLines = yamlText.split('\n');
   const lines = new Lines(yamlText);
   const { entries, stray } = splitEntries(allLines);
-  if (entries.length === 0) throw new Refusal('not_a_mapping', CONTENT, 'frontmatter must be a YAML mapping of fields (key: value)');
+  if (entries.length === 0)
+    throw new Refusal('not_a_mapping', CONTENT, 'frontmatter must be a YAML mapping of fields (key: value)');
   for (const index of stray.slice(0, 3)) {
-    warnings.add('yaml_lenient', `frontmatter line ${index + 2} is not a "key: value" line and belongs to no field; it is ignored`);
+    warnings.add(
+      'yaml_lenient',
+      `frontmatter line ${index + 2} is not a "key: value" line and belongs to no field; it is ignored`,
+    );
   }
 
   // Which entry each line belongs to, to place YAML errors.
@@ -155,7 +164,10 @@ function readLeniently(yamlText: string, whole: Document.Parsed, warnings: Warni
       const error = problems.get(e);
       const line = error ? lines.at(error.pos[0]) : entry.line + 2;
       const said = error ? firstLine(error.message) : 'not valid YAML';
-      warnings.add('yaml_lenient', `frontmatter.${entry.key} (line ${line}) is not valid YAML: ${diagnose(entry, value, said)}`);
+      warnings.add(
+        'yaml_lenient',
+        `frontmatter.${entry.key} (line ${line}) is not valid YAML: ${diagnose(entry, value, said)}`,
+      );
     }
     const previous = seen.get(entry.key);
     if (previous !== undefined) {

@@ -27,7 +27,8 @@ export function plainlyInvalid(entry: Entry): boolean {
 function withoutComment(text: string): string {
   const c = text[0];
   if (c === '"' || c === "'") return text;
-  for (let i = text.indexOf('#'); i >= 0; i = text.indexOf('#', i + 1)) if (i === 0 || text[i - 1] === ' ' || text[i - 1] === '\t') return text.slice(0, i).trimEnd();
+  for (let i = text.indexOf('#'); i >= 0; i = text.indexOf('#', i + 1))
+    if (i === 0 || text[i - 1] === ' ' || text[i - 1] === '\t') return text.slice(0, i).trimEnd();
   return text;
 }
 
@@ -39,7 +40,8 @@ export function diagnose(entry: Entry, value: unknown, yamlMessage: string): str
   const v = entry.first;
   const fixed = typeof value === 'string' && value !== '' ? `${entry.key}: ${preview(value)}` : null;
   const quoteIt = fixed ? `; quote it: ${fixed}` : '';
-  const starts = (what: string, reads: string) => `an unquoted value cannot start with "${what}" (YAML reads ${reads})${quoteIt}`;
+  const starts = (what: string, reads: string) =>
+    `an unquoted value cannot start with "${what}" (YAML reads ${reads})${quoteIt}`;
   if (BLOCK_WITH_TEXT.test(v)) {
     return `text follows the block indicator "${v[0]}" on the same line; move the text to the next lines, indented${fixed ? `, or quote it: ${fixed}` : ''}`;
   }
@@ -65,23 +67,29 @@ export function diagnose(entry: Entry, value: unknown, yamlMessage: string): str
       return `the quoted value is not closed where the value ends, or text follows its closing quote${fixed ? `; write it as ${fixed}` : ''}`;
     case '-':
     case '?':
-      if (second === undefined || second === ' ' || second === '\t') return starts(`${v[0]} `, v[0] === '-' ? 'a list item' : 'a complex key');
+      if (second === undefined || second === ' ' || second === '\t')
+        return starts(`${v[0]} `, v[0] === '-' ? 'a list item' : 'a complex key');
       break;
     default:
       break;
   }
-  if (v === '') return `the indented lines under it are not valid YAML (${yamlMessage}); check their indentation and quote values that contain ": "`;
-  const unindented = entry.more.findIndex((line) => line.trim() !== '' && line[0] !== ' ' && line[0] !== '\t' && line[0] !== '#');
+  if (v === '')
+    return `the indented lines under it are not valid YAML (${yamlMessage}); check their indentation and quote values that contain ": "`;
+  const unindented = entry.more.findIndex(
+    (line) => line.trim() !== '' && line[0] !== ' ' && line[0] !== '\t' && line[0] !== '#',
+  );
   if (unindented >= 0) {
     return `its value goes on at line ${entry.line + unindented + 3} without indentation; indent the continuation lines${quoteIt ? `, or${quoteIt.slice(1)}` : ''}`;
   }
-  if (hasColonSpace(withoutComment(v))) return `an unquoted value cannot contain ": " or end with ":" (YAML reads a nested key)${quoteIt}`;
+  if (hasColonSpace(withoutComment(v)))
+    return `an unquoted value cannot contain ": " or end with ":" (YAML reads a nested key)${quoteIt}`;
   return `${yamlMessage}${quoteIt}`;
 }
 
 /** A `: ` (or a `:` ending the text) inside a plain value, which YAML reads as a key separator. */
 function hasColonSpace(text: string): boolean {
-  for (let i = text.indexOf(':'); i >= 0; i = text.indexOf(':', i + 1)) if (i + 1 === text.length || text[i + 1] === ' ' || text[i + 1] === '\t') return true;
+  for (let i = text.indexOf(':'); i >= 0; i = text.indexOf(':', i + 1))
+    if (i + 1 === text.length || text[i + 1] === ' ' || text[i + 1] === '\t') return true;
   return false;
 }
 

@@ -95,7 +95,21 @@ export function closingQuote(text: string, open: number): number {
   return -1;
 }
 
-const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '0': '\0', '"': '"', '\\': '\\', '/': '/', ' ': ' ', b: '\b', f: '\f', e: '\x1b', N: '\u0085', _: '\u00a0' };
+const ESCAPES: Record<string, string> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  '0': '\0',
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  ' ': ' ',
+  b: '\b',
+  f: '\f',
+  e: '\x1b',
+  N: '\u0085',
+  _: '\u00a0',
+};
 
 /** YAML double-quoted escapes; an unknown escape is kept as written. Line breaks fold to a space. */
 export function unescapeDouble(text: string): string {

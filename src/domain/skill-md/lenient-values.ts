@@ -35,7 +35,8 @@ function quoted(first: string, more: readonly string[]): string {
   const q = first[0]!;
   const text = [first, ...more].join('\n');
   const close = closingQuote(text, 0);
-  const inner = (to: number) => (q === '"' ? unescapeDouble(text.slice(1, to)) : fold(text.slice(1, to).replaceAll("''", "'").split('\n')));
+  const inner = (to: number) =>
+    q === '"' ? unescapeDouble(text.slice(1, to)) : fold(text.slice(1, to).replaceAll("''", "'").split('\n'));
   const after = close > 0 ? text.slice(close + 1).trim() : '';
   if (close > 0 && (after === '' || after.startsWith('#'))) return inner(close);
   const all = fold([first, ...more]);
@@ -164,6 +165,7 @@ function fold(lines: readonly string[]): string {
 
 /** Own-property assignment that is safe for keys such as __proto__. */
 export function assign(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }

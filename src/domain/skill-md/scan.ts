@@ -61,7 +61,9 @@ const MARKDOWN_FILE = /\.(?:md|mdx|markdown|txt)$/i;
 export function scanText(text: string, file?: string): SkillWarning[] {
   if (typeof text !== 'string') return [];
   const markdown = file === undefined || MARKDOWN_FILE.test(file);
-  const found = [invisibleCharacters(text), markdown ? html(text) : null, promptInjection(text)].filter((w) => w !== null);
+  const found = [invisibleCharacters(text), markdown ? html(text) : null, promptInjection(text)].filter(
+    (w) => w !== null,
+  );
   const where = file === undefined ? '' : `${file}: `;
   return found.map((w) => (file === undefined ? w : { ...w, message: `${where}${w.message}`, file }));
 }
@@ -116,7 +118,10 @@ export function html(markdown: string): SkillWarning | null {
 export function promptInjection(text: string): SkillWarning | null {
   const injection = INJECTION.find(([pattern]) => pattern.test(text));
   if (!injection) return null;
-  return { kind: 'prompt_injection', message: `the content contains text that looks like a prompt injection ("${injection[1]}")` };
+  return {
+    kind: 'prompt_injection',
+    message: `the content contains text that looks like a prompt injection ("${injection[1]}")`,
+  };
 }
 
 /** The markdown without fenced code blocks and inline code spans, where HTML is legitimate. */

@@ -90,18 +90,28 @@ export function checkShape(yamlText: string): void {
     if (indents.length + indicators + flow > DEPTH_GUARD) throw tooDeep();
   }
   if (yamlText.length > MAX_FRONTMATTER_CHARS) {
-    throw new Refusal('frontmatter_too_large', CONTENT, `frontmatter must be at most ${MAX_FRONTMATTER_CHARS} characters (it has ${yamlText.length})`);
+    throw new Refusal(
+      'frontmatter_too_large',
+      CONTENT,
+      `frontmatter must be at most ${MAX_FRONTMATTER_CHARS} characters (it has ${yamlText.length})`,
+    );
   }
   let lineCount = yamlText === '' || yamlText.endsWith('\n') ? 0 : 1; // the text ends with its last line's \n
   for (let i = yamlText.indexOf('\n'); i >= 0; i = yamlText.indexOf('\n', i + 1)) lineCount++;
   if (lineCount > MAX_FRONTMATTER_LINES) {
-    throw new Refusal('frontmatter_too_large', CONTENT, `frontmatter must be at most ${MAX_FRONTMATTER_LINES} lines (it has ${lineCount})`);
+    throw new Refusal(
+      'frontmatter_too_large',
+      CONTENT,
+      `frontmatter must be at most ${MAX_FRONTMATTER_LINES} lines (it has ${lineCount})`,
+    );
   }
 }
 
-export const tooManyKeys = () => new Refusal('too_many_keys', CONTENT, `frontmatter must have at most ${MAX_FRONTMATTER_KEYS} keys`);
+export const tooManyKeys = () =>
+  new Refusal('too_many_keys', CONTENT, `frontmatter must have at most ${MAX_FRONTMATTER_KEYS} keys`);
 
-export const tooManyValues = () => new Refusal('too_many_values', CONTENT, `frontmatter must have at most ${MAX_FRONTMATTER_VALUES} values`);
+export const tooManyValues = () =>
+  new Refusal('too_many_values', CONTENT, `frontmatter must have at most ${MAX_FRONTMATTER_VALUES} values`);
 
 export const tooDeep = (flow = false) =>
   new Refusal(

@@ -28,7 +28,13 @@ export interface SkillDocument {
  * - nonconformant_field: a defined field of the wrong shape (metadata values that are not strings,
  *   compatibility over 500 characters, ...) or a registry field (tags, domain, version) at the top level
  */
-export const CONFORMANCE_KINDS = ['yaml_lenient', 'name_normalized', 'description_long', 'unknown_field', 'nonconformant_field'] as const;
+export const CONFORMANCE_KINDS = [
+  'yaml_lenient',
+  'name_normalized',
+  'description_long',
+  'unknown_field',
+  'nonconformant_field',
+] as const;
 
 /**
  * Soft findings about the content, which say nothing about conformance.
@@ -36,7 +42,14 @@ export const CONFORMANCE_KINDS = ['yaml_lenient', 'name_normalized', 'descriptio
  * - empty_body, long_body: the markdown body is empty, or over 500 lines or 50,000 characters
  * - invisible_characters, html, prompt_injection: from scanText, over the whole SKILL.md (html: the body only)
  */
-export const CONTENT_KINDS = ['value_ignored', 'empty_body', 'long_body', 'invisible_characters', 'html', 'prompt_injection'] as const;
+export const CONTENT_KINDS = [
+  'value_ignored',
+  'empty_body',
+  'long_body',
+  'invisible_characters',
+  'html',
+  'prompt_injection',
+] as const;
 
 export type ConformanceKind = (typeof CONFORMANCE_KINDS)[number];
 export type ContentKind = (typeof CONTENT_KINDS)[number];

@@ -13,7 +13,11 @@ import { ApiKeyCreated, KeyList, RegisterBody, RevokeBody, Revoked, WhoAmI, erro
  */
 function registerLimit(perHour: number | null) {
   if (perHour === null) return false as const;
-  return { max: perHour, timeWindow: 3_600_000, keyGenerator: (request: FastifyRequest) => rateLimitKey(null, request.ip) };
+  return {
+    max: perHour,
+    timeWindow: 3_600_000,
+    keyGenerator: (request: FastifyRequest) => rateLimitKey(null, request.ip),
+  };
 }
 
 export const authRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) => {
@@ -24,7 +28,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) =
       schema: {
         summary: 'Register an agent (or add a key to your own agent) and receive an API key once',
         operationId: 'registerAgent',
-        description: 'Open to anyone and not rate limited. With a key of that agent (or an admin key), adds a key to an existing agent. The admin scope needs an admin caller.',
+        description:
+          'Open to anyone and not rate limited. With a key of that agent (or an admin key), adds a key to an existing agent. The admin scope needs an admin caller.',
         tags: ['auth'],
         body: RegisterBody,
         response: { 201: ApiKeyCreated, ...errors(400, 403, 409) },
@@ -34,7 +39,9 @@ export const authRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) =
       const { agent_id: agentId, scopes, tier } = request.body;
       // The raw key is in this answer: no cache or proxy may keep it.
       reply.header('cache-control', 'no-store');
-      return register(ctx, request.auth, { agentId, scopes, tier }, (change) => respondOnce(request, reply, ctx.store, change));
+      return register(ctx, request.auth, { agentId, scopes, tier }, (change) =>
+        respondOnce(request, reply, ctx.store, change),
+      );
     },
   );
 
@@ -65,7 +72,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) =
       schema: {
         summary: "List your agent's API keys (prefixes, scopes, tiers, dates; never the keys or their hashes)",
         operationId: 'listKeys',
-        description: 'Any valid credential of the agent. Revoked keys are listed with revoked_at. An identity-provider agent has none.',
+        description:
+          'Any valid credential of the agent. Revoked keys are listed with revoked_at. An identity-provider agent has none.',
         tags: ['auth'],
         security: [{ bearerAuth: [] }],
         response: { 200: KeyList, ...errors(401, 429) },
@@ -79,9 +87,11 @@ export const authRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) =
     {
       config: { access: whoami.access },
       schema: {
-        summary: 'Who this credential is: agent, tier, scopes, and the key prefix (or that it is an identity-provider token)',
+        summary:
+          'Who this credential is: agent, tier, scopes, and the key prefix (or that it is an identity-provider token)',
         operationId: 'whoami',
-        description: 'Any valid credential. A refused credential answers 401, so a client can check a key before storing it.',
+        description:
+          'Any valid credential. A refused credential answers 401, so a client can check a key before storing it.',
         tags: ['auth'],
         security: [{ bearerAuth: [] }],
         response: { 200: WhoAmI, ...errors(401, 429) },

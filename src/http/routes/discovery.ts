@@ -48,7 +48,8 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
       schema: {
         summary: 'The Agent Skills discovery index (v0.2.0): every public skill at its latest version, with its digest',
         operationId: 'getDiscoveryIndex',
-        description: 'Streamed. Entry URLs are path-absolute; a skill-md entry points at SKILL.md, an archive entry at the version ZIP.',
+        description:
+          'Streamed. Entry URLs are path-absolute; a skill-md entry points at SKILL.md, an archive entry at the version ZIP.',
         tags: ['skills'],
         response: { 200: DiscoveryIndex, ...errors(429) },
       },
@@ -59,7 +60,10 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
         reply.log.error({ err: error }, 'discovery index failed mid-stream');
         reply.raw.destroy(error);
       });
-      return reply.type('application/json; charset=utf-8').header('cache-control', 'no-cache').send(stream as never);
+      return reply
+        .type('application/json; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .send(stream as never);
     },
   );
 };

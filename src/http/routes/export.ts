@@ -51,7 +51,8 @@ export const exportRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx)
       schema: {
         summary: 'Export everything tied to an agent (its own key, or an admin)',
         operationId: 'exportAgent',
-        description: 'Streamed. Units, skills (private included), verdicts given, reputation with full history, key metadata.',
+        description:
+          'Streamed. Units, skills (private included), verdicts given, reputation with full history, key metadata.',
         tags: ['export'],
         security: [{ bearerAuth: [] }],
         params: AgentParams,

@@ -33,7 +33,13 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
     async (request) => {
       const { limit = 20, offset = 0 } = request.query;
       const page = await listUnits(ctx, request.auth, { ...request.query, limit, offset });
-      return { data: page.items, total: page.total, offset, limit, ...(page.capped !== undefined ? { capped: page.capped } : {}) };
+      return {
+        data: page.items,
+        total: page.total,
+        offset,
+        limit,
+        ...(page.capped !== undefined ? { capped: page.capped } : {}),
+      };
     },
   );
 
@@ -59,7 +65,8 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
       schema: {
         summary: `Contribute a knowledge unit; earns ${rewardText('contribute_knowledge')}`,
         operationId: 'contributeKnowledgeUnit',
-        description: 'Needs the write scope. Server-assigned fields (id, agent_id, quality_score, validations, timestamps) must not be sent.',
+        description:
+          'Needs the write scope. Server-assigned fields (id, agent_id, quality_score, validations, timestamps) must not be sent.',
         tags: ['knowledge'],
         security: [{ bearerAuth: [] }],
         body: UnitBody,

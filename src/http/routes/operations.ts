@@ -41,7 +41,11 @@ export const operationRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
         await ctx.store.ping();
       } catch (error) {
         request.log.warn({ err: error }, 'readiness check failed');
-        throw unavailable(error instanceof StoreUnavailableError && /disk/.test(error.message) ? error.message : 'the database is not reachable');
+        throw unavailable(
+          error instanceof StoreUnavailableError && /disk/.test(error.message)
+            ? error.message
+            : 'the database is not reachable',
+        );
       }
       const search = await ctx.search?.status();
       // Until the search index can answer, searches are refused: the instance is not ready for traffic.
@@ -55,11 +59,19 @@ export const operationRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
         bytes_per_item: m?.bytesPerItem ?? 0,
         bytes_per_posting: m?.bytesPerPosting ?? 0,
       });
-      const vocabulary = (v: VocabularyStatus | undefined) => ({ terms: v?.terms ?? 0, limit: v?.limit ?? 0, full: v?.full ?? false, items_cut: v?.documentsCut ?? 0 });
+      const vocabulary = (v: VocabularyStatus | undefined) => ({
+        terms: v?.terms ?? 0,
+        limit: v?.limit ?? 0,
+        full: v?.full ?? false,
+        items_cut: v?.documentsCut ?? 0,
+      });
       const full = search ? (['skill', 'unit'] as const).filter((kind) => search.vocabulary[kind].full !== false) : [];
       const warnings = [
         ...ctx.config.warnings,
-        ...full.map((kind) => `the search index's ${kind} vocabulary is full (${search!.vocabulary[kind].full}): new words are not indexed`),
+        ...full.map(
+          (kind) =>
+            `the search index's ${kind} vocabulary is full (${search!.vocabulary[kind].full}): new words are not indexed`,
+        ),
       ];
       return {
         status: 'ready',

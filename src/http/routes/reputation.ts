@@ -20,6 +20,8 @@ export const reputationRoutes: FastifyPluginAsyncTypebox<Context> = async (app, 
         response: { 200: ReputationOne, ...errors(400, 404, 429) },
       },
     },
-    async (request) => ({ data: await reputationProfile(ctx, request.auth, request.params.agent_id, PROFILE_HISTORY_LIMIT) }),
+    async (request) => ({
+      data: await reputationProfile(ctx, request.auth, request.params.agent_id, PROFILE_HISTORY_LIMIT),
+    }),
   );
 };

@@ -13,7 +13,16 @@ import { getSkill, getSkillArchive, getSkillFile, listSkillVersions, setYanked }
 import type { Skill } from '../../domain/model.js';
 import type { SkillFileContent } from '../../store/store.js';
 import { PRIVATE_REVALIDATE, PUBLIC_IMMUTABLE } from '../conventions.js';
-import { IdParams, PageQuery, SkillFileParams, SkillOne, SkillVersionFileParams, SkillVersionList, SkillVersionParams, errors } from '../schemas.js';
+import {
+  IdParams,
+  PageQuery,
+  SkillFileParams,
+  SkillOne,
+  SkillVersionFileParams,
+  SkillVersionList,
+  SkillVersionParams,
+  errors,
+} from '../schemas.js';
 
 const CHUNK = 64 * 1024;
 
@@ -30,17 +39,23 @@ function filePath(raw: string): string {
 }
 
 /** RFC 9530's digest header of bytes whose sha256 is `digest` (sha256:<hex>). */
-const reprDigest = (digest: string) => `sha-256=:${Buffer.from(digest.replace(/^sha256:/, ''), 'hex').toString('base64')}:`;
+const reprDigest = (digest: string) =>
+  `sha-256=:${Buffer.from(digest.replace(/^sha256:/, ''), 'hex').toString('base64')}:`;
 
 /**
  * How long caches may keep a skill's bytes: a version's files and archive never change, so public ones
  * may be kept for a year by any cache; the latest version's files change with each publication, and a
  * private skill's bytes stay out of shared caches. Both are revalidated by their ETag (304).
  */
-const cacheControl = (skill: Skill, immutable: boolean) => (skill.visibility !== 'public' ? PRIVATE_REVALIDATE : immutable ? PUBLIC_IMMUTABLE : 'no-cache');
+const cacheControl = (skill: Skill, immutable: boolean) =>
+  skill.visibility !== 'public' ? PRIVATE_REVALIDATE : immutable ? PUBLIC_IMMUTABLE : 'no-cache';
 
 /** A file of a skill, as data: a safe type, nosniff, a sandboxing CSP, its digest and how caches may keep it. */
-function sendFile(reply: FastifyReply, { skill, file }: { skill: Skill; file: SkillFileContent & { path: string } }, immutable: boolean): FastifyReply {
+function sendFile(
+  reply: FastifyReply,
+  { skill, file }: { skill: Skill; file: SkillFileContent & { path: string } },
+  immutable: boolean,
+): FastifyReply {
   const name = file.path.split('/').pop()!;
   const text = file.mediaType.includes('charset=utf-8');
   reply
@@ -56,7 +71,10 @@ function sendFile(reply: FastifyReply, { skill, file }: { skill: Skill; file: Sk
 
 /** Bytes, documented as such (the payload is a Buffer or a stream: nothing is serialized). */
 const binary = (description: string, mediaType: string) =>
-  ({ 200: { description, content: { [mediaType]: { schema: { type: 'string', format: 'binary' } } } }, ...errors(400, 404, 429) }) as never;
+  ({
+    200: { description, content: { [mediaType]: { schema: { type: 'string', format: 'binary' } } } },
+    ...errors(400, 404, 429),
+  }) as never;
 
 export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) => {
   app.get(
@@ -65,7 +83,8 @@ export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app
       schema: {
         summary: "A skill's versions, newest first (yanked ones flagged)",
         operationId: 'listSkillVersions',
-        description: 'The skill\'s versions by semantic-version precedence, newest first, each with its digest; paged like every list.',
+        description:
+          "The skill's versions by semantic-version precedence, newest first, each with its digest; paged like every list.",
         tags: ['skills'],
         params: IdParams,
         querystring: PageQuery,
@@ -91,7 +110,9 @@ export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app
         response: { 200: SkillOne, ...errors(400, 404, 429) },
       },
     },
-    async (request) => ({ data: await getSkill(ctx, request.auth, request.params.id, version(request.params.version)) }),
+    async (request) => ({
+      data: await getSkill(ctx, request.auth, request.params.id, version(request.params.version)),
+    }),
   );
 
   app.get(
@@ -102,13 +123,19 @@ export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app
       schema: {
         summary: "A file of the skill's latest version (SKILL.md or a bundle file), with its digest",
         operationId: 'getSkillFile',
-        description: 'The bytes, served as data: a safe type, nosniff, a sandboxing CSP; ETag and Repr-Digest carry its sha256.',
+        description:
+          'The bytes, served as data: a safe type, nosniff, a sandboxing CSP; ETag and Repr-Digest carry its sha256.',
         tags: ['skills'],
         params: SkillFileParams,
         response: binary('the file, as bytes', 'application/octet-stream'),
       },
     },
-    async (request, reply) => sendFile(reply, await getSkillFile(ctx, request.auth, request.params.id, null, filePath(request.params['*'])), false),
+    async (request, reply) =>
+      sendFile(
+        reply,
+        await getSkillFile(ctx, request.auth, request.params.id, null, filePath(request.params['*'])),
+        false,
+      ),
   );
 
   app.get(
@@ -119,14 +146,25 @@ export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app
       schema: {
         summary: 'A file of one version of a skill (SKILL.md or a bundle file), with its digest',
         operationId: 'getSkillVersionFile',
-        description: 'The bytes, served as data: a safe type, nosniff, a sandboxing CSP; ETag and Repr-Digest carry its sha256.',
+        description:
+          'The bytes, served as data: a safe type, nosniff, a sandboxing CSP; ETag and Repr-Digest carry its sha256.',
         tags: ['skills'],
         params: SkillVersionFileParams,
         response: binary('the file, as bytes', 'application/octet-stream'),
       },
     },
     async (request, reply) =>
-      sendFile(reply, await getSkillFile(ctx, request.auth, request.params.id, version(request.params.version), filePath(request.params['*'])), true),
+      sendFile(
+        reply,
+        await getSkillFile(
+          ctx,
+          request.auth,
+          request.params.id,
+          version(request.params.version),
+          filePath(request.params['*']),
+        ),
+        true,
+      ),
   );
 
   app.get(
@@ -162,7 +200,10 @@ export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app
     },
   );
 
-  for (const [action, yanked] of [['yank', true], ['unyank', false]] as const) {
+  for (const [action, yanked] of [
+    ['yank', true],
+    ['unyank', false],
+  ] as const) {
     app.post(
       `/v1/skills/:id/versions/:version/${action}`,
       {
@@ -172,7 +213,7 @@ export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app
             ? 'Yank a version: it stays readable by its number, flagged, and is never chosen as latest (publisher or admin)'
             : 'Restore a yanked version (publisher or admin)',
           operationId: yanked ? 'yankSkillVersion' : 'unyankSkillVersion',
-          description: 'Answers the version as it now is. The skill\'s latest version moves accordingly.',
+          description: "Answers the version as it now is. The skill's latest version moves accordingly.",
           tags: ['skills'],
           security: [{ bearerAuth: [] }],
           params: SkillVersionParams,

@@ -4,7 +4,17 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../service/context.js';
 import { deleteSkill, getSkill, listSkills, publishSkill, setVisibility } from '../../service/skills.js';
 import { respondOnce } from '../idempotency.js';
-import { IdParams, SkillBody, SkillCreated, SkillDeleted, SkillListQuery, SkillOne, SkillPage, VisibilityBody, errors } from '../schemas.js';
+import {
+  IdParams,
+  SkillBody,
+  SkillCreated,
+  SkillDeleted,
+  SkillListQuery,
+  SkillOne,
+  SkillPage,
+  VisibilityBody,
+  errors,
+} from '../schemas.js';
 
 export const skillRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) => {
   app.get(
@@ -24,7 +34,13 @@ export const skillRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) 
     async (request) => {
       const { limit = 20, offset = 0 } = request.query;
       const page = await listSkills(ctx, request.auth, { ...request.query, limit, offset });
-      return { data: page.items, total: page.total, offset, limit, ...(page.capped !== undefined ? { capped: page.capped } : {}) };
+      return {
+        data: page.items,
+        total: page.total,
+        offset,
+        limit,
+        ...(page.capped !== undefined ? { capped: page.capped } : {}),
+      };
     },
   );
 
@@ -50,12 +66,13 @@ export const skillRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) 
     {
       config: { access: publishSkill.access },
       schema: {
-        summary: 'Publish a skill (a SKILL.md, optionally with a bundle of files); a name you already have gets a new version',
+        summary:
+          'Publish a skill (a SKILL.md, optionally with a bundle of files); a name you already have gets a new version',
         operationId: 'contributeSkill',
         description:
           `Needs the write scope. 201: a new skill (earns ${rewardText('contribute_skill')}) or a new version of yours (earns nothing). 200: the ` +
           'same content is already published; that version is answered and nothing is written. 409: the version the SKILL.md ' +
-          'names is taken, or the skill has another visibility (a version keeps the skill\'s; change it with ' +
+          "names is taken, or the skill has another visibility (a version keeps the skill's; change it with " +
           'POST /v1/skills/{id}/visibility). The SKILL.md is parsed leniently: breaking a required rule is a 400 naming it; ' +
           'softer findings come back as warnings.',
         tags: ['skills'],
@@ -77,7 +94,7 @@ export const skillRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) 
         operationId: 'setSkillVisibility',
         description:
           'Visibility belongs to the skill, not to a version. Making a private skill public makes every version public, ' +
-          'earlier ones included; the answer\'s warnings list them.',
+          "earlier ones included; the answer's warnings list them.",
         tags: ['skills'],
         security: [{ bearerAuth: [] }],
         params: IdParams,

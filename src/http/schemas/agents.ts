@@ -1,7 +1,16 @@
 // The agent's own schemas: registering and revoking API keys, the agent parameter, the reputation profile
 // and the export of everything tied to an agent.
 import { Type, type Static } from 'typebox';
-import { AGENT_ID_PATTERN, KeyMetadata, KeyTierSchema, KnowledgeUnit, ReputationEvent, ReputationProfile, ScopeSchema, Verdict } from '../../domain/model.js';
+import {
+  AGENT_ID_PATTERN,
+  KeyMetadata,
+  KeyTierSchema,
+  KnowledgeUnit,
+  ReputationEvent,
+  ReputationProfile,
+  ScopeSchema,
+  Verdict,
+} from '../../domain/model.js';
 import { closed, Timestamp } from './common.js';
 import { SkillExport } from './skills.js';
 
@@ -55,7 +64,9 @@ export const WhoAmI = Type.Object(
       tier: KeyTierSchema,
       scopes: Type.Array(ScopeSchema),
       credential: Type.Enum(['api_key', 'oidc'], { description: 'an API key, or a token of the identity provider' }),
-      key_prefix: Type.Union([Type.String(), Type.Null()], { description: 'the prefix of the API key used; null for a token' }),
+      key_prefix: Type.Union([Type.String(), Type.Null()], {
+        description: 'the prefix of the API key used; null for a token',
+      }),
     }),
   },
   { description: 'Who the credential of this request is' },
@@ -63,7 +74,10 @@ export const WhoAmI = Type.Object(
 
 // ---- reputation and export -----------------------------------------------------------------------
 
-export const ReputationOne = Type.Object({ data: ReputationProfile }, { description: "The agent's reputation profile" });
+export const ReputationOne = Type.Object(
+  { data: ReputationProfile },
+  { description: "The agent's reputation profile" },
+);
 
 export const ExportDocument = Type.Object(
   {

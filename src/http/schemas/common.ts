@@ -15,12 +15,19 @@ export function errors(...statuses: number[]): Record<number, typeof ErrorBody> 
   return Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
 }
 
-export const Limit = Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'page size, 1..100' }));
+export const Limit = Type.Optional(
+  Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'page size, 1..100' }),
+);
 export const Offset = Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 }));
 export const MinQuality = Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'minimum quality score' }));
-export const Q = Type.Optional(Type.String({ maxLength: 500, description:
+export const Q = Type.Optional(
+  Type.String({
+    maxLength: 500,
+    description:
       'natural language, as an agent writes it: stop words dropped, an item matches when it shares any remaining word ' +
-      '(or, with embeddings on, its meaning is close enough); best match first, an exact name or title first' }));
+      '(or, with embeddings on, its meaning is close enough); best match first, an exact name or title first',
+  }),
+);
 export const Domain = Type.Optional(Type.String({ minLength: 1, maxLength: 100 }));
 
 export const pageOf = <T extends TSchema>(item: T, description: string) =>
@@ -31,7 +38,9 @@ export const pageOf = <T extends TSchema>(item: T, description: string) =>
       offset: Type.Integer(),
       limit: Type.Integer(),
       capped: Type.Optional(
-        Type.Boolean({ description: 'with q only: true when more than 1000 items matched; total is then 1000 and paging stops there' }),
+        Type.Boolean({
+          description: 'with q only: true when more than 1000 items matched; total is then 1000 and paging stops there',
+        }),
       ),
     },
     { description },

@@ -11,9 +11,17 @@ export const SkillListQuery = Type.Object(
     domain: Domain,
     tags: Type.Optional(Type.String({ maxLength: 1100, description: 'comma-separated; a skill must carry every tag' })),
     min_quality: MinQuality,
-    conformant: Type.Optional(Type.Boolean({ description: 'only skills that follow (true) or break (false) the Agent Skills format' })),
+    conformant: Type.Optional(
+      Type.Boolean({ description: 'only skills that follow (true) or break (false) the Agent Skills format' }),
+    ),
     publisher: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: "only this agent's skills" })),
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'only the skill of this name (with publisher: at most one)' })),
+    name: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: 'only the skill of this name (with publisher: at most one)',
+      }),
+    ),
     limit: Limit,
     offset: Offset,
   },
@@ -29,12 +37,19 @@ export const SkillBody = Type.Object(
       Type.Array(
         Type.Object(
           {
-            path: Type.String({ minLength: 1, maxLength: MAX_PATH_LENGTH, description: 'relative, / between folders (scripts/extract.py)' }),
+            path: Type.String({
+              minLength: 1,
+              maxLength: MAX_PATH_LENGTH,
+              description: 'relative, / between folders (scripts/extract.py)',
+            }),
             content_base64: Type.String({ maxLength: Math.ceil((MAX_FILE_BYTES * 4) / 3) + 4 }),
           },
           closed,
         ),
-        { maxItems: MAX_BUNDLE_FILES, description: `the bundle besides SKILL.md: at most ${MAX_BUNDLE_FILES} files of ${MAX_FILE_BYTES} bytes, ${MAX_BUNDLE_BYTES} in all` },
+        {
+          maxItems: MAX_BUNDLE_FILES,
+          description: `the bundle besides SKILL.md: at most ${MAX_BUNDLE_FILES} files of ${MAX_FILE_BYTES} bytes, ${MAX_BUNDLE_BYTES} in all`,
+        },
       ),
     ),
   },
@@ -45,13 +60,27 @@ export type SkillBody = Static<typeof SkillBody>;
 export const SkillCreated = Type.Object(
   {
     data: Skill,
-    warnings: Type.Array(Type.String(), { description: 'the findings, as messages (data.conformance.warnings has them with their kinds)' }),
+    warnings: Type.Array(Type.String(), {
+      description: 'the findings, as messages (data.conformance.warnings has them with their kinds)',
+    }),
   },
-  { description: 'The skill version as stored: a new skill or version (201), or the version that has this content already (200)' },
+  {
+    description:
+      'The skill version as stored: a new skill or version (201), or the version that has this content already (200)',
+  },
 );
-export const SkillOne = Type.Object({ data: Skill }, { description: 'The skill at one version, with its SKILL.md and file list' });
-export const SkillPage = pageOf(SkillSummary, 'A page of skill summaries (their latest versions, no SKILL.md), in list order');
-export const SkillVersionList = pageOf(SkillVersionSummary, "A page of a skill's versions, newest first (semantic-version precedence)");
+export const SkillOne = Type.Object(
+  { data: Skill },
+  { description: 'The skill at one version, with its SKILL.md and file list' },
+);
+export const SkillPage = pageOf(
+  SkillSummary,
+  'A page of skill summaries (their latest versions, no SKILL.md), in list order',
+);
+export const SkillVersionList = pageOf(
+  SkillVersionSummary,
+  "A page of a skill's versions, newest first (semantic-version precedence)",
+);
 export const PageQuery = Type.Object({ limit: Limit, offset: Offset }, closed);
 export const VisibilityBody = Type.Object({ visibility: VisibilitySchema }, closed);
 export const SkillDeleted = Type.Object(
@@ -60,8 +89,14 @@ export const SkillDeleted = Type.Object(
 );
 
 const SemVer = Type.String({ minLength: 5, maxLength: 64, description: 'a semantic version, e.g. 1.2.3' });
-export const SkillVersionParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), version: SemVer }, closed);
-export const SkillFileParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), '*': Type.String({ maxLength: 1_000 }) }, closed);
+export const SkillVersionParams = Type.Object(
+  { id: Type.String({ minLength: 1, maxLength: 64 }), version: SemVer },
+  closed,
+);
+export const SkillFileParams = Type.Object(
+  { id: Type.String({ minLength: 1, maxLength: 64 }), '*': Type.String({ maxLength: 1_000 }) },
+  closed,
+);
 export const SkillVersionFileParams = Type.Object(
   { id: Type.String({ minLength: 1, maxLength: 64 }), version: SemVer, '*': Type.String({ maxLength: 1_000 }) },
   closed,

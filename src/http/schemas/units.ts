@@ -20,9 +20,15 @@ export type UnitListQuery = Static<typeof UnitListQuery>;
 export const UnitBody = KnowledgeUnitInput;
 export type UnitBody = Static<typeof UnitBody>;
 
-export const UnitCreated = Type.Object({ data: KnowledgeUnit, quality_score: Type.Number() }, { description: 'The unit, as stored' });
+export const UnitCreated = Type.Object(
+  { data: KnowledgeUnit, quality_score: Type.Number() },
+  { description: 'The unit, as stored' },
+);
 export const UnitOne = Type.Object({ data: KnowledgeUnit }, { description: 'The whole unit' });
-export const UnitPage = pageOf(KnowledgeUnitSummary, 'A page of unit summaries (long text cut and marked), in list order');
+export const UnitPage = pageOf(
+  KnowledgeUnitSummary,
+  'A page of unit summaries (long text cut and marked), in list order',
+);
 
 export const VerdictBody = Type.Object(
   { valid: Type.Boolean(), feedback: Type.Optional(Type.String({ maxLength: 5_000 })) },

@@ -36,7 +36,14 @@ export class OpenAIEmbeddings implements EmbeddingProvider {
   private readonly opts: Required<Omit<OpenAIEmbeddingsOptions, 'apiKey' | 'dimensions'>> & { apiKey?: string };
 
   constructor(options: OpenAIEmbeddingsOptions) {
-    this.opts = { batchSize: 64, timeoutMs: 30_000, maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES, fetch: globalThis.fetch, ...options, url: endpointBase(options.url) };
+    this.opts = {
+      batchSize: 64,
+      timeoutMs: 30_000,
+      maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
+      fetch: globalThis.fetch,
+      ...options,
+      url: endpointBase(options.url),
+    };
     this.id = `openai:${options.model}@${this.opts.url}`;
     this.dimensions = options.dimensions ?? 0;
   }
@@ -52,11 +59,17 @@ export class OpenAIEmbeddings implements EmbeddingProvider {
 
   private async request(input: string[]): Promise<unknown> {
     const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(new Error(`embeddings endpoint did not answer within ${this.opts.timeoutMs} ms`)), this.opts.timeoutMs);
+    const timer = setTimeout(
+      () => abort.abort(new Error(`embeddings endpoint did not answer within ${this.opts.timeoutMs} ms`)),
+      this.opts.timeoutMs,
+    );
     try {
       const res = await this.opts.fetch(`${this.opts.url}/v1/embeddings`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...(this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          ...(this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {}),
+        },
         body: JSON.stringify({ model: this.opts.model, input }),
         signal: abort.signal,
       });
@@ -79,12 +92,14 @@ export class OpenAIEmbeddings implements EmbeddingProvider {
   private vectorsOf(json: unknown, count: number): Float32Array[] {
     const data = (json as { data?: unknown } | null)?.data;
     if (!Array.isArray(data)) throw new Error('embeddings endpoint answered without a data list');
-    if (data.length !== count) throw new Error(`embeddings endpoint returned ${data.length} vectors for ${count} texts`);
+    if (data.length !== count)
+      throw new Error(`embeddings endpoint returned ${data.length} vectors for ${count} texts`);
     const ordered = new Array<Float32Array | undefined>(count);
     for (const [position, item] of data.entries()) {
       const { index, embedding } = (item ?? {}) as { index?: unknown; embedding?: unknown };
       const at = index === undefined ? position : index;
-      if (typeof at !== 'number' || !Number.isInteger(at) || at < 0 || at >= count || ordered[at]) throw new Error('embeddings endpoint returned a bad or repeated index');
+      if (typeof at !== 'number' || !Number.isInteger(at) || at < 0 || at >= count || ordered[at])
+        throw new Error('embeddings endpoint returned a bad or repeated index');
       ordered[at] = this.vector(embedding);
     }
     return ordered as Float32Array[];
@@ -94,7 +109,9 @@ export class OpenAIEmbeddings implements EmbeddingProvider {
     if (!Array.isArray(embedding)) throw new Error('embeddings endpoint returned an item without an embedding');
     const expected = this.dimensions || embedding.length;
     if (embedding.length !== expected || expected === 0 || expected > MAX_DIMENSIONS) {
-      throw new Error(`embedding of ${embedding.length} dimensions, expected ${this.dimensions || `1 to ${MAX_DIMENSIONS}`}`);
+      throw new Error(
+        `embedding of ${embedding.length} dimensions, expected ${this.dimensions || `1 to ${MAX_DIMENSIONS}`}`,
+      );
     }
     const v = new Float32Array(expected);
     for (let i = 0; i < expected; i++) {

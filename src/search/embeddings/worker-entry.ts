@@ -7,7 +7,10 @@ const provider = createProvider(workerData as ProviderSpec);
 parentPort!.on('message', async (msg: { id: number; texts: string[] }) => {
   try {
     const vectors = await provider.embed(msg.texts);
-    parentPort!.postMessage({ id: msg.id, vectors }, vectors.map((v) => v.buffer as ArrayBuffer));
+    parentPort!.postMessage(
+      { id: msg.id, vectors },
+      vectors.map((v) => v.buffer as ArrayBuffer),
+    );
   } catch (err) {
     parentPort!.postMessage({ id: msg.id, error: err instanceof Error ? err.message : String(err) });
   }

@@ -40,11 +40,14 @@ export class WorkerEmbeddings implements EmbeddingProvider {
   private readonly cacheSize: number;
   private readonly queryBackoff: Backoff;
 
-  constructor(private readonly spec: ProviderSpec, options: WorkerEmbeddingsOptions = {}) {
+  constructor(
+    private readonly spec: ProviderSpec,
+    options: WorkerEmbeddingsOptions = {},
+  ) {
     if (spec.kind === 'none') throw new Error('no worker is needed without embeddings');
     this.id = spec.kind === 'builtin' ? BUILTIN_ID : `openai:${spec.model}@${endpointBase(spec.url)}`;
     this.queryBackoff = new Backoff(options.backoff);
-    this.dimensions = spec.kind === 'builtin' ? 512 : spec.dimensions ?? 0;
+    this.dimensions = spec.kind === 'builtin' ? 512 : (spec.dimensions ?? 0);
     this.itemSlice = options.itemSlice ?? 2;
     this.cacheSize = options.queryCacheSize ?? 10_000;
   }
@@ -56,7 +59,10 @@ export class WorkerEmbeddings implements EmbeddingProvider {
     const fromSource = import.meta.url.endsWith('.ts');
     const url = new URL(fromSource ? './worker-entry.ts' : './worker-entry.js', import.meta.url);
     const w = fromSource
-      ? new Worker(`import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(url.href)}); });`, { eval: true, workerData: this.spec })
+      ? new Worker(
+          `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(url.href)}); });`,
+          { eval: true, workerData: this.spec },
+        )
       : new Worker(url, { workerData: this.spec });
     w.unref();
     w.on('message', (msg: { id: number; vectors?: Float32Array[]; error?: string }) => {
@@ -76,9 +82,13 @@ export class WorkerEmbeddings implements EmbeddingProvider {
   }
 
   /** Vectors of the known length (the first answer's when the spec gave none), else a rejection. */
-  private accept(vectors: Float32Array[], p: { resolve: (v: Float32Array[]) => void; reject: (e: Error) => void }): void {
+  private accept(
+    vectors: Float32Array[],
+    p: { resolve: (v: Float32Array[]) => void; reject: (e: Error) => void },
+  ): void {
     if (this.dimensions === 0 && vectors.length > 0) this.dimensions = vectors[0]!.length;
-    if (vectors.some((v) => v.length !== this.dimensions || this.dimensions === 0)) p.reject(new Error(`the embedding worker returned vectors of a length other than ${this.dimensions}`));
+    if (vectors.some((v) => v.length !== this.dimensions || this.dimensions === 0))
+      p.reject(new Error(`the embedding worker returned vectors of a length other than ${this.dimensions}`));
     else p.resolve(vectors);
   }
 
@@ -120,7 +130,8 @@ export class WorkerEmbeddings implements EmbeddingProvider {
   /** Items: sliced so that queries can pass between slices. */
   async embed(texts: string[]): Promise<Float32Array[]> {
     const parts: Promise<Float32Array[]>[] = [];
-    for (let i = 0; i < texts.length; i += this.itemSlice) parts.push(this.enqueue(this.items, texts.slice(i, i + this.itemSlice)));
+    for (let i = 0; i < texts.length; i += this.itemSlice)
+      parts.push(this.enqueue(this.items, texts.slice(i, i + this.itemSlice)));
     return (await Promise.all(parts)).flat();
   }
 

@@ -88,7 +88,10 @@ export function createPool(url: string, options: PoolOptions = {}): Pool {
   // An idle connection that breaks (server restart, network) is dropped and replaced on next use; without
   // a listener that event would crash the process.
   pool.on('error', (error: Error & { code?: string }) => {
-    options.log?.warn({ reason: error.message, code: error.code }, 'an idle PostgreSQL connection broke; it is replaced on next use');
+    options.log?.warn(
+      { reason: error.message, code: error.code },
+      'an idle PostgreSQL connection broke; it is replaced on next use',
+    );
   });
   return pool;
 }
@@ -109,7 +112,11 @@ function statementName(text: string): string {
  * A fixed statement, prepared once per connection. Its columns must be listed, never `*`: a prepared
  * `SELECT *` fails with "cached plan must not change result type" once a newer instance adds a column.
  */
-export async function run<R extends QueryResultRow>(db: Queryable, text: string, values: unknown[] = []): Promise<QueryResult<R>> {
+export async function run<R extends QueryResultRow>(
+  db: Queryable,
+  text: string,
+  values: unknown[] = [],
+): Promise<QueryResult<R>> {
   try {
     return await db.query<R>({ name: statementName(text), text, values });
   } catch (error) {
@@ -121,7 +128,11 @@ export async function run<R extends QueryResultRow>(db: Queryable, text: string,
  * A statement built per request (list filters): left unnamed, so PostgreSQL plans it for the actual
  * values every time instead of settling on one generic plan for all filter values.
  */
-export async function runAdHoc<R extends QueryResultRow>(db: Queryable, text: string, values: unknown[]): Promise<QueryResult<R>> {
+export async function runAdHoc<R extends QueryResultRow>(
+  db: Queryable,
+  text: string,
+  values: unknown[],
+): Promise<QueryResult<R>> {
   try {
     return await db.query<R>(text, values);
   } catch (error) {
@@ -133,7 +144,11 @@ export async function runAdHoc<R extends QueryResultRow>(db: Queryable, text: st
 export const READ_ONE_SNAPSHOT = 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY';
 
 /** Runs `work` in one transaction on one pooled connection; rolls back on any error, always releases. */
-export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
+export async function inTransaction<T>(
+  pool: Pool,
+  work: (client: PoolClient) => Promise<T>,
+  begin = 'BEGIN',
+): Promise<T> {
   let client: PoolClient;
   try {
     client = await pool.connect();
@@ -171,7 +186,11 @@ export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) =>
  * it, then finds every migration recorded and applies none. It waits at most `migrationLockMs`, so an
  * instance wedged while holding the lock makes the others fail with a message instead of hanging.
  */
-export async function migrate(url: string, options: PoolOptions = {}, migrations: Migration[] = allMigrations): Promise<void> {
+export async function migrate(
+  url: string,
+  options: PoolOptions = {},
+  migrations: Migration[] = allMigrations,
+): Promise<void> {
   const client = new pg.Client(connectionConfig(url, options));
   // A connection that breaks mid-migration rejects the query in flight; without a listener it would crash.
   client.on('error', () => {});
@@ -202,7 +221,9 @@ async function takeMigrationLock(client: pg.Client, waitMs: number, log: StoreLo
   const started = Date.now();
   let nextLog = started;
   for (;;) {
-    const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [MIGRATION_LOCK_KEY]);
+    const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [
+      MIGRATION_LOCK_KEY,
+    ]);
     if (rows[0]!.locked) return;
     const waited = Date.now() - started;
     if (waited >= waitMs) {
@@ -214,7 +235,10 @@ async function takeMigrationLock(client: pg.Client, waitMs: number, log: StoreLo
       );
     }
     if (Date.now() >= nextLog) {
-      log?.warn({ waitedMs: waited, holderPid: await migrationLockHolder(client) }, 'waiting for another instance to finish migrating');
+      log?.warn(
+        { waitedMs: waited, holderPid: await migrationLockHolder(client) },
+        'waiting for another instance to finish migrating',
+      );
       nextLog += LOCK_LOG_EVERY_MS;
     }
     await sleep(Math.min(LOCK_POLL_MS, waitMs - waited));

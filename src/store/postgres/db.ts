@@ -19,7 +19,9 @@ function inSnapshot(client: PoolClient): Db {
 function over(queryable: Queryable, snapshot: <T>(work: (db: Db) => Promise<T>) => Promise<T>): Db {
   const rows = async <R>(query: Sql, options?: QueryOptions): Promise<R[]> => {
     const { text, values } = render(query, 'postgres');
-    const result = options?.adHoc ? await runAdHoc<QueryResultRow>(queryable, text, values) : await run<QueryResultRow>(queryable, text, values);
+    const result = options?.adHoc
+      ? await runAdHoc<QueryResultRow>(queryable, text, values)
+      : await run<QueryResultRow>(queryable, text, values);
     return result.rows as R[];
   };
   return {

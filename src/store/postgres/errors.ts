@@ -11,7 +11,14 @@ const UNSTORABLE_STATES = new Set(['22021', '22P05']); // character_not_in_reper
 // full, out of memory, too many connections) are tested apart.
 const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '57014', '25P03', '40001', '40P01']);
 const UNAVAILABLE_SYSTEM_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
 ]);
 // node-postgres reports a lost or timed-out connection by message only.
 const UNAVAILABLE_MESSAGES =
@@ -21,7 +28,8 @@ function isUnavailable(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 3) return false;
   const e = error as { code?: unknown; message?: unknown; cause?: unknown };
   const code = typeof e.code === 'string' ? e.code : '';
-  if (UNAVAILABLE_STATES.has(code) || UNAVAILABLE_SYSTEM_CODES.has(code) || /^(08|53)[0-9A-Z]{3}$/.test(code)) return true;
+  if (UNAVAILABLE_STATES.has(code) || UNAVAILABLE_SYSTEM_CODES.has(code) || /^(08|53)[0-9A-Z]{3}$/.test(code))
+    return true;
   if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) return true;
   return isUnavailable(e.cause, depth + 1);
 }
@@ -39,7 +47,9 @@ export function mapError(error: unknown): unknown {
   }
   if (isUnavailable(error)) {
     const code = typeof e.code === 'string' ? ` [${e.code}]` : '';
-    return new StoreUnavailableError(`PostgreSQL is unavailable: ${String(e.message ?? error)}${code}`, { cause: error });
+    return new StoreUnavailableError(`PostgreSQL is unavailable: ${String(e.message ?? error)}${code}`, {
+      cause: error,
+    });
   }
   return error;
 }
@@ -50,7 +60,8 @@ export function mapError(error: unknown): unknown {
  */
 export function refuseUnstorable(value: unknown, name = ''): void {
   const at = findUnstorableText(value, name);
-  if (at !== null) throw new UnstorableTextError(`${at} contains characters that cannot be stored (NUL or invalid Unicode)`);
+  if (at !== null)
+    throw new UnstorableTextError(`${at} contains characters that cannot be stored (NUL or invalid Unicode)`);
 }
 
 /** The constraint a unique violation (SQLSTATE 23505) hit, or null for any other error. */

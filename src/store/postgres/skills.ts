@@ -50,20 +50,29 @@ export async function publish(client: PoolClient, plan: SkillPlan, quota: Storag
       if (uniqueViolation(error) !== null) throw new PublishRaceError();
       throw error;
     }
-    const rewarded = { agentId: plan.agentId, targetId: plan.skillId, at, isPrivate: plan.visibility === 'private', usage };
+    const rewarded = {
+      agentId: plan.agentId,
+      targetId: plan.skillId,
+      at,
+      isPrivate: plan.visibility === 'private',
+      usage,
+    };
     await reward(client, [rewarded], 'contribute_skill', plan.rewardMillis, quota);
   } else {
     await lockAgent(client, plan.agentId);
     const [found] = (
-      await run<SkillRef>(client, 'SELECT seq, agent_id, visibility FROM skills WHERE id = $1 AND agent_id = $2 FOR UPDATE', [
-        plan.skillId,
-        plan.agentId,
-      ])
+      await run<SkillRef>(
+        client,
+        'SELECT seq, agent_id, visibility FROM skills WHERE id = $1 AND agent_id = $2 FOR UPDATE',
+        [plan.skillId, plan.agentId],
+      )
     ).rows;
     if (!found) throw new PublishRaceError();
     skill = found;
     if (plan.maxVersions !== null) {
-      const [held] = (await run<{ n: string }>(client, 'SELECT count(*) AS n FROM skill_versions WHERE skill_seq = $1', [found.seq])).rows;
+      const [held] = (
+        await run<{ n: string }>(client, 'SELECT count(*) AS n FROM skill_versions WHERE skill_seq = $1', [found.seq])
+      ).rows;
       if (Number(held!.n) >= plan.maxVersions) throw new VersionLimitError(plan.maxVersions);
     }
     const usage = { units: 0, skills: 0, bytes };
@@ -74,7 +83,11 @@ export async function publish(client: PoolClient, plan: SkillPlan, quota: Storag
   }
   let versionSeq: string;
   try {
-    const inserted = await run<{ seq: string }>(client, INSERT_VERSION, skillRows.versionValues(skill.seq, plan.version, (b) => b));
+    const inserted = await run<{ seq: string }>(
+      client,
+      INSERT_VERSION,
+      skillRows.versionValues(skill.seq, plan.version, (b) => b),
+    );
     versionSeq = inserted.rows[0]!.seq;
   } catch (error) {
     if (uniqueViolation(error) !== null) throw new PublishRaceError();
@@ -87,7 +100,14 @@ export async function publish(client: PoolClient, plan: SkillPlan, quota: Storag
       `INSERT INTO skill_files (version_seq, path, content, size, digest, media_type)
        SELECT $1, t.path, t.content, t.size, t.digest, t.media_type
        FROM unnest($2::text[], $3::bytea[], $4::int[], $5::text[], $6::text[]) AS t(path, content, size, digest, media_type)`,
-      [versionSeq, files.map((f) => f.path), files.map((f) => Buffer.from(f.content)), files.map((f) => f.size), files.map((f) => f.digest), files.map((f) => f.mediaType)],
+      [
+        versionSeq,
+        files.map((f) => f.path),
+        files.map((f) => Buffer.from(f.content)),
+        files.map((f) => f.size),
+        files.map((f) => f.digest),
+        files.map((f) => f.mediaType),
+      ],
     );
   }
   await run(client, 'UPDATE skills SET bytes = bytes + $2, updated_at = $3 WHERE seq = $1', [skill.seq, bytes, at]);
@@ -95,12 +115,23 @@ export async function publish(client: PoolClient, plan: SkillPlan, quota: Storag
 }
 
 /** Who sees a skill (every version of it); its history items follow (public profiles hide private ones). */
-export async function setVisibility(client: PoolClient, id: string, visibility: Visibility, at: string): Promise<'changed' | 'unchanged' | 'not_found'> {
-  const [skill] = (await run<SkillRef>(client, 'SELECT seq, agent_id, visibility FROM skills WHERE id = $1 FOR UPDATE', [id])).rows;
+export async function setVisibility(
+  client: PoolClient,
+  id: string,
+  visibility: Visibility,
+  at: string,
+): Promise<'changed' | 'unchanged' | 'not_found'> {
+  const [skill] = (
+    await run<SkillRef>(client, 'SELECT seq, agent_id, visibility FROM skills WHERE id = $1 FOR UPDATE', [id])
+  ).rows;
   if (!skill) return 'not_found';
   if (skill.visibility === visibility) return 'unchanged';
   await run(client, 'UPDATE skills SET visibility = $2, updated_at = $3 WHERE seq = $1', [skill.seq, visibility, at]);
-  await run(client, 'UPDATE reputation_events SET private = $3 WHERE agent_id = $1 AND target_id = $2', [skill.agent_id, id, visibility === 'private']);
+  await run(client, 'UPDATE reputation_events SET private = $3 WHERE agent_id = $1 AND target_id = $2', [
+    skill.agent_id,
+    id,
+    visibility === 'private',
+  ]);
   return 'changed';
 }
 
@@ -152,14 +183,19 @@ export async function setYanked(
   const [skill] = (await run<{ seq: string }>(client, 'SELECT seq FROM skills WHERE id = $1 FOR UPDATE', [id])).rows;
   if (!skill) return 'not_found';
   const [row] = (
-    await run<{ seq: string; yanked: boolean }>(client, 'SELECT seq, yanked FROM skill_versions WHERE skill_seq = $1 AND version = $2', [
-      skill.seq,
-      version,
-    ])
+    await run<{ seq: string; yanked: boolean }>(
+      client,
+      'SELECT seq, yanked FROM skill_versions WHERE skill_seq = $1 AND version = $2',
+      [skill.seq, version],
+    )
   ).rows;
   if (!row) return 'not_found';
   if (row.yanked === yanked) return 'unchanged';
-  await run(client, 'UPDATE skill_versions SET yanked = $2, yanked_at = $3 WHERE seq = $1', [row.seq, yanked, yanked ? at : null]);
+  await run(client, 'UPDATE skill_versions SET yanked = $2, yanked_at = $3 WHERE seq = $1', [
+    row.seq,
+    yanked,
+    yanked ? at : null,
+  ]);
   await refreshDefault(client, skill.seq, at);
   return 'changed';
 }
@@ -170,7 +206,11 @@ export async function deleteSkill(client: PoolClient, id: string, at: string): P
   if (!owner) return false;
   await lockAgent(client, owner.agent_id);
   const [skill] = (
-    await run<SkillRef & { bytes: string }>(client, 'DELETE FROM skills WHERE id = $1 RETURNING seq, agent_id, visibility, bytes', [id])
+    await run<SkillRef & { bytes: string }>(
+      client,
+      'DELETE FROM skills WHERE id = $1 RETURNING seq, agent_id, visibility, bytes',
+      [id],
+    )
   ).rows;
   if (!skill) return false;
   await takeBack(client, skill.agent_id, 'contribute_skill', id, at, skill.visibility === 'private', {

@@ -29,7 +29,12 @@ async function retryingConflicts<T>(transaction: () => Promise<T>): Promise<T> {
       return await transaction();
     } catch (error) {
       const code = (error as { cause?: { code?: unknown } }).cause?.code;
-      if (!(error instanceof StoreUnavailableError) || !CONFLICT_STATES.has(String(code)) || attempt >= CONFLICT_ATTEMPTS) throw error;
+      if (
+        !(error instanceof StoreUnavailableError) ||
+        !CONFLICT_STATES.has(String(code)) ||
+        attempt >= CONFLICT_ATTEMPTS
+      )
+        throw error;
       await sleep(5 + Math.random() * 20 * attempt);
     }
   }
@@ -44,7 +49,9 @@ export async function openPostgresStore(url: string, options: PoolOptions = {}):
   const pool = createPool(url, options);
   let closed = false;
   const folding = setInterval(() => {
-    foldUnitCounts(pool).catch((error: Error) => options.log?.warn({ reason: error.message }, 'folding the unit counts failed; lists still count them exactly'));
+    foldUnitCounts(pool).catch((error: Error) =>
+      options.log?.warn({ reason: error.message }, 'folding the unit counts failed; lists still count them exactly'),
+    );
   }, FOLD_EVERY_MS);
   folding.unref();
 
@@ -58,7 +65,11 @@ export async function openPostgresStore(url: string, options: PoolOptions = {}):
       }),
     );
   /** The same, where only a write that happened is answered for again (a refusal is never replayed). */
-  const writeIf = <T>(work: (client: PoolClient) => Promise<T>, happened: (result: T) => boolean, response?: IdempotentResponse): Promise<T> =>
+  const writeIf = <T>(
+    work: (client: PoolClient) => Promise<T>,
+    happened: (result: T) => boolean,
+    response?: IdempotentResponse,
+  ): Promise<T> =>
     retryingConflicts(() =>
       inTransaction(pool, async (client) => {
         const result = await work(client);
@@ -66,7 +77,8 @@ export async function openPostgresStore(url: string, options: PoolOptions = {}):
         return result;
       }),
     );
-  const unstorableSkill = (plan: Parameters<Store['publishSkill']>[0]) => refuseUnstorable({ ...plan.version, files: plan.version.files.map((f) => f.path) });
+  const unstorableSkill = (plan: Parameters<Store['publishSkill']>[0]) =>
+    refuseUnstorable({ ...plan.version, files: plan.version.files.map((f) => f.path) });
 
   const store = composeStore(postgresDb(pool), {
     backend: 'postgres',
@@ -89,7 +101,9 @@ export async function openPostgresStore(url: string, options: PoolOptions = {}):
       } catch (error) {
         if (!(error instanceof AgentExistsError)) throw error;
       }
-      return (await run<{ origin: 'api_key' | 'oidc' }>(pool, 'SELECT origin FROM agents WHERE agent_id = $1', [agentId])).rows[0]!.origin;
+      return (
+        await run<{ origin: 'api_key' | 'oidc' }>(pool, 'SELECT origin FROM agents WHERE agent_id = $1', [agentId])
+      ).rows[0]!.origin;
     },
     async createAgentWithKey(key, response) {
       refuseUnstorable(key);
@@ -102,7 +116,12 @@ export async function openPostgresStore(url: string, options: PoolOptions = {}):
       refuseUnstorable(key);
       await write((client) => writes.insertKey(client, key), response);
     },
-    revokeKey: (keyId, at, response) => writeIf((client) => writes.revokeKey(client, keyId, at), (revoked) => revoked, response),
+    revokeKey: (keyId, at, response) =>
+      writeIf(
+        (client) => writes.revokeKey(client, keyId, at),
+        (revoked) => revoked,
+        response,
+      ),
     purgeIdempotentResponses: (before) => purgeResponses(pool, before),
 
     async publishSkill(plan, response, quota) {
@@ -133,7 +152,11 @@ export async function openPostgresStore(url: string, options: PoolOptions = {}):
     deleteUnit: (id, at) => write((client) => writes.deleteUnit(client, id, at)),
     recordVerdict(verdict, response) {
       refuseUnstorable({ unit_id: verdict.unitId, agent_id: verdict.agentId, feedback: verdict.feedback });
-      return writeIf((client) => writes.recordVerdict(client, verdict), (outcome) => outcome.recorded, response);
+      return writeIf(
+        (client) => writes.recordVerdict(client, verdict),
+        (outcome) => outcome.recorded,
+        response,
+      );
     },
     async importUnits(items, rewardMillis) {
       if (items.length === 0) return;

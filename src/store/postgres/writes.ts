@@ -7,7 +7,15 @@ import { rewardMove, takeBack as takeBackRule } from '../../domain/reputation.js
 import * as rows from '../rows.js';
 import { agentIdSkeletons } from '../../domain/agent-ids.js';
 import { AgentConfusableError, AgentExistsError, PrefixTakenError } from '../store.js';
-import type { AgentOrigin, NewKey, NewVerdict, SearchKind, StorageQuota, UnitImport, VerdictOutcome } from '../store.js';
+import type {
+  AgentOrigin,
+  NewKey,
+  NewVerdict,
+  SearchKind,
+  StorageQuota,
+  UnitImport,
+  VerdictOutcome,
+} from '../store.js';
 import { checkQuota } from '../quota.js';
 import { run, type Queryable } from './connection.js';
 import { uniqueViolation } from './errors.js';
@@ -19,7 +27,12 @@ const ROWS_PER_STATEMENT = 1_000;
  * `INSERT INTO table (columns) SELECT … FROM unnest($1::type[], …) WITH ORDINALITY ORDER BY ord`: identity
  * values (seq) follow the given order, as one insert per row would. JSON columns arrive as text.
  */
-function unnestInsert(table: string, columns: readonly string[], types: Record<string, string>, returning = ''): string {
+function unnestInsert(
+  table: string,
+  columns: readonly string[],
+  types: Record<string, string>,
+  returning = '',
+): string {
   const typeOf = (column: string) => types[column] ?? 'text';
   const arrays = columns.map((column, i) => `$${i + 1}::${typeOf(column) === 'jsonb' ? 'text' : typeOf(column)}[]`);
   const selected = columns.map((column) => (typeOf(column) === 'jsonb' ? `t.${column}::jsonb` : `t.${column}`));
@@ -29,7 +42,14 @@ FROM unnest(${arrays.join(', ')}) WITH ORDINALITY AS t(${columns.join(', ')}, or
 ORDER BY t.ord${returning ? ` RETURNING ${returning}` : ''}`;
 }
 
-const UNIT_TYPES = { examples: 'jsonb', tags: 'jsonb', confidence: 'float8', base_quality: 'float8', quality_score: 'float8', bytes: 'int8' };
+const UNIT_TYPES = {
+  examples: 'jsonb',
+  tags: 'jsonb',
+  confidence: 'float8',
+  base_quality: 'float8',
+  quality_score: 'float8',
+  bytes: 'int8',
+};
 const INSERT_UNITS = unnestInsert('knowledge_units', rows.UNIT_INSERT_COLUMNS, UNIT_TYPES);
 
 /** Rows of values → one array per column. */
@@ -52,13 +72,21 @@ function chunks<T>(items: readonly T[]): T[][] {
  */
 export async function insertAgent(db: Queryable, agentId: string, origin: AgentOrigin, at: string): Promise<void> {
   try {
-    await run(db, 'INSERT INTO agents (agent_id, origin, created_at, updated_at) VALUES ($1, $2, $3, $3)', [agentId, origin, at]);
+    await run(db, 'INSERT INTO agents (agent_id, origin, created_at, updated_at) VALUES ($1, $2, $3, $3)', [
+      agentId,
+      origin,
+      at,
+    ]);
   } catch (error) {
     if (uniqueViolation(error) === 'agents_pkey') throw new AgentExistsError(agentId);
     throw error;
   }
   for (const skeleton of agentIdSkeletons(agentId)) {
-    const claimed = await run(db, 'INSERT INTO agent_skeletons (skeleton, agent_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [skeleton, agentId]);
+    const claimed = await run(
+      db,
+      'INSERT INTO agent_skeletons (skeleton, agent_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+      [skeleton, agentId],
+    );
     if (claimed.rowCount === 0 && origin === 'api_key') throw new AgentConfusableError(agentId);
   }
 }
@@ -77,7 +105,10 @@ export async function insertKey(db: Queryable, key: NewKey): Promise<void> {
 }
 
 export async function revokeKey(db: Queryable, keyId: number, at: string): Promise<boolean> {
-  return (await run(db, 'UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [at, keyId])).rowCount === 1;
+  return (
+    (await run(db, 'UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [at, keyId]))
+      .rowCount === 1
+  );
 }
 
 // ---- reputation ----------------------------------------------------------------------------------
@@ -143,17 +174,22 @@ export async function reward(
   const ids = [...totals.keys()].sort();
   const moves = ids.map((id) => rewardMove(action, millis, totals.get(id)!.count));
   const of = (id: string) => totals.get(id)!;
-  const updated = await run<{ agent_id: string; unit_count: number; skill_count: number; stored_bytes: string }>(client, MOVE_TOTALS, [
-    ids,
-    moves.map((m) => m.scoreMillis),
-    moves.map((m) => m.contributions),
-    moves.map((m) => m.validations),
-    ids.map((id) => of(id).lastAt),
-    ids.map((id) => of(id).units),
-    ids.map((id) => of(id).skills),
-    ids.map((id) => of(id).bytes),
-  ]);
-  if (updated.rowCount !== ids.length) throw new Error('a contributing agent does not exist; create agents before their contributions');
+  const updated = await run<{ agent_id: string; unit_count: number; skill_count: number; stored_bytes: string }>(
+    client,
+    MOVE_TOTALS,
+    [
+      ids,
+      moves.map((m) => m.scoreMillis),
+      moves.map((m) => m.contributions),
+      moves.map((m) => m.validations),
+      ids.map((id) => of(id).lastAt),
+      ids.map((id) => of(id).units),
+      ids.map((id) => of(id).skills),
+      ids.map((id) => of(id).bytes),
+    ],
+  );
+  if (updated.rowCount !== ids.length)
+    throw new Error('a contributing agent does not exist; create agents before their contributions');
   if (!quota) return;
   for (const held of updated.rows) {
     const growth = of(held.agent_id);
@@ -179,7 +215,12 @@ export async function lockAgent(client: PoolClient, agentId: string): Promise<vo
 }
 
 /** Refuses (QuotaExceededError) storage that would take the agent over `quota`; its row stays locked. */
-export async function reserveStorage(client: PoolClient, agentId: string, quota: StorageQuota, growth: { units: number; skills: number; bytes: number }): Promise<void> {
+export async function reserveStorage(
+  client: PoolClient,
+  agentId: string,
+  quota: StorageQuota,
+  growth: { units: number; skills: number; bytes: number },
+): Promise<void> {
   const [used] = (
     await run<{ unit_count: number; skill_count: number; stored_bytes: string }>(
       client,
@@ -188,19 +229,34 @@ export async function reserveStorage(client: PoolClient, agentId: string, quota:
     )
   ).rows;
   if (!used) return;
-  checkQuota(quota, used.unit_count + growth.units, used.skill_count + growth.skills, Number(used.stored_bytes) + growth.bytes, growth);
+  checkQuota(
+    quota,
+    used.unit_count + growth.units,
+    used.skill_count + growth.skills,
+    Number(used.stored_bytes) + growth.bytes,
+    growth,
+  );
 }
 
 /** Deletes a unit (verdicts go by ON DELETE CASCADE) and takes its reward back, its contributor locked first. */
 export async function deleteUnit(client: PoolClient, id: string, at: string): Promise<boolean> {
-  const [owner] = (await run<{ agent_id: string }>(client, 'SELECT agent_id FROM knowledge_units WHERE id = $1', [id])).rows;
+  const [owner] = (await run<{ agent_id: string }>(client, 'SELECT agent_id FROM knowledge_units WHERE id = $1', [id]))
+    .rows;
   if (!owner) return false;
   await lockAgent(client, owner.agent_id);
   const [unit] = (
-    await run<{ agent_id: string; bytes: string }>(client, 'DELETE FROM knowledge_units WHERE id = $1 RETURNING agent_id, bytes', [id])
+    await run<{ agent_id: string; bytes: string }>(
+      client,
+      'DELETE FROM knowledge_units WHERE id = $1 RETURNING agent_id, bytes',
+      [id],
+    )
   ).rows;
   if (!unit) return false;
-  await takeBack(client, unit.agent_id, 'contribute_knowledge', id, at, false, { units: -1, skills: 0, bytes: -Number(unit.bytes) });
+  await takeBack(client, unit.agent_id, 'contribute_knowledge', id, at, false, {
+    units: -1,
+    skills: 0,
+    bytes: -Number(unit.bytes),
+  });
   return true;
 }
 
@@ -246,7 +302,14 @@ export async function recordVerdict(client: PoolClient, v: NewVerdict): Promise<
   // FOR UPDATE: verdicts on one unit, from any instance, queue here, so each one starts from the counts
   // the previous one committed and none is lost.
   const [unit] = (
-    await run<{ seq: string; base_quality: number; valid_count: number; invalid_count: number; valid_weight: number; invalid_weight: number }>(
+    await run<{
+      seq: string;
+      base_quality: number;
+      valid_count: number;
+      invalid_count: number;
+      valid_weight: number;
+      invalid_weight: number;
+    }>(
       client,
       'SELECT seq, base_quality, valid_count, invalid_count, valid_weight, invalid_weight FROM knowledge_units WHERE id = $1 FOR UPDATE',
       [v.unitId],
@@ -254,12 +317,16 @@ export async function recordVerdict(client: PoolClient, v: NewVerdict): Promise<
   ).rows;
   if (!unit) return { recorded: false, reason: 'not_found' };
   const [previous] = (
-    await run<{ valid: boolean; weight: number }>(client, 'SELECT valid, weight FROM verdicts WHERE unit_seq = $1 AND agent_id = $2', [
-      unit.seq,
-      v.agentId,
-    ])
+    await run<{ valid: boolean; weight: number }>(
+      client,
+      'SELECT valid, weight FROM verdicts WHERE unit_seq = $1 AND agent_id = $2',
+      [unit.seq, v.agentId],
+    )
   ).rows;
-  const decision = v.decide(rows.toVerdictState(unit, previous, rows.postgresDecode), { valid: v.valid, weight: v.weight });
+  const decision = v.decide(rows.toVerdictState(unit, previous, rows.postgresDecode), {
+    valid: v.valid,
+    weight: v.weight,
+  });
   await run(
     client,
     `INSERT INTO verdicts (unit_seq, unit_id, agent_id, valid, feedback, created_at, updated_at, weight) VALUES ($1, $2, $3, $4, $5, $6, $6, $7)
@@ -268,13 +335,26 @@ export async function recordVerdict(client: PoolClient, v: NewVerdict): Promise<
     [unit.seq, v.unitId, v.agentId, v.valid, v.feedback, v.at, v.weight],
   );
   if (decision.rewardMillis > 0) {
-    await reward(client, [{ agentId: v.agentId, targetId: v.unitId, at: v.at }], 'validate_knowledge', decision.rewardMillis);
+    await reward(
+      client,
+      [{ agentId: v.agentId, targetId: v.unitId, at: v.at }],
+      'validate_knowledge',
+      decision.rewardMillis,
+    );
   }
   await run(
     client,
     `UPDATE knowledge_units SET valid_count = $1, invalid_count = $2, valid_weight = $3, invalid_weight = $4, quality_score = $5,
        updated_at = $6 WHERE seq = $7`,
-    [decision.valid, decision.invalid, decision.validWeight, decision.invalidWeight, decision.qualityScore, v.at, unit.seq],
+    [
+      decision.valid,
+      decision.invalid,
+      decision.validWeight,
+      decision.invalidWeight,
+      decision.qualityScore,
+      v.at,
+      unit.seq,
+    ],
   );
   return { recorded: true, first: previous === undefined };
 }
@@ -286,7 +366,12 @@ export async function purgeSearchChanges(db: Queryable, beforeSeq: number): Prom
 }
 
 /** Keeps vectors of items that still exist (a vector for a deleted item is dropped). */
-export async function saveVectors(db: Queryable, kind: SearchKind, model: string, vectors: readonly { seq: number; vector: Float32Array }[]): Promise<void> {
+export async function saveVectors(
+  db: Queryable,
+  kind: SearchKind,
+  model: string,
+  vectors: readonly { seq: number; vector: Float32Array }[],
+): Promise<void> {
   if (vectors.length === 0) return;
   const table = kind === 'skill' ? 'skills' : 'knowledge_units';
   await run(
@@ -295,6 +380,11 @@ export async function saveVectors(db: Queryable, kind: SearchKind, model: string
      SELECT $1, t.seq, $2, t.vector FROM unnest($3::bigint[], $4::bytea[]) AS t(seq, vector)
      WHERE EXISTS (SELECT 1 FROM ${table} i WHERE i.seq = t.seq)
      ON CONFLICT (kind, item_seq, model) DO UPDATE SET vector = excluded.vector`,
-    [kind, model, vectors.map((v) => v.seq), vectors.map((v) => Buffer.from(v.vector.buffer, v.vector.byteOffset, v.vector.byteLength))],
+    [
+      kind,
+      model,
+      vectors.map((v) => v.seq),
+      vectors.map((v) => Buffer.from(v.vector.buffer, v.vector.byteOffset, v.vector.byteLength)),
+    ],
   );
 }

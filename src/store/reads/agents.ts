@@ -5,13 +5,16 @@ import * as rows from '../rows.js';
 import { raw, sql, type Db } from '../sql.js';
 import type { AgentStore, ReputationStore } from '../store.js';
 
-export function agentReads(db: Db): Pick<AgentStore, 'findKeyByHash' | 'findActiveKeyByPrefix' | 'agentExists' | 'agentOrigin'> & ReputationStore {
+export function agentReads(
+  db: Db,
+): Pick<AgentStore, 'findKeyByHash' | 'findActiveKeyByPrefix' | 'agentExists' | 'agentOrigin'> & ReputationStore {
   const key = async (condition: ReturnType<typeof sql>): Promise<ApiKeyRecord | null> => {
     const row = await db.get<rows.KeyRow>(sql`SELECT ${raw(rows.KEY_COLUMNS)} FROM api_keys WHERE ${condition}`);
     return row ? rows.toKey(row) : null;
   };
   const agentOrigin: AgentStore['agentOrigin'] = async (agentId) =>
-    (await db.get<{ origin: 'api_key' | 'oidc' }>(sql`SELECT origin FROM agents WHERE agent_id = ${agentId}`))?.origin ?? null;
+    (await db.get<{ origin: 'api_key' | 'oidc' }>(sql`SELECT origin FROM agents WHERE agent_id = ${agentId}`))
+      ?.origin ?? null;
 
   return {
     findKeyByHash: (keyHash) => key(sql`key_hash = ${keyHash}`),
@@ -19,7 +22,9 @@ export function agentReads(db: Db): Pick<AgentStore, 'findKeyByHash' | 'findActi
     agentOrigin,
     agentExists: async (agentId) => (await agentOrigin(agentId)) !== null,
     async reputation(agentId, historyLimit, withPrivate = false): Promise<ReputationProfile | null> {
-      const agent = await db.get<rows.AgentRow>(sql`SELECT ${raw(rows.AGENT_COLUMNS)} FROM agents WHERE agent_id = ${agentId}`);
+      const agent = await db.get<rows.AgentRow>(
+        sql`SELECT ${raw(rows.AGENT_COLUMNS)} FROM agents WHERE agent_id = ${agentId}`,
+      );
       if (!agent) return null;
       if (historyLimit <= 0) return rows.toProfile(agent, []);
       const history = await db.all<rows.EventRow>(

@@ -31,11 +31,18 @@ export async function* keyset<R, T>(
   }
 }
 
-export function exportReads(db: Db, versionsOf: (skillSeq: number | string) => Promise<SkillExport['versions']>): ExportStore {
+export function exportReads(
+  db: Db,
+  versionsOf: (skillSeq: number | string) => Promise<SkillExport['versions']>,
+): ExportStore {
   return {
     exportKeys: (agentId): AsyncIterable<KeyMetadata> =>
-      keyset(db, (after, size) => sql`SELECT id AS seq, ${raw(rows.KEY_COLUMNS)} FROM api_keys
-        WHERE agent_id = ${agentId} AND id > ${after} ORDER BY id LIMIT ${size}`, rows.toKeyMetadata),
+      keyset(
+        db,
+        (after, size) => sql`SELECT id AS seq, ${raw(rows.KEY_COLUMNS)} FROM api_keys
+        WHERE agent_id = ${agentId} AND id > ${after} ORDER BY id LIMIT ${size}`,
+        rows.toKeyMetadata,
+      ),
     exportUnits: (agentId): AsyncIterable<KnowledgeUnit> =>
       keyset(
         db,
@@ -45,18 +52,27 @@ export function exportReads(db: Db, versionsOf: (skillSeq: number | string) => P
         UNIT_BATCH,
       ),
     exportVerdicts: (agentId): AsyncIterable<Verdict> =>
-      keyset(db, (after, size) => sql`SELECT ${VERDICT_SEQ} AS seq, ${raw(rows.VERDICT_COLUMNS)} FROM verdicts
-        WHERE agent_id = ${agentId} AND ${VERDICT_SEQ} > ${after} ORDER BY ${VERDICT_SEQ} LIMIT ${size}`, (row: rows.VerdictRow) => rows.toVerdict(row, db.decode)),
+      keyset(
+        db,
+        (after, size) => sql`SELECT ${VERDICT_SEQ} AS seq, ${raw(rows.VERDICT_COLUMNS)} FROM verdicts
+        WHERE agent_id = ${agentId} AND ${VERDICT_SEQ} > ${after} ORDER BY ${VERDICT_SEQ} LIMIT ${size}`,
+        (row: rows.VerdictRow) => rows.toVerdict(row, db.decode),
+      ),
     exportHistory: (agentId): AsyncIterable<ReputationEvent> =>
-      keyset(db, (after, size) => sql`SELECT ${raw(rows.EVENT_COLUMNS)} FROM reputation_events
-        WHERE agent_id = ${agentId} AND seq > ${after} ORDER BY seq LIMIT ${size}`, rows.toEvent),
+      keyset(
+        db,
+        (after, size) => sql`SELECT ${raw(rows.EVENT_COLUMNS)} FROM reputation_events
+        WHERE agent_id = ${agentId} AND seq > ${after} ORDER BY seq LIMIT ${size}`,
+        rows.toEvent,
+      ),
     exportSkills: (agentId): AsyncIterable<SkillExport> =>
       keyset(
         db,
         (after, size) => sql`SELECT seq, id, name, visibility, created_at, updated_at,
           CASE WHEN latest_version_seq IS NULL THEN NULL ELSE version END AS latest
           FROM skills WHERE agent_id = ${agentId} AND seq > ${after} ORDER BY seq LIMIT ${size}`,
-        async (row: skillRows.SkillExportRow & { seq: number | string }) => skillRows.toSkillExport(row, await versionsOf(row.seq)),
+        async (row: skillRows.SkillExportRow & { seq: number | string }) =>
+          skillRows.toSkillExport(row, await versionsOf(row.seq)),
         SKILL_BATCH,
       ),
   };

@@ -5,19 +5,42 @@ import type { UnitType, Visibility } from '../../domain/model.js';
 import { byDialect, oneOf, raw, sql, type Db, type Sql } from '../sql.js';
 import type { SearchChange, SearchFeed, SearchItem, SearchKind } from '../store.js';
 
-const SKILL_ITEM = raw(`SELECT s.seq, s.id, s.name, s.display_name, s.description, s.tags, s.domain, coalesce(v.body, '') AS body,
+const SKILL_ITEM =
+  raw(`SELECT s.seq, s.id, s.name, s.display_name, s.description, s.tags, s.domain, coalesce(v.body, '') AS body,
   s.quality_score, s.created_at, s.visibility, s.agent_id, s.latest_version_seq IS NOT NULL AS listed, s.conformant
   FROM skills s LEFT JOIN skill_versions v ON v.seq = s.latest_version_seq`);
-const UNIT_ITEM = raw(`SELECT ku.seq, ku.id, ku.agent_id, ku.title, ku.description, ku.tags, ku.domain, ku.examples, ku.quality_score,
+const UNIT_ITEM =
+  raw(`SELECT ku.seq, ku.id, ku.agent_id, ku.title, ku.description, ku.tags, ku.domain, ku.examples, ku.quality_score,
   ku.created_at, ku.type FROM knowledge_units ku`);
 
 interface SkillItemRow {
-  seq: number | string; id: string; name: string; display_name: string; description: string; tags: unknown; domain: string | null;
-  body: string; quality_score: number; created_at: string; visibility: string; agent_id: string; listed: unknown; conformant: unknown;
+  seq: number | string;
+  id: string;
+  name: string;
+  display_name: string;
+  description: string;
+  tags: unknown;
+  domain: string | null;
+  body: string;
+  quality_score: number;
+  created_at: string;
+  visibility: string;
+  agent_id: string;
+  listed: unknown;
+  conformant: unknown;
 }
 interface UnitItemRow {
-  seq: number | string; id: string; agent_id: string; title: string; description: string; tags: unknown; domain: string; examples: unknown;
-  quality_score: number; created_at: string; type: string;
+  seq: number | string;
+  id: string;
+  agent_id: string;
+  title: string;
+  description: string;
+  tags: unknown;
+  domain: string;
+  examples: unknown;
+  quality_score: number;
+  created_at: string;
+  type: string;
 }
 
 /** The items of a kind that the condition admits, in sequence order (a skill is indexed by its name and display name). */
@@ -66,19 +89,26 @@ const alias = (kind: SearchKind) => raw(kind === 'skill' ? 's' : 'ku');
 const withoutVector = (kind: SearchKind, model: string) =>
   sql`${kind === 'skill' ? sql`s.latest_version_seq IS NOT NULL AND ` : raw('')}NOT EXISTS (SELECT 1 FROM search_vectors sv
     WHERE sv.kind = ${kind} AND sv.item_seq = ${alias(kind)}.seq AND sv.model = ${model})`;
-const toVector = (bytes: Uint8Array) => new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+const toVector = (bytes: Uint8Array) =>
+  new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
 /** SQLite reads min() or max() off the primary key only when it is alone in its query. */
 const BOUNDS = byDialect({
-  sqlite: raw('SELECT coalesce((SELECT min(seq) FROM search_changes), 0) AS first, coalesce((SELECT max(seq) FROM search_changes), 0) AS last'),
+  sqlite: raw(
+    'SELECT coalesce((SELECT min(seq) FROM search_changes), 0) AS first, coalesce((SELECT max(seq) FROM search_changes), 0) AS last',
+  ),
   postgres: raw('SELECT coalesce(min(seq), 0) AS first, coalesce(max(seq), 0) AS last FROM search_changes'),
 });
 
-export type SearchFeedReads = Omit<SearchFeed, 'purgeSearchChanges' | 'saveVectors' | 'skillSummariesBySeq' | 'unitSummariesBySeq'>;
+export type SearchFeedReads = Omit<
+  SearchFeed,
+  'purgeSearchChanges' | 'saveVectors' | 'skillSummariesBySeq' | 'unitSummariesBySeq'
+>;
 
 export function searchFeedReads(db: Db): SearchFeedReads {
   return {
     searchItems: (kind, afterSeq, limit) => items(db, kind, sql`${alias(kind)}.seq > ${afterSeq}`, sql`LIMIT ${limit}`),
-    searchItemsBySeq: async (kind, seqs) => (seqs.length === 0 ? [] : items(db, kind, oneOf(sql`${alias(kind)}.seq`, seqs, 'bigint'))),
+    searchItemsBySeq: async (kind, seqs) =>
+      seqs.length === 0 ? [] : items(db, kind, oneOf(sql`${alias(kind)}.seq`, seqs, 'bigint')),
     async countSearchItems(kind) {
       const table = raw(kind === 'skill' ? 'skills' : 'knowledge_units');
       return Number((await db.get<{ n: number | string }>(sql`SELECT count(*) AS n FROM ${table}`))!.n);
@@ -103,7 +133,11 @@ export function searchFeedReads(db: Db): SearchFeedReads {
     itemsWithoutVectors: (kind, model, limit) => items(db, kind, withoutVector(kind, model), sql`LIMIT ${limit}`),
     async countItemsWithoutVectors(kind, model) {
       const table = raw(kind === 'skill' ? 'skills s' : 'knowledge_units ku');
-      return Number((await db.get<{ n: number | string }>(sql`SELECT count(*) AS n FROM ${table} WHERE ${withoutVector(kind, model)}`))!.n);
+      return Number(
+        (await db.get<{ n: number | string }>(
+          sql`SELECT count(*) AS n FROM ${table} WHERE ${withoutVector(kind, model)}`,
+        ))!.n,
+      );
     },
   };
 }

@@ -23,12 +23,21 @@ const HOLDS_NAME = byDialect({ sqlite: raw('legacy_duplicate = 0'), postgres: ra
 /** Which skills a viewer may see: public ones, its own, or every one for an admin. */
 function visibleTo(viewer: Viewer): Sql[] {
   if (viewer.everything) return [];
-  return [viewer.agentId === null ? sql`s.visibility = 'public'` : sql`(s.visibility = 'public' OR s.agent_id = ${viewer.agentId})`];
+  return [
+    viewer.agentId === null
+      ? sql`s.visibility = 'public'`
+      : sql`(s.visibility = 'public' OR s.agent_id = ${viewer.agentId})`,
+  ];
 }
 
-export type SkillReads = Omit<SkillStore, 'publishSkill' | 'setSkillYanked' | 'setSkillVisibility' | 'deleteSkill' | 'importSkills'>;
+export type SkillReads = Omit<
+  SkillStore,
+  'publishSkill' | 'setSkillYanked' | 'setSkillVisibility' | 'deleteSkill' | 'importSkills'
+>;
 
-export function skillReads(db: Db): SkillReads & { exportedVersions(skillSeq: number | string): Promise<SkillExport['versions']> } {
+export function skillReads(
+  db: Db,
+): SkillReads & { exportedVersions(skillSeq: number | string): Promise<SkillExport['versions']> } {
   const summary = (row: skillRows.SkillSummaryRow) => skillRows.toSkillSummary(row, db.decode);
 
   /** The version row a read means: the one named, else the skill's default (the newest when all are yanked). */
@@ -72,7 +81,11 @@ export function skillReads(db: Db): SkillReads & { exportedVersions(skillSeq: nu
       );
       return versions.map((row) => {
         const own = files.filter((f) => Number(f.version_seq) === Number(row.version_seq));
-        return skillRows.exportedVersion(skillRows.toSkill(row, own, db.decode), { version: row.version, skillMd: row.skill_md_content, files: own });
+        return skillRows.exportedVersion(skillRows.toSkill(row, own, db.decode), {
+          version: row.version,
+          skillMd: row.skill_md_content,
+          files: own,
+        });
       });
     },
 
@@ -86,11 +99,17 @@ export function skillReads(db: Db): SkillReads & { exportedVersions(skillSeq: nu
     /** What a publication decides from: three lookups through the versions' indexes, whatever their number. */
     async skillVersionFacts(id, digest, requested): Promise<VersionFacts> {
       const skill = sql`(SELECT seq FROM skills WHERE id = ${id})`;
-      const same = await db.get<{ version: string }>(sql`SELECT version FROM skill_versions WHERE skill_seq = ${skill} AND digest = ${digest} LIMIT 1`);
+      const same = await db.get<{ version: string }>(
+        sql`SELECT version FROM skill_versions WHERE skill_seq = ${skill} AND digest = ${digest} LIMIT 1`,
+      );
       const taken =
         requested !== null &&
-        (await db.get(sql`SELECT 1 AS taken FROM skill_versions WHERE skill_seq = ${skill} AND sort_key = ${versionSortKey(requested)} LIMIT 1`)) !== undefined;
-      const highest = await db.get<{ version: string }>(sql`SELECT version FROM skill_versions WHERE skill_seq = ${skill} ORDER BY sort_key DESC, seq DESC LIMIT 1`);
+        (await db.get(
+          sql`SELECT 1 AS taken FROM skill_versions WHERE skill_seq = ${skill} AND sort_key = ${versionSortKey(requested)} LIMIT 1`,
+        )) !== undefined;
+      const highest = await db.get<{ version: string }>(
+        sql`SELECT version FROM skill_versions WHERE skill_seq = ${skill} ORDER BY sort_key DESC, seq DESC LIMIT 1`,
+      );
       return { same: same?.version ?? null, taken, highest: highest?.version ?? null };
     },
 
@@ -103,7 +122,11 @@ export function skillReads(db: Db): SkillReads & { exportedVersions(skillSeq: nu
       if (found.length === 0) return [];
       const files = await db.all<skillRows.SkillFileRow & { version_seq: number | string }>(
         sql`SELECT version_seq, ${raw(skillRows.SKILL_FILE_COLUMNS)} FROM skill_files
-          WHERE ${oneOf(raw('version_seq'), found.map((row) => row.version_seq), 'bigint')} ORDER BY version_seq, path`,
+          WHERE ${oneOf(
+            raw('version_seq'),
+            found.map((row) => row.version_seq),
+            'bigint',
+          )} ORDER BY version_seq, path`,
       );
       return skillRows.toHostSkills(found, files);
     },
@@ -127,12 +150,26 @@ export function skillReads(db: Db): SkillReads & { exportedVersions(skillSeq: nu
       if (!row) return null;
       if (path === 'SKILL.md') {
         const content = Buffer.from(row.skill_md_content, 'utf8');
-        return { version: row.version, content, size: content.length, digest: '', mediaType: 'text/markdown; charset=utf-8' };
+        return {
+          version: row.version,
+          content,
+          size: content.length,
+          digest: '',
+          mediaType: 'text/markdown; charset=utf-8',
+        };
       }
       const file = await db.get<{ content: Uint8Array; size: number | string; digest: string; media_type: string }>(
         sql`SELECT content, size, digest, media_type FROM skill_files WHERE version_seq = ${row.version_seq} AND path = ${path}`,
       );
-      return file ? { version: row.version, content: file.content, size: Number(file.size), digest: file.digest, mediaType: file.media_type } : null;
+      return file
+        ? {
+            version: row.version,
+            content: file.content,
+            size: Number(file.size),
+            digest: file.digest,
+            mediaType: file.media_type,
+          }
+        : null;
     },
 
     discoveryIndex: (): AsyncIterable<DiscoveryEntry> =>
@@ -140,7 +177,15 @@ export function skillReads(db: Db): SkillReads & { exportedVersions(skillSeq: nu
         db,
         (after, size) => sql`SELECT seq, id, name, description, version, digest, file_count FROM skills
           WHERE visibility = 'public' AND latest_version_seq IS NOT NULL AND seq > ${after} ORDER BY seq LIMIT ${size}`,
-        (s: { seq: number | string; id: string; name: string; description: string; version: string; digest: string; file_count: number }) => ({
+        (s: {
+          seq: number | string;
+          id: string;
+          name: string;
+          description: string;
+          version: string;
+          digest: string;
+          file_count: number;
+        }) => ({
           id: s.id,
           name: s.name,
           description: s.description,
@@ -166,7 +211,9 @@ export function skillReads(db: Db): SkillReads & { exportedVersions(skillSeq: nu
             GROUP BY skill_seq HAVING count(*) = ${tags.length})`);
         }
         const from = sql`FROM skills s ${where(conditions)}`;
-        const total = Number((await db.get<{ total: number | string }>(sql`SELECT count(*) AS total ${from}`, { adHoc: true }))!.total);
+        const total = Number(
+          (await db.get<{ total: number | string }>(sql`SELECT count(*) AS total ${from}`, { adHoc: true }))!.total,
+        );
         if (total <= query.offset) return { items: [], total };
         const found = await db.all<skillRows.SkillSummaryRow>(
           sql`SELECT ${SUMMARY} ${from} ORDER BY ${ORDER} LIMIT ${query.limit} OFFSET ${query.offset}`,
@@ -179,7 +226,9 @@ export function skillReads(db: Db): SkillReads & { exportedVersions(skillSeq: nu
     async recentSkills(query: RecentSkillQuery): Promise<SkillSummary[]> {
       const conditions = [sql`s.latest_version_seq IS NOT NULL`, ...visibleTo(query.viewer)];
       if (query.agentId !== undefined) conditions.push(sql`s.agent_id = ${query.agentId}`);
-      const found = await db.all<skillRows.SkillSummaryRow>(sql`SELECT ${SUMMARY} FROM skills s ${where(conditions)} ORDER BY s.seq DESC LIMIT ${query.limit}`);
+      const found = await db.all<skillRows.SkillSummaryRow>(
+        sql`SELECT ${SUMMARY} FROM skills s ${where(conditions)} ORDER BY s.seq DESC LIMIT ${query.limit}`,
+      );
       return found.map(summary);
     },
 

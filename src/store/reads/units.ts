@@ -2,7 +2,13 @@
 // the list order, the newest units, and summaries by sequence for a search's page. A summary reads each
 // unit's text only a character past what it shows (enough to know it was cut), so a page of units that
 // are large in full stays small in memory.
-import { SUMMARY_DESCRIPTION_CHARS, SUMMARY_EXAMPLE_CHARS, SUMMARY_EXAMPLES, summarizeUnit, type UnitSummary } from '../../domain/summaries.js';
+import {
+  SUMMARY_DESCRIPTION_CHARS,
+  SUMMARY_EXAMPLE_CHARS,
+  SUMMARY_EXAMPLES,
+  summarizeUnit,
+  type UnitSummary,
+} from '../../domain/summaries.js';
 import type { RecentUnitQuery } from '../recent-queries.js';
 import * as rows from '../rows.js';
 import { byDialect, oneOf, raw, sql, where, type Db, type Sql } from '../sql.js';
@@ -39,18 +45,22 @@ function filters(query: UnitQuery, alias: string, withQuality: boolean): Sql[] {
   const conditions: Sql[] = [];
   if (query.types.length > 0) conditions.push(oneOf(raw(`${alias}.type`), query.types, 'text'));
   if (query.domain !== undefined) conditions.push(sql`${raw(alias)}.domain = ${query.domain}`);
-  if (withQuality && query.minQuality !== undefined) conditions.push(sql`${raw(alias)}.quality_score >= ${query.minQuality}`);
+  if (withQuality && query.minQuality !== undefined)
+    conditions.push(sql`${raw(alias)}.quality_score >= ${query.minQuality}`);
   return conditions;
 }
 
 /** Units per (domain, type, quality bucket): on PostgreSQL the counts and the changes not folded into them yet. */
 const COUNTS = byDialect({
   sqlite: raw('unit_counts c'),
-  postgres: raw('(SELECT domain, type, bucket, n FROM unit_counts UNION ALL SELECT domain, type, bucket, n FROM unit_count_changes) c'),
+  postgres: raw(
+    '(SELECT domain, type, bucket, n FROM unit_counts UNION ALL SELECT domain, type, bucket, n FROM unit_count_changes) c',
+  ),
 });
 
 /** The quality bucket of a score, floor(q × 100), as the counts' triggers compute it. */
-const bucketOf = (score: Sql) => byDialect({ sqlite: sql`CAST(${score} * 100 AS INTEGER)`, postgres: sql`floor(${score}::float8 * 100)::integer` });
+const bucketOf = (score: Sql) =>
+  byDialect({ sqlite: sql`CAST(${score} * 100 AS INTEGER)`, postgres: sql`floor(${score}::float8 * 100)::integer` });
 
 /**
  * The exact number of units a list's filters admit, without counting every row: the store keeps how many
@@ -62,9 +72,12 @@ const bucketOf = (score: Sql) => byDialect({ sqlite: sql`CAST(${score} * 100 AS 
 async function unitTotal(db: Db, query: UnitQuery): Promise<number> {
   const count = async (q: Sql) => Number((await db.get<{ n: number | string }>(q, { adHoc: true }))!.n);
   const buckets = filters(query, 'c', false);
-  if (query.minQuality === undefined) return count(sql`SELECT coalesce(sum(c.n), 0) AS n FROM ${COUNTS} ${where(buckets)}`);
+  if (query.minQuality === undefined)
+    return count(sql`SELECT coalesce(sum(c.n), 0) AS n FROM ${COUNTS} ${where(buckets)}`);
   const floor = query.minQuality;
-  const whole = await count(sql`SELECT coalesce(sum(c.n), 0) AS n FROM ${COUNTS} ${where([sql`c.bucket > ${bucketOf(sql`${floor}`)}`, ...buckets])}`);
+  const whole = await count(
+    sql`SELECT coalesce(sum(c.n), 0) AS n FROM ${COUNTS} ${where([sql`c.bucket > ${bucketOf(sql`${floor}`)}`, ...buckets])}`,
+  );
   // The upper bound only narrows the index range; the bucket condition decides membership exactly.
   const edge = await count(
     sql`SELECT count(*) AS n FROM knowledge_units ku ${where([
@@ -82,7 +95,9 @@ export function unitReads(db: Db): UnitReads {
   const summary = (row: rows.UnitRow): UnitSummary => summarizeUnit(rows.toUnit(row, db.decode));
   return {
     async getUnit(id) {
-      const row = await db.get<rows.UnitRow>(sql`SELECT ${raw(rows.UNIT_COLUMNS)} FROM knowledge_units ku WHERE ku.id = ${id}`);
+      const row = await db.get<rows.UnitRow>(
+        sql`SELECT ${raw(rows.UNIT_COLUMNS)} FROM knowledge_units ku WHERE ku.id = ${id}`,
+      );
       return row ? rows.toUnit(row, db.decode) : null;
     },
 
@@ -102,7 +117,9 @@ export function unitReads(db: Db): UnitReads {
     /** Newest first by first publication (the row's seq): the key gives the order, the cost follows the page. */
     async recentUnits(query: RecentUnitQuery) {
       const byAgent = query.agentId === undefined ? [] : [sql`ku.agent_id = ${query.agentId}`];
-      const found = await db.all<rows.UnitRow>(sql`SELECT ${UNIT_SUMMARY} FROM knowledge_units ku ${where(byAgent)} ORDER BY ku.seq DESC LIMIT ${query.limit}`);
+      const found = await db.all<rows.UnitRow>(
+        sql`SELECT ${UNIT_SUMMARY} FROM knowledge_units ku ${where(byAgent)} ORDER BY ku.seq DESC LIMIT ${query.limit}`,
+      );
       return found.map(summary);
     },
 

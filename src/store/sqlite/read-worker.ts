@@ -16,6 +16,10 @@ parentPort!.on('message', ({ id, request }: { id: number; request: ReadRequest }
   const page = request.kind === 'units' ? units.listUnits(request.query) : skills.listSkills(request.query);
   page.then(
     (found) => parentPort!.postMessage({ id, page: found } satisfies ReadReply),
-    (error: unknown) => parentPort!.postMessage({ id, error: error instanceof Error ? error.message : String(error) } satisfies ReadReply),
+    (error: unknown) =>
+      parentPort!.postMessage({
+        id,
+        error: error instanceof Error ? error.message : String(error),
+      } satisfies ReadReply),
   );
 });

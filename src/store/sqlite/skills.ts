@@ -24,11 +24,9 @@ interface SkillRef {
 export function publish(prepare: Prepare, plan: SkillPlan, quota: StorageQuota | undefined): void {
   const at = plan.version.publishedAt;
   if (plan.kind === 'same') {
-    const held = prepare('SELECT 1 FROM skills s JOIN skill_versions v ON v.skill_seq = s.seq WHERE s.id = ? AND v.version = ? AND v.digest = ?').get(
-      plan.skillId,
-      plan.version.version,
-      plan.version.digest,
-    );
+    const held = prepare(
+      'SELECT 1 FROM skills s JOIN skill_versions v ON v.skill_seq = s.seq WHERE s.id = ? AND v.version = ? AND v.digest = ?',
+    ).get(plan.skillId, plan.version.version, plan.version.digest);
     if (!held) throw new PublishRaceError();
     return;
   }
@@ -43,14 +41,18 @@ export function publish(prepare: Prepare, plan: SkillPlan, quota: StorageQuota |
       ).run(plan.skillId, plan.agentId, plan.name, plan.visibility, at, at);
       skill = { seq: Number(lastInsertRowid), agent_id: plan.agentId, visibility: plan.visibility };
     } catch (error) {
-      if (isUniqueViolation(error, 'skills.agent_id') || isUniqueViolation(error, 'skills.id')) throw new PublishRaceError();
+      if (isUniqueViolation(error, 'skills.agent_id') || isUniqueViolation(error, 'skills.id'))
+        throw new PublishRaceError();
       throw error;
     }
-    reward(prepare, plan.agentId, 'contribute_skill', plan.rewardMillis, plan.skillId, at, { private: plan.visibility === 'private' });
+    reward(prepare, plan.agentId, 'contribute_skill', plan.rewardMillis, plan.skillId, at, {
+      private: plan.visibility === 'private',
+    });
   } else {
-    const found = prepare('SELECT seq, agent_id, visibility FROM skills WHERE id = ? AND agent_id = ?').get(plan.skillId, plan.agentId) as
-      | SkillRef
-      | undefined;
+    const found = prepare('SELECT seq, agent_id, visibility FROM skills WHERE id = ? AND agent_id = ?').get(
+      plan.skillId,
+      plan.agentId,
+    ) as SkillRef | undefined;
     if (!found) throw new PublishRaceError();
     skill = found;
     if (plan.maxVersions !== null) {
@@ -63,24 +65,38 @@ export function publish(prepare: Prepare, plan: SkillPlan, quota: StorageQuota |
   }
   let versionSeq: number;
   try {
-    versionSeq = Number(prepare(INSERT_VERSION).run(...skillRows.versionValues(skill.seq, plan.version, bool)).lastInsertRowid);
+    versionSeq = Number(
+      prepare(INSERT_VERSION).run(...skillRows.versionValues(skill.seq, plan.version, bool)).lastInsertRowid,
+    );
   } catch (error) {
     if (isUniqueViolation(error, 'skill_versions.skill_seq')) throw new PublishRaceError();
     throw error;
   }
-  const file = prepare('INSERT INTO skill_files (version_seq, path, content, size, digest, media_type) VALUES (?, ?, ?, ?, ?, ?)');
-  for (const f of plan.version.files) file.run(versionSeq, f.path, Buffer.from(f.content), f.size, f.digest, f.mediaType);
+  const file = prepare(
+    'INSERT INTO skill_files (version_seq, path, content, size, digest, media_type) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  for (const f of plan.version.files)
+    file.run(versionSeq, f.path, Buffer.from(f.content), f.size, f.digest, f.mediaType);
   prepare('UPDATE skills SET bytes = bytes + ?, updated_at = ? WHERE seq = ?').run(bytes, at, skill.seq);
   refreshDefault(prepare, skill.seq, at);
 }
 
 /** Who sees a skill (every version of it); its history items follow (public profiles hide private ones). */
-export function setVisibility(prepare: Prepare, id: string, visibility: Visibility, at: string): 'changed' | 'unchanged' | 'not_found' {
+export function setVisibility(
+  prepare: Prepare,
+  id: string,
+  visibility: Visibility,
+  at: string,
+): 'changed' | 'unchanged' | 'not_found' {
   const skill = prepare('SELECT seq, agent_id, visibility FROM skills WHERE id = ?').get(id) as SkillRef | undefined;
   if (!skill) return 'not_found';
   if (skill.visibility === visibility) return 'unchanged';
   prepare('UPDATE skills SET visibility = ?, updated_at = ? WHERE seq = ?').run(visibility, at, skill.seq);
-  prepare('UPDATE reputation_events SET private = ? WHERE agent_id = ? AND target_id = ?').run(bool(visibility === 'private'), skill.agent_id, id);
+  prepare('UPDATE reputation_events SET private = ? WHERE agent_id = ? AND target_id = ?').run(
+    bool(visibility === 'private'),
+    skill.agent_id,
+    id,
+  );
   return 'changed';
 }
 
@@ -92,7 +108,9 @@ export function setVisibility(prepare: Prepare, id: string, visibility: Visibili
  */
 export function refreshDefault(prepare: Prepare, skillSeq: number, at: string): void {
   const pick = (condition: string) =>
-    prepare(`SELECT seq FROM skill_versions WHERE skill_seq = ?${condition} ORDER BY is_release DESC, sort_key DESC, seq DESC LIMIT 1`)
+    prepare(
+      `SELECT seq FROM skill_versions WHERE skill_seq = ?${condition} ORDER BY is_release DESC, sort_key DESC, seq DESC LIMIT 1`,
+    )
       .pluck()
       .get(skillSeq) as number | undefined;
   const live = pick(' AND yanked = 0') ?? null;
@@ -102,15 +120,38 @@ export function refreshDefault(prepare: Prepare, skillSeq: number, at: string): 
     `SELECT version, digest, display_name, description, domain, tags, license, quality_score, conformant, file_count, created_at
      FROM skill_versions WHERE seq = ?`,
   ).get(chosen) as {
-    version: string; digest: string; display_name: string; description: string; domain: string | null; tags: string;
-    license: string | null; quality_score: number; conformant: number; file_count: number; created_at: string;
+    version: string;
+    digest: string;
+    display_name: string;
+    description: string;
+    domain: string | null;
+    tags: string;
+    license: string | null;
+    quality_score: number;
+    conformant: number;
+    file_count: number;
+    created_at: string;
   };
   prepare(
     `UPDATE skills SET version = ?, latest_version_seq = ?, digest = ?, display_name = ?, description = ?, domain = ?, tags = ?,
        license = ?, quality_score = ?, conformant = ?, file_count = ?, published_at = ?, updated_at = ?
      WHERE seq = ?`,
-  ).run(v.version, live, v.digest, v.display_name, v.description, v.domain, v.tags, v.license,
-    v.quality_score, v.conformant, v.file_count, v.created_at, at, skillSeq);
+  ).run(
+    v.version,
+    live,
+    v.digest,
+    v.display_name,
+    v.description,
+    v.domain,
+    v.tags,
+    v.license,
+    v.quality_score,
+    v.conformant,
+    v.file_count,
+    v.created_at,
+    at,
+    skillSeq,
+  );
   prepare('DELETE FROM skill_tags WHERE skill_seq = ?').run(skillSeq);
   const tagRow = prepare('INSERT OR IGNORE INTO skill_tags (tag, skill_seq) VALUES (?, ?)');
   for (const tag of skillRows.tagKeys(JSON.parse(v.tags) as string[])) tagRow.run(tag, skillSeq);
@@ -125,13 +166,16 @@ export function setYanked(
   yanked: boolean,
   at: string,
 ): 'changed' | 'unchanged' | 'not_found' {
-  const row = prepare('SELECT s.seq AS skill_seq, v.seq, v.yanked FROM skills s JOIN skill_versions v ON v.skill_seq = s.seq WHERE s.id = ? AND v.version = ?').get(
-    id,
-    version,
-  ) as { skill_seq: number; seq: number; yanked: number } | undefined;
+  const row = prepare(
+    'SELECT s.seq AS skill_seq, v.seq, v.yanked FROM skills s JOIN skill_versions v ON v.skill_seq = s.seq WHERE s.id = ? AND v.version = ?',
+  ).get(id, version) as { skill_seq: number; seq: number; yanked: number } | undefined;
   if (!row) return 'not_found';
   if ((row.yanked === 1) === yanked) return 'unchanged';
-  prepare('UPDATE skill_versions SET yanked = ?, yanked_at = ? WHERE seq = ?').run(bool(yanked), yanked ? at : null, row.seq);
+  prepare('UPDATE skill_versions SET yanked = ?, yanked_at = ? WHERE seq = ?').run(
+    bool(yanked),
+    yanked ? at : null,
+    row.seq,
+  );
   refreshDefault(prepare, row.skill_seq, at);
   return 'changed';
 }
@@ -139,8 +183,7 @@ export function setYanked(
 /** Deletes the skill (versions, files and tags go by ON DELETE CASCADE) and takes its reward back. */
 export function deleteSkill(prepare: Prepare, id: string, at: string): boolean {
   const skill = prepare('SELECT seq, agent_id, visibility, bytes FROM skills WHERE id = ?').get(id) as
-    | (SkillRef & { bytes: number })
-    | undefined;
+    (SkillRef & { bytes: number }) | undefined;
   if (!skill) return false;
   prepare('DELETE FROM skills WHERE seq = ?').run(skill.seq);
   moveUsage(prepare, skill.agent_id, 0, -1, -skill.bytes);

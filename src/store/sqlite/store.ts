@@ -39,7 +39,10 @@ export function openSqliteStore(url: string, options: SqliteOptions = {}): Store
   const commits = new GroupCommit(connection);
   // An in-memory database lives in this thread only; so does every list when no worker is asked for.
   const workers = filename === ':memory:' ? 0 : (options.readWorkers ?? 0);
-  const pool = workers > 0 ? new ReadPool({ filename, cacheKib: READER_CACHE_KIB }, { workers, maxWaiting: MAX_WAITING_READS }) : null;
+  const pool =
+    workers > 0
+      ? new ReadPool({ filename, cacheKib: READER_CACHE_KIB }, { workers, maxWaiting: MAX_WAITING_READS })
+      : null;
 
   /** A write in the next group commit, with the idempotent response saved in the same transaction. */
   const write = <T>(work: (prepare: Prepare) => T, response?: IdempotentResponse): Promise<T> =>
@@ -49,7 +52,11 @@ export function openSqliteStore(url: string, options: SqliteOptions = {}): Store
       return result;
     });
   /** The same, where only a write that happened is answered for again (a refusal is never replayed). */
-  const writeIf = <T>(work: (prepare: Prepare) => T, happened: (result: T) => boolean, response?: IdempotentResponse): Promise<T> =>
+  const writeIf = <T>(
+    work: (prepare: Prepare) => T,
+    happened: (result: T) => boolean,
+    response?: IdempotentResponse,
+  ): Promise<T> =>
     commits.write(() => {
       const result = work(prepare);
       if (happened(result)) saveResponse(prepare, response);
@@ -65,7 +72,8 @@ export function openSqliteStore(url: string, options: SqliteOptions = {}): Store
       async ping() {
         prepare('SELECT 1').get();
         const free = freeBytes?.();
-        if (free !== undefined && free < MIN_FREE_BYTES) throw new StoreUnavailableError(`the disk holding the database is full (${free} bytes free)`);
+        if (free !== undefined && free < MIN_FREE_BYTES)
+          throw new StoreUnavailableError(`the disk holding the database is full (${free} bytes free)`);
       },
       async close() {
         if (!connection.open) return;
@@ -76,9 +84,14 @@ export function openSqliteStore(url: string, options: SqliteOptions = {}): Store
 
       async claimOidcAgent(agentId, at) {
         await write((prepare) => {
-          if (prepare('SELECT 1 FROM agents WHERE agent_id = ?').get(agentId) === undefined) writes.insertAgent(prepare, agentId, 'oidc', at);
+          if (prepare('SELECT 1 FROM agents WHERE agent_id = ?').get(agentId) === undefined)
+            writes.insertAgent(prepare, agentId, 'oidc', at);
         });
-        return (prepare('SELECT origin FROM agents WHERE agent_id = ?').pluck(false).get(agentId) as { origin: 'api_key' | 'oidc' }).origin;
+        return (
+          prepare('SELECT origin FROM agents WHERE agent_id = ?').pluck(false).get(agentId) as {
+            origin: 'api_key' | 'oidc';
+          }
+        ).origin;
       },
       createAgentWithKey: (key, response) =>
         write((prepare) => {
@@ -86,11 +99,17 @@ export function openSqliteStore(url: string, options: SqliteOptions = {}): Store
           writes.insertKey(prepare, key);
         }, response),
       addKey: (key, response) => write((prepare) => writes.insertKey(prepare, key), response),
-      revokeKey: (keyId, at, response) => writeIf((prepare) => writes.revokeKey(prepare, keyId, at), (revoked) => revoked, response),
+      revokeKey: (keyId, at, response) =>
+        writeIf(
+          (prepare) => writes.revokeKey(prepare, keyId, at),
+          (revoked) => revoked,
+          response,
+        ),
       purgeIdempotentResponses: (before) => write((prepare) => purgeResponses(prepare, before)),
 
       publishSkill: (plan, response, quota) => write((prepare) => skills.publish(prepare, plan, quota), response),
-      setSkillYanked: (id, version, yanked, at) => write((prepare) => skills.setYanked(prepare, id, version, yanked, at)),
+      setSkillYanked: (id, version, yanked, at) =>
+        write((prepare) => skills.setYanked(prepare, id, version, yanked, at)),
       setSkillVisibility: (id, visibility, at) => write((prepare) => skills.setVisibility(prepare, id, visibility, at)),
       deleteSkill: (id, at) => write((prepare) => skills.deleteSkill(prepare, id, at)),
       /** Many new skills in one transaction, each through the ordinary publication. */
@@ -105,7 +124,12 @@ export function openSqliteStore(url: string, options: SqliteOptions = {}): Store
           writes.reward(prepare, unit.agent_id, 'contribute_knowledge', rewardMillis, unit.id, unit.created_at);
         }, response),
       deleteUnit: (id, at) => write((prepare) => writes.deleteUnit(prepare, id, at)),
-      recordVerdict: (verdict, response) => writeIf((prepare) => writes.recordVerdict(prepare, verdict), (outcome) => outcome.recorded, response),
+      recordVerdict: (verdict, response) =>
+        writeIf(
+          (prepare) => writes.recordVerdict(prepare, verdict),
+          (outcome) => outcome.recorded,
+          response,
+        ),
       importUnits: (items, rewardMillis) =>
         write((prepare) =>
           writes.importContributions(

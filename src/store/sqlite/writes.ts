@@ -6,7 +6,15 @@ import { rewardMove, takeBack as takeBackRule, type StandingMove } from '../../d
 import * as rows from '../rows.js';
 import { agentIdSkeletons } from '../../domain/agent-ids.js';
 import { AgentConfusableError, AgentExistsError, PrefixTakenError } from '../store.js';
-import type { AgentOrigin, NewKey, NewVerdict, SearchKind, StorageQuota, UnitImport, VerdictOutcome } from '../store.js';
+import type {
+  AgentOrigin,
+  NewKey,
+  NewVerdict,
+  SearchKind,
+  StorageQuota,
+  UnitImport,
+  VerdictOutcome,
+} from '../store.js';
 import { checkQuota } from '../quota.js';
 import type { Prepare } from './connection.js';
 import { isUniqueViolation } from './errors.js';
@@ -23,7 +31,12 @@ const INSERT_UNIT = `INSERT INTO knowledge_units (${rows.UNIT_INSERT_COLUMNS.joi
  */
 export function insertAgent(prepare: Prepare, agentId: string, origin: AgentOrigin, at: string): void {
   try {
-    prepare('INSERT INTO agents (agent_id, origin, created_at, updated_at) VALUES (?, ?, ?, ?)').run(agentId, origin, at, at);
+    prepare('INSERT INTO agents (agent_id, origin, created_at, updated_at) VALUES (?, ?, ?, ?)').run(
+      agentId,
+      origin,
+      at,
+      at,
+    );
   } catch (error) {
     if (isUniqueViolation(error, 'agents.agent_id')) throw new AgentExistsError(agentId);
     throw error;
@@ -36,14 +49,9 @@ export function insertAgent(prepare: Prepare, agentId: string, origin: AgentOrig
 
 export function insertKey(prepare: Prepare, key: NewKey): void {
   try {
-    prepare('INSERT INTO api_keys (agent_id, key_hash, key_prefix, scopes, tier, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
-      key.agentId,
-      key.keyHash,
-      key.keyPrefix,
-      key.scopes.join(' '),
-      key.tier,
-      key.createdAt,
-    );
+    prepare(
+      'INSERT INTO api_keys (agent_id, key_hash, key_prefix, scopes, tier, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    ).run(key.agentId, key.keyHash, key.keyPrefix, key.scopes.join(' '), key.tier, key.createdAt);
   } catch (error) {
     if (isUniqueViolation(error, 'api_keys.key_prefix')) throw new PrefixTakenError(key.keyPrefix);
     throw error;
@@ -87,21 +95,28 @@ function moveStanding(prepare: Prepare, agentId: string, move: StandingMove, at:
  * Moves an agent's storage usage by a contribution (or, negative, its removal), refusing a move that
  * would take it over `quota`: inside the write's transaction, so concurrent writes cannot overshoot.
  */
-export function moveUsage(prepare: Prepare, agentId: string, units: number, skills: number, bytes: number, quota?: StorageQuota): void {
+export function moveUsage(
+  prepare: Prepare,
+  agentId: string,
+  units: number,
+  skills: number,
+  bytes: number,
+  quota?: StorageQuota,
+): void {
   if (quota) {
     const used = prepare('SELECT unit_count, skill_count, stored_bytes FROM agents WHERE agent_id = ?').get(agentId) as
-      | { unit_count: number; skill_count: number; stored_bytes: number }
-      | undefined;
-    if (used) checkQuota(quota, used.unit_count + units, used.skill_count + skills, used.stored_bytes + bytes, { units, skills, bytes });
+      { unit_count: number; skill_count: number; stored_bytes: number } | undefined;
+    if (used)
+      checkQuota(quota, used.unit_count + units, used.skill_count + skills, used.stored_bytes + bytes, {
+        units,
+        skills,
+        bytes,
+      });
   }
-  prepare('UPDATE agents SET unit_count = unit_count + ?, skill_count = skill_count + ?, stored_bytes = stored_bytes + ? WHERE agent_id = ?').run(
-    units,
-    skills,
-    bytes,
-    agentId,
-  );
+  prepare(
+    'UPDATE agents SET unit_count = unit_count + ?, skill_count = skill_count + ?, stored_bytes = stored_bytes + ? WHERE agent_id = ?',
+  ).run(units, skills, bytes, agentId);
 }
-
 
 // ---- knowledge units -----------------------------------------------------------------------------
 
@@ -112,8 +127,7 @@ export function insertUnit(prepare: Prepare, { unit, baseQuality }: UnitImport, 
 
 export function deleteUnit(prepare: Prepare, id: string, at: string): boolean {
   const unit = prepare('SELECT seq, agent_id, bytes FROM knowledge_units WHERE id = ?').get(id) as
-    | { seq: number; agent_id: string; bytes: number }
-    | undefined;
+    { seq: number; agent_id: string; bytes: number } | undefined;
   if (unit === undefined) return false;
   prepare('DELETE FROM knowledge_units WHERE seq = ?').run(unit.seq); // verdicts go by ON DELETE CASCADE
   moveUsage(prepare, unit.agent_id, -1, 0, -unit.bytes);
@@ -122,8 +136,17 @@ export function deleteUnit(prepare: Prepare, id: string, at: string): boolean {
 }
 
 /** The contribution reward for `targetId`, taken back as the reputation rule says (a negated history item). */
-export function takeBack(prepare: Prepare, agentId: string, action: ReputationAction, targetId: string, at: string, isPrivate: boolean): void {
-  const given = prepare('SELECT coalesce(sum(delta_millis), 0) FROM reputation_events WHERE agent_id = ? AND action = ? AND target_id = ?')
+export function takeBack(
+  prepare: Prepare,
+  agentId: string,
+  action: ReputationAction,
+  targetId: string,
+  at: string,
+  isPrivate: boolean,
+): void {
+  const given = prepare(
+    'SELECT coalesce(sum(delta_millis), 0) FROM reputation_events WHERE agent_id = ? AND action = ? AND target_id = ?',
+  )
     .pluck()
     .get(agentId, action, targetId) as number;
   const taken = takeBackRule(action, given);
@@ -137,23 +160,43 @@ export function recordVerdict(prepare: Prepare, v: NewVerdict): VerdictOutcome {
   const unit = prepare(
     'SELECT seq, base_quality, valid_count, invalid_count, valid_weight, invalid_weight FROM knowledge_units WHERE id = ?',
   ).get(v.unitId) as
-    | { seq: number; base_quality: number; valid_count: number; invalid_count: number; valid_weight: number; invalid_weight: number }
+    | {
+        seq: number;
+        base_quality: number;
+        valid_count: number;
+        invalid_count: number;
+        valid_weight: number;
+        invalid_weight: number;
+      }
     | undefined;
   if (!unit) return { recorded: false, reason: 'not_found' };
-  const previous = prepare('SELECT valid, weight FROM verdicts WHERE unit_seq = ? AND agent_id = ?').get(unit.seq, v.agentId) as
-    | { valid: number; weight: number }
-    | undefined;
-  const decision = v.decide(rows.toVerdictState(unit, previous, rows.sqliteDecode), { valid: v.valid, weight: v.weight });
+  const previous = prepare('SELECT valid, weight FROM verdicts WHERE unit_seq = ? AND agent_id = ?').get(
+    unit.seq,
+    v.agentId,
+  ) as { valid: number; weight: number } | undefined;
+  const decision = v.decide(rows.toVerdictState(unit, previous, rows.sqliteDecode), {
+    valid: v.valid,
+    weight: v.weight,
+  });
   prepare(
     `INSERT INTO verdicts (unit_seq, unit_id, agent_id, valid, feedback, created_at, updated_at, weight) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (unit_seq, agent_id) DO UPDATE SET valid = excluded.valid, feedback = excluded.feedback,
        updated_at = excluded.updated_at, weight = excluded.weight`,
   ).run(unit.seq, v.unitId, v.agentId, v.valid ? 1 : 0, v.feedback, v.at, v.at, v.weight);
-  if (decision.rewardMillis > 0) reward(prepare, v.agentId, 'validate_knowledge', decision.rewardMillis, v.unitId, v.at);
+  if (decision.rewardMillis > 0)
+    reward(prepare, v.agentId, 'validate_knowledge', decision.rewardMillis, v.unitId, v.at);
   prepare(
     `UPDATE knowledge_units SET valid_count = ?, invalid_count = ?, valid_weight = ?, invalid_weight = ?, quality_score = ?,
        updated_at = ? WHERE seq = ?`,
-  ).run(decision.valid, decision.invalid, decision.validWeight, decision.invalidWeight, decision.qualityScore, v.at, unit.seq);
+  ).run(
+    decision.valid,
+    decision.invalid,
+    decision.validWeight,
+    decision.invalidWeight,
+    decision.qualityScore,
+    v.at,
+    unit.seq,
+  );
   return { recorded: true, first: previous === undefined };
 }
 
@@ -164,13 +207,19 @@ export function purgeSearchChanges(prepare: Prepare, beforeSeq: number): number 
 }
 
 /** Keeps vectors of items that still exist (a vector for a deleted item is dropped). */
-export function saveVectors(prepare: Prepare, kind: SearchKind, model: string, vectors: readonly { seq: number; vector: Float32Array }[]): void {
+export function saveVectors(
+  prepare: Prepare,
+  kind: SearchKind,
+  model: string,
+  vectors: readonly { seq: number; vector: Float32Array }[],
+): void {
   const table = kind === 'skill' ? 'skills' : 'knowledge_units';
   const save = prepare(
     `INSERT INTO search_vectors (kind, item_seq, model, vector) SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM ${table} WHERE seq = ?)
      ON CONFLICT (kind, item_seq, model) DO UPDATE SET vector = excluded.vector`,
   );
-  for (const { seq, vector } of vectors) save.run(kind, seq, model, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength), seq);
+  for (const { seq, vector } of vectors)
+    save.run(kind, seq, model, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength), seq);
 }
 
 // ---- bulk ----------------------------------------------------------------------------------------
@@ -197,5 +246,6 @@ export function importContributions<T>(
       total.lastAt = at;
     } else totals.set(agentId, { count: 1, lastAt: at });
   }
-  for (const [agentId, { count, lastAt }] of totals) moveStanding(prepare, agentId, rewardMove(action, rewardMillis, count), lastAt);
+  for (const [agentId, { count, lastAt }] of totals)
+    moveStanding(prepare, agentId, rewardMove(action, rewardMillis, count), lastAt);
 }

@@ -40,9 +40,13 @@ CREATE INDEX reputation_events_public ON reputation_events(agent_id, seq) WHERE 
 
 /** The skeletons of the agents that exist, oldest first (the first of two look-alikes keeps its own). */
 export async function backfill(client: pg.Client): Promise<void> {
-  const { rows } = await client.query<{ agent_id: string }>('SELECT agent_id FROM agents ORDER BY created_at, agent_id');
+  const { rows } = await client.query<{ agent_id: string }>(
+    'SELECT agent_id FROM agents ORDER BY created_at, agent_id',
+  );
   for (let i = 0; i < rows.length; i += 1_000) {
-    const pairs = rows.slice(i, i + 1_000).flatMap((row) => agentIdSkeletons(row.agent_id).map((s) => [s, row.agent_id] as const));
+    const pairs = rows
+      .slice(i, i + 1_000)
+      .flatMap((row) => agentIdSkeletons(row.agent_id).map((s) => [s, row.agent_id] as const));
     await client.query(
       `INSERT INTO agent_skeletons (skeleton, agent_id) SELECT s, a FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(s, a, ord)
        ORDER BY ord ON CONFLICT DO NOTHING`,

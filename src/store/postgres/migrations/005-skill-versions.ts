@@ -62,17 +62,43 @@ CREATE TABLE skill_files (
 /** Each existing skill becomes its own first version, read again by today's parser. */
 export async function backfill(client: pg.Client): Promise<void> {
   const { rows } = await client.query<{
-    seq: string; name: string; skill_md_content: string; quality_score: number; description: string; domain: string | null;
-    tags: string[]; license: string | null; created_at: string; bytes: string; body: string;
-  }>('SELECT seq, name, skill_md_content, quality_score, description, domain, tags, license, created_at, bytes, body FROM skills');
+    seq: string;
+    name: string;
+    skill_md_content: string;
+    quality_score: number;
+    description: string;
+    domain: string | null;
+    tags: string[];
+    license: string | null;
+    created_at: string;
+    bytes: string;
+    body: string;
+  }>(
+    'SELECT seq, name, skill_md_content, quality_score, description, domain, tags, license, created_at, bytes, body FROM skills',
+  );
   for (const row of rows) {
     const { version, digest, displayName, conformant, warnings } = firstVersionOf(row.skill_md_content, row.name);
     const inserted = await client.query<{ seq: string }>(
       `INSERT INTO skill_versions (skill_seq, version, digest, display_name, description, domain, tags, license, quality_score,
          conformant, warnings, skill_md_content, body, bytes, file_count, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11::jsonb, $12, $13, $14, 0, $15) RETURNING seq`,
-      [row.seq, version, digest, displayName, row.description, row.domain, JSON.stringify(row.tags), row.license,
-        row.quality_score, conformant, JSON.stringify(warnings), row.skill_md_content, row.body, row.bytes, row.created_at],
+      [
+        row.seq,
+        version,
+        digest,
+        displayName,
+        row.description,
+        row.domain,
+        JSON.stringify(row.tags),
+        row.license,
+        row.quality_score,
+        conformant,
+        JSON.stringify(warnings),
+        row.skill_md_content,
+        row.body,
+        row.bytes,
+        row.created_at,
+      ],
     );
     await client.query(
       `UPDATE skills SET display_name = $1, version = $2, latest_version_seq = $3, conformant = $4, digest = $5, published_at = created_at

@@ -20,10 +20,10 @@ export async function backfill(client: pg.Client): Promise<void> {
       [after, BATCH],
     );
     for (const row of rows) {
-      await client.query('UPDATE skill_versions SET skill_md_digest = $1, skill_md_bytes = $2, frontmatter = $3 WHERE seq = $4', [
-        ...hostFieldsOf(row.skill_md_content, row.name, row.conformant),
-        row.seq,
-      ]);
+      await client.query(
+        'UPDATE skill_versions SET skill_md_digest = $1, skill_md_bytes = $2, frontmatter = $3 WHERE seq = $4',
+        [...hostFieldsOf(row.skill_md_content, row.name, row.conformant), row.seq],
+      );
     }
     if (rows.length < BATCH) return;
     after = rows[rows.length - 1]!.seq;

@@ -17,6 +17,10 @@ export async function backfill(client: pg.Client): Promise<void> {
   const { rows } = await client.query<{ seq: string; version: string }>('SELECT seq, version FROM skill_versions');
   for (const row of rows) {
     const { sortKey, release } = versionOrderOf(row.version);
-    await client.query('UPDATE skill_versions SET sort_key = $1, is_release = $2 WHERE seq = $3', [sortKey, release, row.seq]);
+    await client.query('UPDATE skill_versions SET sort_key = $1, is_release = $2 WHERE seq = $3', [
+      sortKey,
+      release,
+      row.seq,
+    ]);
   }
 }

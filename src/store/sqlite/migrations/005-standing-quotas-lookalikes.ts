@@ -41,7 +41,10 @@ CREATE INDEX reputation_events_public ON reputation_events(agent_id, seq) WHERE 
 /** The skeletons of the agents that exist, oldest first (the first of two look-alikes keeps its own). */
 export function backfill(db: Database): void {
   const insert = db.prepare('INSERT INTO agent_skeletons (skeleton, agent_id) VALUES (?, ?) ON CONFLICT DO NOTHING');
-  for (const agentId of db.prepare('SELECT agent_id FROM agents ORDER BY created_at, agent_id').pluck().iterate() as Iterable<string>) {
+  for (const agentId of db
+    .prepare('SELECT agent_id FROM agents ORDER BY created_at, agent_id')
+    .pluck()
+    .iterate() as Iterable<string>) {
     for (const skeleton of agentIdSkeletons(agentId)) insert.run(skeleton, agentId);
   }
 }

@@ -61,7 +61,9 @@ CREATE TABLE skill_files (
 
 /** Each existing skill becomes its own first version, read again by today's parser. */
 export function backfill(db: Database): void {
-  const skills = db.prepare('SELECT seq, name, skill_md_content, quality_score, description, domain, tags, license, created_at, bytes FROM skills');
+  const skills = db.prepare(
+    'SELECT seq, name, skill_md_content, quality_score, description, domain, tags, license, created_at, bytes FROM skills',
+  );
   const insert = db.prepare(
     `INSERT INTO skill_versions (skill_seq, version, digest, display_name, description, domain, tags, license, quality_score,
        conformant, warnings, skill_md_content, body, bytes, file_count, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
@@ -71,13 +73,34 @@ export function backfill(db: Database): void {
      WHERE seq = ?`,
   );
   for (const row of skills.all() as {
-    seq: number; name: string; skill_md_content: string; quality_score: number; description: string; domain: string | null;
-    tags: string; license: string | null; created_at: string; bytes: number;
+    seq: number;
+    name: string;
+    skill_md_content: string;
+    quality_score: number;
+    description: string;
+    domain: string | null;
+    tags: string;
+    license: string | null;
+    created_at: string;
+    bytes: number;
   }[]) {
     const { version, digest, displayName, conformant, warnings, body } = firstVersionOf(row.skill_md_content, row.name);
     const { lastInsertRowid } = insert.run(
-      row.seq, version, digest, displayName, row.description, row.domain, row.tags, row.license, row.quality_score,
-      conformant ? 1 : 0, JSON.stringify(warnings), row.skill_md_content, body, row.bytes, row.created_at,
+      row.seq,
+      version,
+      digest,
+      displayName,
+      row.description,
+      row.domain,
+      row.tags,
+      row.license,
+      row.quality_score,
+      conformant ? 1 : 0,
+      JSON.stringify(warnings),
+      row.skill_md_content,
+      body,
+      row.bytes,
+      row.created_at,
     );
     update.run(displayName, version, lastInsertRowid, conformant ? 1 : 0, digest, row.seq);
   }

@@ -15,9 +15,16 @@ export function backfill(db: Database): void {
   const versions = db.prepare(
     'SELECT v.seq, s.name, v.skill_md_content, v.conformant FROM skill_versions v JOIN skills s ON s.seq = v.skill_seq WHERE v.seq > ? ORDER BY v.seq LIMIT ?',
   );
-  const update = db.prepare('UPDATE skill_versions SET skill_md_digest = ?, skill_md_bytes = ?, frontmatter = ? WHERE seq = ?');
-  for (let after = 0; ; ) {
-    const rows = versions.all(after, BATCH) as { seq: number; name: string; skill_md_content: string; conformant: number }[];
+  const update = db.prepare(
+    'UPDATE skill_versions SET skill_md_digest = ?, skill_md_bytes = ?, frontmatter = ? WHERE seq = ?',
+  );
+  for (let after = 0; ;) {
+    const rows = versions.all(after, BATCH) as {
+      seq: number;
+      name: string;
+      skill_md_content: string;
+      conformant: number;
+    }[];
     for (const row of rows) update.run(...hostFieldsOf(row.skill_md_content, row.name, row.conformant === 1), row.seq);
     if (rows.length < BATCH) return;
     after = rows[rows.length - 1]!.seq;

@@ -21,4 +21,7 @@ export interface Migration {
 }
 
 /** In order: each module's version is its place in the list. */
-export const migrations: Migration[] = [m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11].map((m, i) => ({ version: i + 1, ...m }));
+export const migrations: Migration[] = [m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11].map((m, i) => ({
+  version: i + 1,
+  ...m,
+}));
