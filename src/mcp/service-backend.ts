@@ -5,6 +5,7 @@ import { isAgent, type Caller } from '../domain/caller.js';
 import { applyChange, type Context } from '../service/context.js';
 import { refusalOf, type ErrorLog } from '../service/errors.js';
 import { contributeUnit, getUnit, listUnits, validateUnit } from '../service/knowledge.js';
+import { listAnswer } from '../service/list-answer.js';
 import { reputationProfile } from '../service/reputation.js';
 import { findHostSkill, hostSkillPage } from '../service/skill-lookup.js';
 import { getSkill, getSkillFile, listSkills, publishSkill } from '../service/skills.js';
@@ -28,25 +29,11 @@ export function serviceBackend(ctx: Context, caller: Caller, log: ErrorLog): Reg
   return {
     authenticated: isAgent(caller),
     searchSkills: guarded(async ({ limit = 20, offset = 0, ...filters }) => {
-      const page = await listSkills(ctx, caller, { ...filters, limit, offset });
-      return {
-        data: page.items,
-        total: page.total,
-        offset,
-        limit,
-        ...(page.capped !== undefined ? { capped: page.capped } : {}),
-      };
+      return listAnswer(await listSkills(ctx, caller, { ...filters, limit, offset }), offset, limit);
     }),
     getSkill: guarded((id) => getSkill(ctx, caller, id)),
     searchUnits: guarded(async ({ limit = 20, offset = 0, ...filters }) => {
-      const page = await listUnits(ctx, caller, { ...filters, limit, offset });
-      return {
-        data: page.items,
-        total: page.total,
-        offset,
-        limit,
-        ...(page.capped !== undefined ? { capped: page.capped } : {}),
-      };
+      return listAnswer(await listUnits(ctx, caller, { ...filters, limit, offset }), offset, limit);
     }),
     getUnit: guarded((id) => getUnit(ctx, caller, id)),
     contributeUnit: guarded(async (body) => applyChange(await contributeUnit(ctx, caller, body))),

@@ -15,7 +15,7 @@ import type {
   Verdict,
 } from '../domain/model.js';
 import type { VerdictState } from '../domain/verdicts.js';
-import type { SavedResponse } from './store.js';
+import type { IdempotentResponse, SavedResponse } from './store.js';
 
 export interface Decode {
   /** A JSON array column (examples, tags). */
@@ -49,6 +49,17 @@ export const AGENT_COLUMNS = 'agent_id, score_millis, contributions, validations
 export const EVENT_COLUMNS = 'seq, action, delta_millis, target_id, created_at';
 export const VERDICT_COLUMNS = 'unit_id, agent_id, valid, feedback, created_at, updated_at';
 export const IDEMPOTENCY_COLUMNS = 'scope, key_hash, request_hash, status, body, created_at';
+
+/** A saved response's values in IDEMPOTENCY_COLUMNS order, then the bound an older one expired before. */
+export const idempotencyValues = (r: IdempotentResponse): unknown[] => [
+  r.scope,
+  r.keyHash,
+  r.requestHash,
+  r.status,
+  r.body,
+  r.createdAt,
+  r.expiredBefore,
+];
 
 export interface KeyRow {
   id: Int;

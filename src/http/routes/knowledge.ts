@@ -3,6 +3,7 @@ import { rewardText } from '../../domain/reputation.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../service/context.js';
 import { contributeUnit, deleteUnit, getUnit, listUnits, validateUnit } from '../../service/knowledge.js';
+import { listAnswer } from '../../service/list-answer.js';
 import { respondOnce } from '../idempotency.js';
 import {
   IdParams,
@@ -32,14 +33,7 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
     },
     async (request) => {
       const { limit = 20, offset = 0 } = request.query;
-      const page = await listUnits(ctx, request.auth, { ...request.query, limit, offset });
-      return {
-        data: page.items,
-        total: page.total,
-        offset,
-        limit,
-        ...(page.capped !== undefined ? { capped: page.capped } : {}),
-      };
+      return listAnswer(await listUnits(ctx, request.auth, { ...request.query, limit, offset }), offset, limit);
     },
   );
 

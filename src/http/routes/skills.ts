@@ -3,6 +3,7 @@ import { rewardText } from '../../domain/reputation.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../service/context.js';
 import { deleteSkill, getSkill, listSkills, publishSkill, setVisibility } from '../../service/skills.js';
+import { listAnswer } from '../../service/list-answer.js';
 import { respondOnce } from '../idempotency.js';
 import {
   IdParams,
@@ -33,14 +34,7 @@ export const skillRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) 
     },
     async (request) => {
       const { limit = 20, offset = 0 } = request.query;
-      const page = await listSkills(ctx, request.auth, { ...request.query, limit, offset });
-      return {
-        data: page.items,
-        total: page.total,
-        offset,
-        limit,
-        ...(page.capped !== undefined ? { capped: page.capped } : {}),
-      };
+      return listAnswer(await listSkills(ctx, request.auth, { ...request.query, limit, offset }), offset, limit);
     },
   );
 

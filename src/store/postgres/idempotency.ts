@@ -16,15 +16,7 @@ export async function saveResponse(db: Queryable, response: IdempotentResponse |
      ON CONFLICT (scope, key_hash) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
        body = excluded.body, created_at = excluded.created_at
      WHERE idempotency_keys.created_at < $7`,
-    [
-      response.scope,
-      response.keyHash,
-      response.requestHash,
-      response.status,
-      response.body,
-      response.createdAt,
-      response.expiredBefore,
-    ],
+    rows.idempotencyValues(response),
   );
   if (saved.rowCount === 0) throw new IdempotencyKeyTakenError();
 }

@@ -5,6 +5,8 @@ import type { PoolClient } from 'pg';
 import type { ReputationAction } from '../../domain/model.js';
 import { rewardMove, takeBack as takeBackRule } from '../../domain/reputation.js';
 import * as rows from '../rows.js';
+import { render } from '../sql.js';
+import { verdictTallyUpdate } from '../verdict-tally.js';
 import { agentIdSkeletons } from '../../domain/agent-ids.js';
 import { AgentConfusableError, AgentExistsError, PrefixTakenError } from '../store.js';
 import type {
@@ -342,20 +344,8 @@ export async function recordVerdict(client: PoolClient, v: NewVerdict): Promise<
       decision.rewardMillis,
     );
   }
-  await run(
-    client,
-    `UPDATE knowledge_units SET valid_count = $1, invalid_count = $2, valid_weight = $3, invalid_weight = $4, quality_score = $5,
-       updated_at = $6 WHERE seq = $7`,
-    [
-      decision.valid,
-      decision.invalid,
-      decision.validWeight,
-      decision.invalidWeight,
-      decision.qualityScore,
-      v.at,
-      unit.seq,
-    ],
-  );
+  const tally = render(verdictTallyUpdate(decision, v.at, unit.seq), 'postgres');
+  await run(client, tally.text, tally.values);
   return { recorded: true, first: previous === undefined };
 }
 

@@ -12,15 +12,7 @@ export function saveResponse(prepare: Prepare, response: IdempotentResponse | un
      ON CONFLICT (scope, key_hash) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
        body = excluded.body, created_at = excluded.created_at
      WHERE idempotency_keys.created_at < ?`,
-  ).run(
-    response.scope,
-    response.keyHash,
-    response.requestHash,
-    response.status,
-    response.body,
-    response.createdAt,
-    response.expiredBefore,
-  );
+  ).run(...rows.idempotencyValues(response));
   if (saved.changes === 0) throw new IdempotencyKeyTakenError();
 }
 

@@ -4,6 +4,8 @@
 import type { ReputationAction } from '../../domain/model.js';
 import { rewardMove, takeBack as takeBackRule, type StandingMove } from '../../domain/reputation.js';
 import * as rows from '../rows.js';
+import { render } from '../sql.js';
+import { verdictTallyUpdate } from '../verdict-tally.js';
 import { agentIdSkeletons } from '../../domain/agent-ids.js';
 import { AgentConfusableError, AgentExistsError, PrefixTakenError } from '../store.js';
 import type {
@@ -185,18 +187,8 @@ export function recordVerdict(prepare: Prepare, v: NewVerdict): VerdictOutcome {
   ).run(unit.seq, v.unitId, v.agentId, v.valid ? 1 : 0, v.feedback, v.at, v.at, v.weight);
   if (decision.rewardMillis > 0)
     reward(prepare, v.agentId, 'validate_knowledge', decision.rewardMillis, v.unitId, v.at);
-  prepare(
-    `UPDATE knowledge_units SET valid_count = ?, invalid_count = ?, valid_weight = ?, invalid_weight = ?, quality_score = ?,
-       updated_at = ? WHERE seq = ?`,
-  ).run(
-    decision.valid,
-    decision.invalid,
-    decision.validWeight,
-    decision.invalidWeight,
-    decision.qualityScore,
-    v.at,
-    unit.seq,
-  );
+  const tally = render(verdictTallyUpdate(decision, v.at, unit.seq), 'sqlite');
+  prepare(tally.text).run(...tally.values);
   return { recorded: true, first: previous === undefined };
 }
 
