@@ -332,4 +332,9 @@ export class SearchEngine {
   memoryBytes(): { lexical: number; vectors: number } {
     return { lexical: this.lexical.memoryBytes(), vectors: this.vectors?.memoryBytes() ?? 0 };
   }
+
+  /** The same, walking the vocabulary in slices so that requests are served meanwhile. */
+  async memoryBytesInSlices(): Promise<{ lexical: number; vectors: number }> {
+    return { lexical: await this.lexical.memoryBytesInSlices(), vectors: this.vectors?.memoryBytes() ?? 0 };
+  }
 }

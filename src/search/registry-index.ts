@@ -181,8 +181,8 @@ export class KindIndex {
   }
 
   /** What the index holds and what it costs (approximate bytes: typed arrays at capacity, objects estimated). */
-  memory(): IndexMemory {
-    const { lexical, vectors } = this.engine.memoryBytes();
+  async memory(): Promise<IndexMemory> {
+    const { lexical, vectors } = await this.engine.memoryBytesInSlices();
     const items = this.attributes.size;
     const postings = this.engine.lexical.postingsCount;
     // Attributes and the engine's per-item record: objects, estimated.

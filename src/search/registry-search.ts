@@ -230,7 +230,7 @@ export class RegistrySearch {
    */
   async status(): Promise<SearchStatus> {
     await this.sync().catch((error: unknown) => this.log?.warn({ err: error }, 'search index sync failed'));
-    const memory = this.memory();
+    const memory = await this.memory();
     const status: SearchStatus = {
       ready: this.built,
       pending: this.buildLeft + (this.vectors?.left ?? 0),
@@ -242,21 +242,26 @@ export class RegistrySearch {
     return status;
   }
 
-  /** Each index's figures; with a large vocabulary (it walks all of it), at most every MEMORY_EVERY_MS. */
-  private memory(): Record<SearchKind, IndexMemory> {
+  /**
+   * Each index's figures. Computing them walks the vocabulary (in slices, so requests are served
+   * meanwhile); with a large one, at most every MEMORY_EVERY_MS, and callers at the same moment share one walk.
+   */
+  private async memory(): Promise<Record<SearchKind, IndexMemory>> {
     const now = Date.now();
     const cheap =
       this.indexes.skill.engine.lexical.vocabularySize + this.indexes.unit.engine.lexical.vocabularySize < 100_000;
-    let cache = this.memoryCache;
-    if (cheap || !cache || cache.of !== this.indexes || now - cache.at >= MEMORY_EVERY_MS) {
-      cache = this.memoryCache = {
-        at: now,
-        of: this.indexes,
-        figures: { skill: this.indexes.skill.memory(), unit: this.indexes.unit.memory() },
-      };
-    }
-    return cache.figures;
+    const cache = this.memoryCache;
+    if (!cheap && cache && cache.of === this.indexes && now - cache.at < MEMORY_EVERY_MS) return cache.figures;
+    if (this.memoryWalk) return this.memoryWalk;
+    const of = this.indexes;
+    this.memoryWalk = (async () => {
+      const figures = { skill: await of.skill.memory(), unit: await of.unit.memory() };
+      this.memoryCache = { at: now, of, figures };
+      return figures;
+    })().finally(() => (this.memoryWalk = null));
+    return this.memoryWalk;
   }
+  private memoryWalk: Promise<Record<SearchKind, IndexMemory>> | null = null;
   /** The figures, when, and of which indexes (a load or a rebuild replaces them). */
   private memoryCache: {
     at: number;

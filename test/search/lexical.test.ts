@@ -143,3 +143,10 @@ test('a trimmed list keeps room: the items added after a build do not copy every
   list.push(100_000 + room, [1, 0, 0, 0], 1);
   assert.notEqual(list.docs, arrays, 'beyond the room, the list grows');
 });
+
+test('memory figures walked in slices equal the ones walked at once', async () => {
+  const ix = make();
+  for (let i = 0; i < 2_000; i++) ix.add(i, doc(`name${i}`, `word${i % 97} other${i % 13}`, 'tag', `body${i}`));
+  assert.equal(await ix.memoryBytesInSlices(), ix.memoryBytes());
+  assert.ok(ix.memoryBytes() > 0);
+});
