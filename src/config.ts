@@ -37,7 +37,7 @@ export interface Config {
   trustProxy: boolean | number | string;
   rateLimits: RateLimits;
   openAdminRegistration: boolean;
-  /** Registrations per client address per hour; null = unlimited (SPEC.md exempts registration). */
+  /** Registrations per client address per hour; null = unlimited: registration is open by design (docs/security.md). */
   registerLimitPerHour: number | null;
   oidc: OidcConfig | null;
   logLevel: string;

@@ -88,3 +88,17 @@ export interface Db {
   /** Runs reads that must agree with each other (a total and its page) on one snapshot of the data. */
   snapshot<T>(work: (db: Db) => Promise<T>): Promise<T>;
 }
+
+/** The rows `select` finds whose `column` is one of `seqs`, mapped, in the order of `seqs` (those with no row left out). */
+export async function rowsInSeqOrder<R, T>(
+  db: Db,
+  select: Sql,
+  column: string,
+  seqs: readonly number[],
+  map: (row: R) => T,
+): Promise<T[]> {
+  if (seqs.length === 0) return [];
+  const found = await db.all<R & { seq: number | string }>(sql`${select} WHERE ${oneOf(raw(column), seqs, 'bigint')}`);
+  const bySeq = new Map(found.map((row) => [Number(row.seq), map(row)]));
+  return seqs.flatMap((seq) => bySeq.get(seq) ?? []);
+}

@@ -2,6 +2,7 @@
 // properties turn into requests at run time, so that a counterexample prints compactly (a 1.2 MiB body
 // is reported as `{ kind: 'huge', bytes: 1048577, ... }`, not as the body itself).
 import fc from 'fast-check';
+import { UNIT_TYPES } from '../../src/domain/model.js';
 
 export const MIB = 1024 * 1024;
 
@@ -406,16 +407,7 @@ export const skillMdContent: fc.Arbitrary<string> = fc.oneof(
 const unitTypeLike = fc.oneof(
   {
     weight: 3,
-    arbitrary: fc.constantFrom(
-      'pattern',
-      'technique',
-      'procedure',
-      'fact',
-      'pitfall',
-      'reference',
-      'tool_usage',
-      'reasoning_trace',
-    ),
+    arbitrary: fc.constantFrom(...UNIT_TYPES),
   },
   {
     weight: 1,
@@ -1034,16 +1026,7 @@ const typesList = fc
     fc.oneof(
       {
         weight: 12,
-        arbitrary: fc.constantFrom(
-          'pattern',
-          'technique',
-          'procedure',
-          'fact',
-          'pitfall',
-          'reference',
-          'tool_usage',
-          'reasoning_trace',
-        ),
+        arbitrary: fc.constantFrom(...UNIT_TYPES),
       },
       { weight: 1, arbitrary: fc.constantFrom('', ' ', 'Pattern', 'unknown', '*', 'pattern OR 1=1', '%') },
       { weight: 1, arbitrary: weirdString },
@@ -1644,16 +1627,7 @@ export const op: fc.Arbitrary<Op> = fc.oneof(
         fc.stringMatching(/^[A-Za-z][A-Za-z ]{0,30}$/),
         fc.constantFrom('Retry with backoff', 'Circuit breaker', 'Ｒｅｔｒｙ', 'réseau lent', 'NEAR(retry)'),
       ),
-      type: fc.constantFrom(
-        'pattern',
-        'technique',
-        'procedure',
-        'fact',
-        'pitfall',
-        'reference',
-        'tool_usage',
-        'reasoning_trace',
-      ),
+      type: fc.constantFrom(...UNIT_TYPES),
       confidence: fc.double({ min: 0, max: 1, noNaN: true }),
       examples: fc.nat({ max: 3 }),
       tags: fc.array(fc.stringMatching(/^[a-z]{1,8}$/), { maxLength: 3 }),

@@ -10,6 +10,7 @@ import { decideVerdict } from '../../src/domain/verdicts.js';
 import { foldUnitCounts } from '../../src/store/postgres/unit-counts.js';
 import type { UnitQuery } from '../../src/store/store.js';
 import { openPostgres, postgresUrl } from '../helpers/backends.js';
+import { agentKey } from '../helpers/keys.js';
 
 const url = postgresUrl();
 // Scores on both sides of bucket edges, including ones whose × 100 is not exact in binary (0.29, 0.57).
@@ -48,14 +49,7 @@ describe(
       store = await openPostgres(url!);
       client = new pg.Pool({ connectionString: url, options: `-c search_path=${store.schema}`, max: 1 });
       for (const agent of ['writer', 'judge']) {
-        await store.createAgentWithKey({
-          agentId: agent,
-          keyHash: agent.padEnd(64, '0'),
-          keyPrefix: `reg_${agent.slice(0, 4)}`,
-          scopes: ['read', 'write'],
-          tier: 'free',
-          createdAt: at(0),
-        });
+        await store.createAgentWithKey(agentKey(agent, at(0)));
       }
     });
     after(async () => {

@@ -11,6 +11,7 @@ import type { KnowledgeUnit, UnitType } from '../../src/domain/model.js';
 import { decideVerdict } from '../../src/domain/verdicts.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import type { Store, UnitQuery } from '../../src/store/store.js';
+import { agentKey } from '../helpers/keys.js';
 
 // Scores on both sides of bucket edges, including ones whose × 100 is not exact in binary (0.29, 0.57).
 const QUALITIES = [0, 0.1, 0.29, 0.2999, 0.3, 0.4999, 0.5, 0.5001, 0.57, 0.58, 0.7, 0.99, 1];
@@ -45,14 +46,7 @@ describe('SQLite unit lists: every shortcut gives what the plain query gives', (
     stores.push(writer);
     const at = (n: number) => new Date(Date.UTC(2026, 10, 22, 10, 0, 0, 0) + n * 1000).toISOString();
     for (const agent of ['writer', 'judge']) {
-      await writer.createAgentWithKey({
-        agentId: agent,
-        keyHash: agent.padEnd(64, '0'),
-        keyPrefix: `reg_${agent.slice(0, 4)}`,
-        scopes: ['read', 'write'],
-        tier: 'free',
-        createdAt: at(0),
-      });
+      await writer.createAgentWithKey(agentKey(agent, at(0)));
     }
     const random = rng(7);
     const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;

@@ -7,7 +7,7 @@ import { versionSortKey, type VersionFacts } from '../../domain/versions.js';
 import type { SkillSummary } from '../../domain/summaries.js';
 import type { RecentSkillQuery } from '../recent-queries.js';
 import * as skillRows from '../skill-rows.js';
-import { byDialect, oneOf, raw, sql, where, type Db, type Sql } from '../sql.js';
+import { byDialect, oneOf, raw, rowsInSeqOrder, sql, where, type Db, type Sql } from '../sql.js';
 import type { DiscoveryEntry, Page, SkillExport, SkillIdentity, SkillQuery, SkillStore, Viewer } from '../store.js';
 import { keyset } from './exports.js';
 
@@ -233,13 +233,8 @@ export function skillReads(
     },
 
     /** Summaries in the order of `seqs` (sequences no longer there are left out). */
-    async skillSummariesBySeq(seqs) {
-      if (seqs.length === 0) return [];
-      const found = await db.all<skillRows.SkillSummaryRow & { seq: number | string }>(
-        sql`SELECT s.seq, ${SUMMARY} FROM skills s WHERE ${oneOf(raw('s.seq'), seqs, 'bigint')}`,
-      );
-      const bySeq = new Map(found.map((row) => [Number(row.seq), summary(row)]));
-      return seqs.flatMap((seq) => bySeq.get(seq) ?? []);
+    skillSummariesBySeq(seqs) {
+      return rowsInSeqOrder(db, sql`SELECT s.seq, ${SUMMARY} FROM skills s`, 's.seq', seqs, summary);
     },
   };
 }

@@ -11,7 +11,7 @@ import {
 } from '../../domain/summaries.js';
 import type { RecentUnitQuery } from '../recent-queries.js';
 import * as rows from '../rows.js';
-import { byDialect, oneOf, raw, sql, where, type Db, type Sql } from '../sql.js';
+import { byDialect, oneOf, raw, rowsInSeqOrder, sql, where, type Db, type Sql } from '../sql.js';
 import type { Page, UnitQuery, UnitStore } from '../store.js';
 
 const CUT_DESCRIPTION = SUMMARY_DESCRIPTION_CHARS + 1;
@@ -124,13 +124,8 @@ export function unitReads(db: Db): UnitReads {
     },
 
     /** Summaries in the order of `seqs` (sequences no longer there are left out). */
-    async unitSummariesBySeq(seqs) {
-      if (seqs.length === 0) return [];
-      const found = await db.all<rows.UnitRow & { seq: number | string }>(
-        sql`SELECT ku.seq, ${UNIT_SUMMARY} FROM knowledge_units ku WHERE ${oneOf(raw('ku.seq'), seqs, 'bigint')}`,
-      );
-      const bySeq = new Map(found.map((row) => [Number(row.seq), summary(row)]));
-      return seqs.flatMap((seq) => bySeq.get(seq) ?? []);
+    unitSummariesBySeq(seqs) {
+      return rowsInSeqOrder(db, sql`SELECT ku.seq, ${UNIT_SUMMARY} FROM knowledge_units ku`, 'ku.seq', seqs, summary);
     },
   };
 }
