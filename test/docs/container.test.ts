@@ -1,9 +1,11 @@
 // The container files, checked without Docker (no image can be pulled here): the Dockerfile follows the
 // production path as a non-root user with a health check and a data volume, and compose.yaml runs two
-// instances behind a proxy on one PostgreSQL and one Redis, with variables the registry declares.
+// instances behind a proxy on one PostgreSQL and one Redis, with variables the registry declares. The
+// Dockerfile is also linted by dockerfile-utils (the linter of the Docker language server).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
+import { validate } from 'dockerfile-utils';
 import { parse } from 'yaml';
 import { VARIABLES } from '../../src/config/variables.js';
 
@@ -47,6 +49,16 @@ describe('the container files', () => {
     assert.equal(run.at(-1), 'CMD ["node", "dist/main.js"]');
     for (const [, name] of text.matchAll(/\b(REG_[A-Z_]+)=/g))
       assert.ok(name! in VARIABLES, `${name} is a variable the registry reads`);
+  });
+
+  it('pass the Dockerfile linter', () => {
+    const problems = validate(read('Dockerfile')).map((d) => `line ${d.range.start.line + 1}: ${d.message}`);
+    assert.deepEqual(problems, []);
+    assert.notDeepEqual(
+      validate('FROM node:22\nMAINTAINER someone\n'),
+      [],
+      'the linter reports a deprecated instruction',
+    );
   });
 
   it('keep local data, secrets and build output out of the build context', () => {
