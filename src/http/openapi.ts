@@ -7,6 +7,7 @@
 import { canonicalJson } from '../domain/canonical-json.js';
 import type { SwaggerOptions } from '@fastify/swagger';
 import { PACKAGE_VERSION } from '../version.js';
+import type { Access } from './auth.js';
 import { NAMED_SCHEMAS } from './schemas.js';
 
 type Json = Record<string, unknown>;
@@ -151,6 +152,8 @@ function nameWildcards(document: Document): void {
   }
 }
 
+const needsCaller = (access: Access | undefined) => access !== undefined && access !== 'public';
+
 /** Adds the plugins' answers, who may call each operation, and the named schemas to the generated document. */
 function completeDocument(document: Document): Document {
   const used = new Set<string>();
@@ -201,12 +204,17 @@ export const openapiOptions: SwaggerOptions = {
       },
     },
   },
-  // Each route says here whether it is rate limited (its config), for the headers its answers carry.
+  // Each route says here (its config) whether it needs a caller, which then must send a key, and whether it
+  // is rate limited, for the headers its answers carry.
   transform: ({ schema, url, route }) => ({
     schema:
       schema === undefined
         ? schema
-        : ({ ...schema, 'x-rate-limited': route.config?.rateLimit !== false } as typeof schema),
+        : ({
+            ...schema,
+            ...(needsCaller(route.config?.access) ? { security: [{ bearerAuth: [] }] } : {}),
+            'x-rate-limited': route.config?.rateLimit !== false,
+          } as typeof schema),
     url,
   }),
   transformObject: (documents) =>

@@ -3,6 +3,18 @@
 import { closingQuote, type Entry } from './lenient-entries.js';
 import { BLOCK_WITH_TEXT } from './lenient-values.js';
 
+/** What YAML reads in a value that starts with one of these characters, so an unquoted value cannot. */
+const INDICATORS = new Map([
+  ['*', 'an alias'],
+  ['&', 'an anchor'],
+  ['!', 'a tag'],
+  ['@', 'a reserved character'],
+  ['`', 'a reserved character'],
+  ['%', 'a directive'],
+  ['[', 'a list'],
+  ['{', 'a mapping'],
+]);
+
 /**
  * Whether an entry's first line alone shows that its value is not valid YAML: the common mistakes that
  * diagnose() names. Used to tell an entry's own error from one that spilled over from the entry above.
@@ -12,9 +24,9 @@ export function plainlyInvalid(entry: Entry): boolean {
   if (v === '') return false;
   if (BLOCK_WITH_TEXT.test(v)) return true;
   const c = v[0]!;
-  if ('*&!@`%'.includes(c)) return true;
   if (c === '[') return !v.endsWith(']');
   if (c === '{') return !v.endsWith('}');
+  if (INDICATORS.has(c)) return true;
   if (c === '"' || c === "'") {
     const close = closingQuote(v, 0);
     return close > 0 && close < v.length - 1; // text after the closing quote on the same line
@@ -46,22 +58,9 @@ export function diagnose(entry: Entry, value: unknown, yamlMessage: string): str
     return `text follows the block indicator "${v[0]}" on the same line; move the text to the next lines, indented${fixed ? `, or quote it: ${fixed}` : ''}`;
   }
   const second = v[1];
+  const reads = INDICATORS.get(v[0]!);
+  if (reads !== undefined) return starts(v[0]!, reads);
   switch (v[0]) {
-    case '*':
-      return starts('*', 'an alias');
-    case '&':
-      return starts('&', 'an anchor');
-    case '!':
-      return starts('!', 'a tag');
-    case '@':
-    case '`':
-      return starts(v[0], 'a reserved character');
-    case '%':
-      return starts('%', 'a directive');
-    case '[':
-      return starts('[', 'a list');
-    case '{':
-      return starts('{', 'a mapping');
     case '"':
     case "'":
       return `the quoted value is not closed where the value ends, or text follows its closing quote${fixed ? `; write it as ${fixed}` : ''}`;

@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Context } from '../../service/context.js';
 import { listKeys, register, revokeKey, whoami } from '../../service/keys.js';
 import { respondOnce } from '../idempotency.js';
+import { resource } from './resource.js';
 import { rateLimitKey } from '../rate-limit.js';
 import { ApiKeyCreated, KeyList, RegisterBody, RevokeBody, Revoked, WhoAmI, errors } from '../schemas.js';
 
@@ -21,19 +22,17 @@ function registerLimit(perHour: number | null) {
 }
 
 export const authRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) => {
-  app.post(
+  const route = resource(app, 'auth');
+  route.post(
     '/v1/auth/register',
     {
       config: { rateLimit: registerLimit(ctx.config.registerLimitPerHour), carriesSecret: true },
-      schema: {
-        summary: 'Register an agent (or add a key to your own agent) and receive an API key once',
-        operationId: 'registerAgent',
-        description:
-          'Open to anyone and not rate limited. With a key of that agent (or an admin key), adds a key to an existing agent. The admin scope needs an admin caller.',
-        tags: ['auth'],
-        body: RegisterBody,
-        response: { 201: ApiKeyCreated, ...errors(400, 403, 409) },
-      },
+      summary: 'Register an agent (or add a key to your own agent) and receive an API key once',
+      operationId: 'registerAgent',
+      description:
+        'Open to anyone and not rate limited. With a key of that agent (or an admin key), adds a key to an existing agent. The admin scope needs an admin caller.',
+      body: RegisterBody,
+      response: { 201: ApiKeyCreated, ...errors(400, 403, 409) },
     },
     async (request, reply) => {
       const { agent_id: agentId, scopes, tier } = request.body;
@@ -45,19 +44,15 @@ export const authRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) =
     },
   );
 
-  app.post(
+  route.post(
     '/v1/auth/revoke',
     {
-      config: { access: revokeKey.access },
-      schema: {
-        summary: 'Revoke an API key of your own agent (admins: any key) by its prefix',
-        operationId: 'revokeKey',
-        description: 'The key is refused from the next request on, on every instance.',
-        tags: ['auth'],
-        security: [{ bearerAuth: [] }],
-        body: RevokeBody,
-        response: { 200: Revoked, ...errors(400, 401, 404, 429) },
-      },
+      access: revokeKey.access,
+      summary: 'Revoke an API key of your own agent (admins: any key) by its prefix',
+      operationId: 'revokeKey',
+      description: 'The key is refused from the next request on, on every instance.',
+      body: RevokeBody,
+      response: { 200: Revoked, ...errors(400, 401, 404, 429) },
     },
     async (request, reply) => {
       const change = await revokeKey(ctx, request.auth, request.body.key_prefix);
@@ -65,37 +60,29 @@ export const authRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) =
     },
   );
 
-  app.get(
+  route.get(
     '/v1/auth/keys',
     {
-      config: { access: listKeys.access },
-      schema: {
-        summary: "List your agent's API keys (prefixes, scopes, tiers, dates; never the keys or their hashes)",
-        operationId: 'listKeys',
-        description:
-          'Any valid credential of the agent. Revoked keys are listed with revoked_at. An identity-provider agent has none.',
-        tags: ['auth'],
-        security: [{ bearerAuth: [] }],
-        response: { 200: KeyList, ...errors(401, 429) },
-      },
+      access: listKeys.access,
+      summary: "List your agent's API keys (prefixes, scopes, tiers, dates; never the keys or their hashes)",
+      operationId: 'listKeys',
+      description:
+        'Any valid credential of the agent. Revoked keys are listed with revoked_at. An identity-provider agent has none.',
+      response: { 200: KeyList, ...errors(401, 429) },
     },
     async (request) => ({ data: await listKeys(ctx, request.auth) }),
   );
 
-  app.get(
+  route.get(
     '/v1/auth/whoami',
     {
-      config: { access: whoami.access },
-      schema: {
-        summary:
-          'Who this credential is: agent, tier, scopes, and the key prefix (or that it is an identity-provider token)',
-        operationId: 'whoami',
-        description:
-          'Any valid credential. A refused credential answers 401, so a client can check a key before storing it.',
-        tags: ['auth'],
-        security: [{ bearerAuth: [] }],
-        response: { 200: WhoAmI, ...errors(401, 429) },
-      },
+      access: whoami.access,
+      summary:
+        'Who this credential is: agent, tier, scopes, and the key prefix (or that it is an identity-provider token)',
+      operationId: 'whoami',
+      description:
+        'Any valid credential. A refused credential answers 401, so a client can check a key before storing it.',
+      response: { 200: WhoAmI, ...errors(401, 429) },
     },
     async (request) => ({ data: await whoami(ctx, request.auth) }),
   );

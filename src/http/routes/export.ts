@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../service/context.js';
 import { exportAgent, type AgentExport } from '../../service/export.js';
 import { AgentParams, ExportDocument, errors } from '../schemas.js';
+import { resource } from './resource.js';
 
 const CHUNK_BYTES = 64 * 1024;
 
@@ -44,20 +45,17 @@ async function* exportDocument(found: AgentExport): AsyncGenerator<string> {
 }
 
 export const exportRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) => {
-  app.get(
+  const route = resource(app, 'export');
+  route.get(
     '/v1/export/:agent_id',
     {
-      config: { access: exportAgent.access },
-      schema: {
-        summary: 'Export everything tied to an agent (its own key, or an admin)',
-        operationId: 'exportAgent',
-        description:
-          'Streamed. Units, skills (private included), verdicts given, reputation with full history, key metadata.',
-        tags: ['export'],
-        security: [{ bearerAuth: [] }],
-        params: AgentParams,
-        response: { 200: ExportDocument, ...errors(400, 401, 403, 404, 429) },
-      },
+      access: exportAgent.access,
+      summary: 'Export everything tied to an agent (its own key, or an admin)',
+      operationId: 'exportAgent',
+      description:
+        'Streamed. Units, skills (private included), verdicts given, reputation with full history, key metadata.',
+      params: AgentParams,
+      response: { 200: ExportDocument, ...errors(400, 401, 403, 404, 429) },
     },
     async (request, reply) => {
       const agentId = request.params.agent_id;

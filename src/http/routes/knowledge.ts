@@ -5,6 +5,7 @@ import type { Context } from '../../service/context.js';
 import { contributeUnit, deleteUnit, getUnit, listUnits, validateUnit } from '../../service/knowledge.js';
 import { listAnswer } from '../../service/list-answer.js';
 import { respondOnce } from '../idempotency.js';
+import { resource } from './resource.js';
 import {
   IdParams,
   UnitBody,
@@ -19,17 +20,15 @@ import {
 } from '../schemas.js';
 
 export const knowledgeRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) => {
-  app.get(
+  const route = resource(app, 'knowledge');
+  route.get(
     '/v1/knowledge',
     {
-      schema: {
-        summary: 'Search and list knowledge units',
-        operationId: 'listKnowledgeUnits',
-        description: 'Unit summaries (long text cut and marked truncated), best match first with q, else by quality.',
-        tags: ['knowledge'],
-        querystring: UnitListQuery,
-        response: { 200: UnitPage, ...errors(400, 429) },
-      },
+      summary: 'Search and list knowledge units',
+      operationId: 'listKnowledgeUnits',
+      description: 'Unit summaries (long text cut and marked truncated), best match first with q, else by quality.',
+      querystring: UnitListQuery,
+      response: { 200: UnitPage, ...errors(400, 429) },
     },
     async (request) => {
       const { limit = 20, offset = 0 } = request.query;
@@ -37,35 +36,28 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
     },
   );
 
-  app.get(
+  route.get(
     '/v1/knowledge/:id',
     {
-      schema: {
-        summary: 'Get one knowledge unit',
-        operationId: 'getKnowledgeUnit',
-        description: 'The whole unit, with its quality score and validation counts.',
-        tags: ['knowledge'],
-        params: IdParams,
-        response: { 200: UnitOne, ...errors(400, 404, 429) },
-      },
+      summary: 'Get one knowledge unit',
+      operationId: 'getKnowledgeUnit',
+      description: 'The whole unit, with its quality score and validation counts.',
+      params: IdParams,
+      response: { 200: UnitOne, ...errors(400, 404, 429) },
     },
     async (request) => ({ data: await getUnit(ctx, request.auth, request.params.id) }),
   );
 
-  app.post(
+  route.post(
     '/v1/knowledge',
     {
-      config: { access: contributeUnit.access },
-      schema: {
-        summary: `Contribute a knowledge unit; earns ${rewardText('contribute_knowledge')}`,
-        operationId: 'contributeKnowledgeUnit',
-        description:
-          'Needs the write scope. Server-assigned fields (id, agent_id, quality_score, validations, timestamps) must not be sent.',
-        tags: ['knowledge'],
-        security: [{ bearerAuth: [] }],
-        body: UnitBody,
-        response: { 201: UnitCreated, ...errors(400, 401, 403, 429) },
-      },
+      access: contributeUnit.access,
+      summary: `Contribute a knowledge unit; earns ${rewardText('contribute_knowledge')}`,
+      operationId: 'contributeKnowledgeUnit',
+      description:
+        'Needs the write scope. Server-assigned fields (id, agent_id, quality_score, validations, timestamps) must not be sent.',
+      body: UnitBody,
+      response: { 201: UnitCreated, ...errors(400, 401, 403, 429) },
     },
     async (request, reply) => {
       const change = await contributeUnit(ctx, request.auth, request.body);
@@ -73,20 +65,16 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
     },
   );
 
-  app.post(
+  route.post(
     '/v1/knowledge/:id/validate',
     {
-      config: { access: validateUnit.access },
-      schema: {
-        summary: `Give a verdict on another agent's unit (one per agent; a later one replaces it); earns ${rewardText('validate_knowledge')} once`,
-        operationId: 'validateKnowledgeUnit',
-        description: 'Any authenticated key may validate; never its own unit (403).',
-        tags: ['knowledge'],
-        security: [{ bearerAuth: [] }],
-        params: IdParams,
-        body: VerdictBody,
-        response: { 200: VerdictRecorded, ...errors(400, 401, 403, 404, 429) },
-      },
+      access: validateUnit.access,
+      summary: `Give a verdict on another agent's unit (one per agent; a later one replaces it); earns ${rewardText('validate_knowledge')} once`,
+      operationId: 'validateKnowledgeUnit',
+      description: 'Any authenticated key may validate; never its own unit (403).',
+      params: IdParams,
+      body: VerdictBody,
+      response: { 200: VerdictRecorded, ...errors(400, 401, 403, 404, 429) },
     },
     async (request, reply) => {
       const change = await validateUnit(ctx, request.auth, request.params.id, request.body);
@@ -94,19 +82,15 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
     },
   );
 
-  app.delete(
+  route.delete(
     '/v1/knowledge/:id',
     {
-      config: { access: deleteUnit.access },
-      schema: {
-        summary: 'Permanently delete a knowledge unit (its contributor with write scope, or an admin)',
-        operationId: 'deleteKnowledgeUnit',
-        description: 'The unit, its verdicts and its search entries are gone, and its reward is taken back.',
-        tags: ['knowledge'],
-        security: [{ bearerAuth: [] }],
-        params: IdParams,
-        response: { 200: UnitDeleted, ...errors(400, 401, 403, 404, 429) },
-      },
+      access: deleteUnit.access,
+      summary: 'Permanently delete a knowledge unit (its contributor with write scope, or an admin)',
+      operationId: 'deleteKnowledgeUnit',
+      description: 'The unit, its verdicts and its search entries are gone, and its reward is taken back.',
+      params: IdParams,
+      response: { 200: UnitDeleted, ...errors(400, 401, 403, 404, 429) },
     },
     async (request) => deleteUnit(ctx, request.auth, request.params.id),
   );

@@ -3,22 +3,21 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Context } from '../../service/context.js';
 import { reputationProfile } from '../../service/reputation.js';
 import { AgentParams, ReputationOne, errors } from '../schemas.js';
+import { resource } from './resource.js';
 
 /** The profile carries the newest history items; the export has them all. */
 export const PROFILE_HISTORY_LIMIT = 100;
 
 export const reputationRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) => {
-  app.get(
+  const route = resource(app, 'reputation');
+  route.get(
     '/v1/reputation/:agent_id',
     {
-      schema: {
-        summary: "An agent's reputation: score, counts and the newest 100 history items",
-        operationId: 'getReputation',
-        description: 'Public. Items about private skills are shown only to the agent itself and admins.',
-        tags: ['reputation'],
-        params: AgentParams,
-        response: { 200: ReputationOne, ...errors(400, 404, 429) },
-      },
+      summary: "An agent's reputation: score, counts and the newest 100 history items",
+      operationId: 'getReputation',
+      description: 'Public. Items about private skills are shown only to the agent itself and admins.',
+      params: AgentParams,
+      response: { 200: ReputationOne, ...errors(400, 404, 429) },
     },
     async (request) => ({
       data: await reputationProfile(ctx, request.auth, request.params.agent_id, PROFILE_HISTORY_LIMIT),

@@ -23,6 +23,7 @@ import {
   SkillVersionParams,
   errors,
 } from '../schemas.js';
+import { resource } from './resource.js';
 
 const CHUNK = 64 * 1024;
 
@@ -77,19 +78,17 @@ const binary = (description: string, mediaType: string) =>
   }) as never;
 
 export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) => {
-  app.get(
+  const route = resource(app, 'skills');
+  route.get(
     '/v1/skills/:id/versions',
     {
-      schema: {
-        summary: "A skill's versions, newest first (yanked ones flagged)",
-        operationId: 'listSkillVersions',
-        description:
-          "The skill's versions by semantic-version precedence, newest first, each with its digest; paged like every list.",
-        tags: ['skills'],
-        params: IdParams,
-        querystring: PageQuery,
-        response: { 200: SkillVersionList, ...errors(400, 404, 429) },
-      },
+      summary: "A skill's versions, newest first (yanked ones flagged)",
+      operationId: 'listSkillVersions',
+      description:
+        "The skill's versions by semantic-version precedence, newest first, each with its digest; paged like every list.",
+      params: IdParams,
+      querystring: PageQuery,
+      response: { 200: SkillVersionList, ...errors(400, 404, 429) },
     },
     async (request) => {
       const { limit = 20, offset = 0 } = request.query;
@@ -98,37 +97,30 @@ export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app
     },
   );
 
-  app.get(
+  route.get(
     '/v1/skills/:id/versions/:version',
     {
-      schema: {
-        summary: 'Get one version of a skill (a yanked one too, flagged)',
-        operationId: 'getSkillVersion',
-        description: 'The whole skill as that version has it: SKILL.md, file list, digest, conformance.',
-        tags: ['skills'],
-        params: SkillVersionParams,
-        response: { 200: SkillOne, ...errors(400, 404, 429) },
-      },
+      summary: 'Get one version of a skill (a yanked one too, flagged)',
+      operationId: 'getSkillVersion',
+      description: 'The whole skill as that version has it: SKILL.md, file list, digest, conformance.',
+      params: SkillVersionParams,
+      response: { 200: SkillOne, ...errors(400, 404, 429) },
     },
     async (request) => ({
       data: await getSkill(ctx, request.auth, request.params.id, version(request.params.version)),
     }),
   );
 
-  app.get(
+  route.get(
     '/v1/skills/:id/files/*',
     {
-      // Exact bytes: their digests are checked by clients, and archives are compressed already.
       compress: false,
-      schema: {
-        summary: "A file of the skill's latest version (SKILL.md or a bundle file), with its digest",
-        operationId: 'getSkillFile',
-        description:
-          'The bytes, served as data: a safe type, nosniff, a sandboxing CSP; ETag and Repr-Digest carry its sha256.',
-        tags: ['skills'],
-        params: SkillFileParams,
-        response: binary('the file, as bytes', 'application/octet-stream'),
-      },
+      summary: "A file of the skill's latest version (SKILL.md or a bundle file), with its digest",
+      operationId: 'getSkillFile',
+      description:
+        'The bytes, served as data: a safe type, nosniff, a sandboxing CSP; ETag and Repr-Digest carry its sha256.',
+      params: SkillFileParams,
+      response: binary('the file, as bytes', 'application/octet-stream'),
     },
     async (request, reply) =>
       sendFile(
@@ -138,20 +130,16 @@ export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app
       ),
   );
 
-  app.get(
+  route.get(
     '/v1/skills/:id/versions/:version/files/*',
     {
-      // Exact bytes: their digests are checked by clients, and archives are compressed already.
       compress: false,
-      schema: {
-        summary: 'A file of one version of a skill (SKILL.md or a bundle file), with its digest',
-        operationId: 'getSkillVersionFile',
-        description:
-          'The bytes, served as data: a safe type, nosniff, a sandboxing CSP; ETag and Repr-Digest carry its sha256.',
-        tags: ['skills'],
-        params: SkillVersionFileParams,
-        response: binary('the file, as bytes', 'application/octet-stream'),
-      },
+      summary: 'A file of one version of a skill (SKILL.md or a bundle file), with its digest',
+      operationId: 'getSkillVersionFile',
+      description:
+        'The bytes, served as data: a safe type, nosniff, a sandboxing CSP; ETag and Repr-Digest carry its sha256.',
+      params: SkillVersionFileParams,
+      response: binary('the file, as bytes', 'application/octet-stream'),
     },
     async (request, reply) =>
       sendFile(
@@ -167,19 +155,15 @@ export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app
       ),
   );
 
-  app.get(
+  route.get(
     '/v1/skills/:id/versions/:version/archive.zip',
     {
-      // Exact bytes: their digests are checked by clients, and archives are compressed already.
       compress: false,
-      schema: {
-        summary: 'One version as a ZIP archive (SKILL.md and its files at the root); its sha256 is the version digest',
-        operationId: 'getSkillArchive',
-        description: 'Deterministic: the same content always makes the same bytes, so the digest can be pinned.',
-        tags: ['skills'],
-        params: SkillVersionParams,
-        response: binary('a ZIP archive', 'application/zip'),
-      },
+      summary: 'One version as a ZIP archive (SKILL.md and its files at the root); its sha256 is the version digest',
+      operationId: 'getSkillArchive',
+      description: 'Deterministic: the same content always makes the same bytes, so the digest can be pinned.',
+      params: SkillVersionParams,
+      response: binary('a ZIP archive', 'application/zip'),
     },
     async (request, reply) => {
       const at = version(request.params.version);
@@ -204,21 +188,17 @@ export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app
     ['yank', true],
     ['unyank', false],
   ] as const) {
-    app.post(
+    route.post(
       `/v1/skills/:id/versions/:version/${action}`,
       {
-        config: { access: setYanked.access },
-        schema: {
-          summary: yanked
-            ? 'Yank a version: it stays readable by its number, flagged, and is never chosen as latest (publisher or admin)'
-            : 'Restore a yanked version (publisher or admin)',
-          operationId: yanked ? 'yankSkillVersion' : 'unyankSkillVersion',
-          description: "Answers the version as it now is. The skill's latest version moves accordingly.",
-          tags: ['skills'],
-          security: [{ bearerAuth: [] }],
-          params: SkillVersionParams,
-          response: { 200: SkillOne, ...errors(400, 401, 403, 404, 429) },
-        },
+        access: setYanked.access,
+        summary: yanked
+          ? 'Yank a version: it stays readable by its number, flagged, and is never chosen as latest (publisher or admin)'
+          : 'Restore a yanked version (publisher or admin)',
+        operationId: yanked ? 'yankSkillVersion' : 'unyankSkillVersion',
+        description: "Answers the version as it now is. The skill's latest version moves accordingly.",
+        params: SkillVersionParams,
+        response: { 200: SkillOne, ...errors(400, 401, 403, 404, 429) },
       },
       async (request) => ({
         data: await setYanked(ctx, request.auth, request.params.id, version(request.params.version), yanked),

@@ -5,6 +5,7 @@ import type { Context } from '../../service/context.js';
 import { deleteSkill, getSkill, listSkills, publishSkill, setVisibility } from '../../service/skills.js';
 import { listAnswer } from '../../service/list-answer.js';
 import { respondOnce } from '../idempotency.js';
+import { resource } from './resource.js';
 import {
   IdParams,
   SkillBody,
@@ -18,19 +19,17 @@ import {
 } from '../schemas.js';
 
 export const skillRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) => {
-  app.get(
+  const route = resource(app, 'skills');
+  route.get(
     '/v1/skills',
     {
-      schema: {
-        summary: 'Search and list skills',
-        operationId: 'listSkills',
-        description:
-          'One entry per skill: its latest version, as a summary (no SKILL.md, files or warnings). Best match first with q, ' +
-          'else by quality; private skills only for their publisher and admins.',
-        tags: ['skills'],
-        querystring: SkillListQuery,
-        response: { 200: SkillPage, ...errors(400, 429) },
-      },
+      summary: 'Search and list skills',
+      operationId: 'listSkills',
+      description:
+        'One entry per skill: its latest version, as a summary (no SKILL.md, files or warnings). Best match first with q, ' +
+        'else by quality; private skills only for their publisher and admins.',
+      querystring: SkillListQuery,
+      response: { 200: SkillPage, ...errors(400, 429) },
     },
     async (request) => {
       const { limit = 20, offset = 0 } = request.query;
@@ -38,80 +37,65 @@ export const skillRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) 
     },
   );
 
-  app.get(
+  route.get(
     '/v1/skills/:id',
     {
-      schema: {
-        summary: 'Get one skill at its latest version',
-        operationId: 'getSkill',
-        description:
-          'The whole skill at its latest version (the highest that is not yanked; `version` says which), with its SKILL.md ' +
-          'and file list. A private skill is found only by its publisher and admins.',
-        tags: ['skills'],
-        params: IdParams,
-        response: { 200: SkillOne, ...errors(400, 404, 429) },
-      },
+      summary: 'Get one skill at its latest version',
+      operationId: 'getSkill',
+      description:
+        'The whole skill at its latest version (the highest that is not yanked; `version` says which), with its SKILL.md ' +
+        'and file list. A private skill is found only by its publisher and admins.',
+      params: IdParams,
+      response: { 200: SkillOne, ...errors(400, 404, 429) },
     },
     async (request) => ({ data: await getSkill(ctx, request.auth, request.params.id) }),
   );
 
-  app.post(
+  route.post(
     '/v1/skills',
     {
-      config: { access: publishSkill.access },
-      schema: {
-        summary:
-          'Publish a skill (a SKILL.md, optionally with a bundle of files); a name you already have gets a new version',
-        operationId: 'contributeSkill',
-        description:
-          `Needs the write scope. 201: a new skill (earns ${rewardText('contribute_skill')}) or a new version of yours (earns nothing). 200: the ` +
-          'same content is already published; that version is answered and nothing is written. 409: the version the SKILL.md ' +
-          "names is taken, or the skill has another visibility (a version keeps the skill's; change it with " +
-          'POST /v1/skills/{id}/visibility). The SKILL.md is parsed leniently: breaking a required rule is a 400 naming it; ' +
-          'softer findings come back as warnings.',
-        tags: ['skills'],
-        security: [{ bearerAuth: [] }],
-        body: SkillBody,
-        response: { 200: SkillCreated, 201: SkillCreated, ...errors(400, 401, 403, 409, 429) },
-      },
+      access: publishSkill.access,
+      summary:
+        'Publish a skill (a SKILL.md, optionally with a bundle of files); a name you already have gets a new version',
+      operationId: 'contributeSkill',
+      description:
+        `Needs the write scope. 201: a new skill (earns ${rewardText('contribute_skill')}) or a new version of yours (earns nothing). 200: the ` +
+        'same content is already published; that version is answered and nothing is written. 409: the version the SKILL.md ' +
+        "names is taken, or the skill has another visibility (a version keeps the skill's; change it with " +
+        'POST /v1/skills/{id}/visibility). The SKILL.md is parsed leniently: breaking a required rule is a 400 naming it; ' +
+        'softer findings come back as warnings.',
+      body: SkillBody,
+      response: { 200: SkillCreated, 201: SkillCreated, ...errors(400, 401, 403, 409, 429) },
     },
     async (request, reply) =>
       publishSkill(ctx, request.auth, request.body, (change) => respondOnce(request, reply, ctx.store, change)),
   );
 
-  app.post(
+  route.post(
     '/v1/skills/:id/visibility',
     {
-      config: { access: setVisibility.access },
-      schema: {
-        summary: 'Change who sees a skill: every version follows (its publisher with write scope, or an admin)',
-        operationId: 'setSkillVisibility',
-        description:
-          'Visibility belongs to the skill, not to a version. Making a private skill public makes every version public, ' +
-          "earlier ones included; the answer's warnings list them.",
-        tags: ['skills'],
-        security: [{ bearerAuth: [] }],
-        params: IdParams,
-        body: VisibilityBody,
-        response: { 200: SkillCreated, ...errors(400, 401, 403, 404, 429) },
-      },
+      access: setVisibility.access,
+      summary: 'Change who sees a skill: every version follows (its publisher with write scope, or an admin)',
+      operationId: 'setSkillVisibility',
+      description:
+        'Visibility belongs to the skill, not to a version. Making a private skill public makes every version public, ' +
+        "earlier ones included; the answer's warnings list them.",
+      params: IdParams,
+      body: VisibilityBody,
+      response: { 200: SkillCreated, ...errors(400, 401, 403, 404, 429) },
     },
     async (request) => setVisibility(ctx, request.auth, request.params.id, request.body.visibility),
   );
 
-  app.delete(
+  route.delete(
     '/v1/skills/:id',
     {
-      config: { access: deleteSkill.access },
-      schema: {
-        summary: 'Permanently delete a skill: every version and file (its publisher with write scope, or an admin)',
-        operationId: 'deleteSkill',
-        description: "The skill, its versions and files are gone; its publisher's reward for it is taken back.",
-        tags: ['skills'],
-        security: [{ bearerAuth: [] }],
-        params: IdParams,
-        response: { 200: SkillDeleted, ...errors(400, 401, 403, 404, 429) },
-      },
+      access: deleteSkill.access,
+      summary: 'Permanently delete a skill: every version and file (its publisher with write scope, or an admin)',
+      operationId: 'deleteSkill',
+      description: "The skill, its versions and files are gone; its publisher's reward for it is taken back.",
+      params: IdParams,
+      response: { 200: SkillDeleted, ...errors(400, 401, 403, 404, 429) },
     },
     async (request) => deleteSkill(ctx, request.auth, request.params.id),
   );

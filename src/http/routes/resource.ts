@@ -1,0 +1,58 @@
+// How a route file declares its routes: every route of a resource under its tag in the OpenAPI document,
+// each with who may call it (the operation's access, checked before the body is validated; the document
+// then asks for a key, openapi.ts) beside its documentation and schemas.
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type {
+  ContextConfigDefault,
+  FastifyContextConfig,
+  FastifySchema,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+  RouteGenericInterface,
+  RouteHandlerMethod,
+} from 'fastify';
+import type { Access } from '../auth.js';
+
+type App = Parameters<FastifyPluginAsyncTypebox>[0];
+
+type Handler<S extends FastifySchema> = RouteHandlerMethod<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  RouteGenericInterface,
+  ContextConfigDefault,
+  S,
+  TypeBoxTypeProvider
+>;
+
+/** A route's schema with its documentation, and what the route asks of the app besides. */
+type Declared = FastifySchema & {
+  summary: string;
+  operationId: string;
+  description: string;
+  /** Who may call it; anyone when absent. */
+  access?: Access;
+  /** Route options other than access (rate limit, a secret in the answer). */
+  config?: FastifyContextConfig;
+  /** false: answers are exact bytes, never compressed (their digests are checked, archives are compressed already). */
+  compress?: false;
+};
+
+/** `get`, `post` and `delete` for the routes of the resource tagged `tag`. */
+export function resource(app: App, tag: string) {
+  const add =
+    (method: 'GET' | 'POST' | 'DELETE') =>
+    <S extends Declared>(url: string, declared: S, handler: Handler<S>): void => {
+      const { access, config, compress, ...schema } = declared;
+      app.route({
+        method,
+        url,
+        ...(compress === false ? { compress } : {}),
+        ...(access !== undefined || config !== undefined ? { config: { ...config, access } } : {}),
+        schema: { ...schema, tags: [tag] },
+        handler: handler as never,
+      });
+    };
+  return { get: add('GET'), post: add('POST'), delete: add('DELETE') };
+}
