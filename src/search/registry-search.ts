@@ -397,7 +397,7 @@ export class RegistrySearch {
   }
 
   private async applyChanges(): Promise<void> {
-    const { first } = await this.feed.searchChangeBounds();
+    const { first, last } = await this.feed.searchChangeBounds();
     if (first > this.lastChange + 1 && this.lastChange > 0) {
       // Changes this index missed were purged: rebuild from the store.
       this.log?.warn({ missedBefore: first }, 'the search index fell behind the change log; rebuilding');
@@ -408,6 +408,7 @@ export class RegistrySearch {
       await this.build(false);
       return;
     }
+    if (last <= this.lastChange) return; // nothing new: one query per search, not two
     for (;;) {
       const changes = await this.feed.searchChanges(this.lastChange, BATCH);
       if (changes.length === 0) return;
