@@ -66,6 +66,9 @@ export interface SearchHits {
   capped: boolean;
 }
 
+/** Hears which items of a kind changed (null: any of them may have). */
+export type ChangeListener = (kind: SearchKind, seqs: readonly number[] | null) => void;
+
 export interface RegistrySearchOptions {
   /** Which embedding model, if any (REG_EMBEDDINGS). */
   embeddings: ProviderSpec;
@@ -394,16 +397,18 @@ export class RegistrySearch {
   }
 
   private async applyChanges(): Promise<void> {
-    const { first } = await this.feed.searchChangeBounds();
+    const { first, last } = await this.feed.searchChangeBounds();
     if (first > this.lastChange + 1 && this.lastChange > 0) {
       // Changes this index missed were purged: rebuild from the store.
       this.log?.warn({ missedBefore: first }, 'the search index fell behind the change log; rebuilding');
+      for (const listener of this.listeners) for (const kind of ['skill', 'unit'] as const) listener(kind, null);
       this.indexes = this.makeIndexes();
       this.built = false;
       this.buildLeft = 1;
       await this.build(false);
       return;
     }
+    if (last <= this.lastChange) return; // nothing new: one query per search, not two
     for (;;) {
       const changes = await this.feed.searchChanges(this.lastChange, BATCH);
       if (changes.length === 0) return;
@@ -413,10 +418,17 @@ export class RegistrySearch {
     }
   }
 
+  /** Tells `listener` the items each change the index applies touches (null: any item, on a rebuild). */
+  onChange(listener: ChangeListener): void {
+    this.listeners.push(listener);
+  }
+  private readonly listeners: ChangeListener[] = [];
+
   private async apply(changes: SearchChange[]): Promise<void> {
     for (const kind of ['skill', 'unit'] as const) {
       const seqs = [...new Set(changes.filter((c) => c.kind === kind).map((c) => c.itemSeq))];
       if (seqs.length === 0) continue;
+      for (const listener of this.listeners) listener(kind, seqs);
       const index = this.indexes[kind];
       const found = await this.feed.searchItemsBySeq(kind, seqs);
       const present = new Set(found.map((item) => item.seq));
@@ -433,13 +445,13 @@ export class RegistrySearch {
   }
 
   /**
-   * The best matches of `q` among the items `filter` admits, best first: relevance, then quality, newest
-   * and sequence for exact ties. Null while the index is not built yet.
+   * The best matches of `q` among the items `filter` admits (every item when null), best first: relevance,
+   * then quality, newest and sequence for exact ties. Null while the index is not built yet.
    */
   async search(
     kind: SearchKind,
     q: string,
-    filter: SearchFilter,
+    filter: SearchFilter | null,
     limit: number,
     offset: number,
   ): Promise<SearchHits | null> {
@@ -447,7 +459,7 @@ export class RegistrySearch {
     await this.sync();
     const index = this.indexes[kind];
     const engine = index.engine;
-    const admit = index.admit(filter);
+    const admit = filter === null ? undefined : index.admit(filter);
     const queryVector =
       this.worker && engine.needsQueryVector(q) ? await this.worker.embedQueryWithin(q, QUERY_VECTOR_BUDGET_MS) : null;
     // Paging stops at the bound.
@@ -455,7 +467,7 @@ export class RegistrySearch {
     const page = offset < end ? { limit: end - offset, offset } : { limit: 1, offset: 0 };
     const result = engine.search(q, {
       ...page,
-      filter: admit,
+      ...(admit ? { filter: admit } : {}),
       tieBreak: index.tieBreak,
       ...(queryVector ? { queryVector } : {}),
     });

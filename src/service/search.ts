@@ -5,8 +5,9 @@ import { visibleTo } from '../domain/access.js';
 import { unavailable } from '../domain/errors.js';
 import type { Visibility } from '../domain/model.js';
 import type { Viewer } from '../store/store.js';
-import type { SearchFilter } from '../search/index.js';
+import type { RegistrySearch, SearchFilter, SearchKind } from '../search/index.js';
 import type { Context } from './context.js';
+import { SummaryCache } from './summary-cache.js';
 
 /** A page of search results; `capped` when more than MAX_SEARCH_RESULTS matched (then `total` is that bound). */
 export interface SearchPage<T> {
@@ -45,7 +46,9 @@ export interface UnitFilters {
   minQuality?: number;
 }
 
-export function unitFilter(f: UnitFilters): SearchFilter {
+/** The units a list admits; null when it admits every unit (the search then asks nothing of each match). */
+export function unitFilter(f: UnitFilters): SearchFilter | null {
+  if (f.types.length === 0 && f.domain === undefined && f.minQuality === undefined) return null;
   return (item) =>
     (f.types.length === 0 || (item.type !== undefined && f.types.includes(item.type))) &&
     (f.domain === undefined || item.domain === f.domain) &&
@@ -57,13 +60,26 @@ export async function searchIndex<T>(
   ctx: Context,
   kind: 'skill' | 'unit',
   q: string,
-  filter: SearchFilter,
+  filter: SearchFilter | null,
   page: { limit: number; offset: number },
 ): Promise<SearchPage<T>> {
   const hits = await ctx.search?.search(kind, q, filter, page.limit, page.offset);
   if (!hits) throw unavailable('the search index is being built; retry shortly');
-  const items = (
-    kind === 'skill' ? await ctx.store.skillSummariesBySeq(hits.seqs) : await ctx.store.unitSummariesBySeq(hits.seqs)
-  ) as T[];
+  const load = (seqs: readonly number[]) =>
+    kind === 'skill' ? ctx.store.skillSummariesBySeq(seqs) : ctx.store.unitSummariesBySeq(seqs);
+  const items = (await summaryCaches(ctx.search!)[kind].read(hits.seqs, load)) as T[];
   return { items, total: hits.total, capped: hits.capped };
+}
+
+/** The summaries kept for one search index, forgotten item by item as the index applies changes. */
+const caches = new WeakMap<RegistrySearch, Record<SearchKind, SummaryCache<unknown>>>();
+
+function summaryCaches(search: RegistrySearch): Record<SearchKind, SummaryCache<unknown>> {
+  let kept = caches.get(search);
+  if (!kept) {
+    const made = { skill: new SummaryCache<unknown>(), unit: new SummaryCache<unknown>() };
+    search.onChange((kind, seqs) => made[kind].forget(seqs));
+    caches.set(search, (kept = made));
+  }
+  return kept;
 }

@@ -1,0 +1,116 @@
+// The summaries a search answers are kept between searches and read from the store once, and a change to
+// an item (a verdict, a visibility change, a deletion), made through any instance, is in the next
+// search's answer. A search without filters asks nothing of each match (unitFilter answers null).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { buildApp } from '../../src/app.js';
+import { unitFilter } from '../../src/service/search.js';
+import { SummaryCache } from '../../src/service/summary-cache.js';
+import type { Store } from '../../src/store/store.js';
+import { backends } from '../helpers/backends.js';
+import { call, contributeSkill, contributeUnit, fakeClock, register, testConfig } from '../helpers/app.js';
+
+/** The store, counting the summaries it is asked for. */
+function counting(store: Store): { store: Store; read: { units: number; skills: number } } {
+  const read = { units: 0, skills: 0 };
+  const wrapped = Object.create(store) as Store;
+  wrapped.unitSummariesBySeq = (seqs) => ((read.units += seqs.length), store.unitSummariesBySeq(seqs));
+  wrapped.skillSummariesBySeq = (seqs) => ((read.skills += seqs.length), store.skillSummariesBySeq(seqs));
+  return { store: wrapped, read };
+}
+
+for (const backend of backends()) {
+  describe(`search summaries [${backend.name}]`, () => {
+    it('reads a summary from the store once, and again after its item changed on another instance', async () => {
+      const db = await backend.shared();
+      const stores = [await db.start(), await db.start()];
+      const two = counting(stores[1]!);
+      const options = {
+        config: testConfig(),
+        clock: fakeClock(),
+        awaitSearchIndex: true,
+        limits: { maxEventLoopDelayMs: 0 },
+      };
+      const apps = [
+        await buildApp({ ...options, store: stores[0]! }),
+        await buildApp({ ...options, store: two.store }),
+      ];
+      try {
+        const [one, other] = apps as [NonNullable<(typeof apps)[0]>, NonNullable<(typeof apps)[0]>];
+        const writer = await register(one, 'writer');
+        const checker = await register(one, 'checker');
+        const unit = await contributeUnit(one, writer, { title: 'Ocelot habitat survey' });
+        const skill = await contributeSkill(one, writer, { name: 'ocelot-tracker', description: 'Track ocelots.' });
+        const units = async () => (await call(other, 'GET', '/v1/knowledge?q=ocelot')).json().data;
+        const skills = async () => (await call(other, 'GET', '/v1/skills?q=ocelot', { key: writer })).json().data;
+
+        assert.equal((await units())[0].validations.valid, 0);
+        assert.equal((await skills())[0].visibility, 'public');
+        assert.deepEqual(two.read, { units: 1, skills: 1 });
+        assert.equal((await units())[0].validations.valid, 0);
+        assert.equal((await skills())[0].visibility, 'public');
+        assert.deepEqual(two.read, { units: 1, skills: 1 }, 'the second search reads no summary from the store');
+
+        const verdict = await call(one, 'POST', `/v1/knowledge/${unit.id}/validate`, {
+          key: checker,
+          body: { valid: true, feedback: 'checked' },
+        });
+        assert.equal(verdict.statusCode, 200, verdict.body);
+        const hidden = await call(one, 'POST', `/v1/skills/${skill.id}/visibility`, {
+          key: writer,
+          body: { visibility: 'private' },
+        });
+        assert.equal(hidden.statusCode, 200, hidden.body);
+        const [after] = await units();
+        assert.equal(after.validations.valid, 1);
+        assert.notEqual(after.quality_score, unit.quality_score);
+        assert.equal((await skills())[0].visibility, 'private');
+        assert.equal((await call(other, 'GET', '/v1/skills?q=ocelot')).json().total, 0, 'hidden from others');
+
+        assert.equal((await call(one, 'DELETE', `/v1/knowledge/${unit.id}`, { key: writer })).statusCode, 200);
+        assert.deepEqual(await units(), []);
+      } finally {
+        for (const app of apps) await app?.close();
+        for (const store of stores) await store.close();
+        await db.drop();
+      }
+    });
+  });
+}
+
+describe('SummaryCache', () => {
+  it('keeps what it read, forgets what changed, and keeps nothing read across a change', async () => {
+    const cache = new SummaryCache<string>(1_000);
+    const asked: number[][] = [];
+    const load = async (seqs: readonly number[]) => (asked.push([...seqs]), seqs.map((s) => `item ${s}`));
+    assert.deepEqual(await cache.read([1, 2, 3], load), ['item 1', 'item 2', 'item 3']);
+    assert.deepEqual(await cache.read([3, 4, 1], load), ['item 3', 'item 4', 'item 1']);
+    assert.deepEqual(asked, [[1, 2, 3], [4]]);
+    cache.forget([2]);
+    await cache.read([2], load);
+    assert.deepEqual(asked.at(-1), [2]);
+    // A change applied while a read is under way: what that read found is answered, not kept.
+    const racing = cache.read([5], async (seqs) => {
+      cache.forget([5]);
+      return load(seqs);
+    });
+    assert.deepEqual(await racing, ['item 5']);
+    await cache.read([5], load);
+    assert.deepEqual(asked.at(-1), [5]);
+    // An item gone from the store: left out, and the others still answered in order.
+    const gone = async (seqs: readonly number[]) => seqs.filter((s) => s !== 7).map((s) => `item ${s}`);
+    assert.deepEqual(await cache.read([6, 7, 1], gone), ['item 6', 'item 1']);
+  });
+
+  it('holds at most its bound, the least recently used going first', async () => {
+    const cache = new SummaryCache<string>(300);
+    const load = async (seqs: readonly number[]) => seqs.map((s) => `item ${s}`);
+    for (let seq = 0; seq < 20; seq++) await cache.read([seq], load);
+    assert.ok(cache.size > 0 && cache.size < 20, `kept ${cache.size}`);
+  });
+
+  it('is not asked for anything by a unit search without filters', () => {
+    assert.equal(unitFilter({ types: [] }), null);
+    assert.notEqual(unitFilter({ types: [], minQuality: 0.5 }), null);
+  });
+});
