@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { corpus, skillItem, unitItem } from './corpus.js';
 import { createProvider } from '../src/search/embeddings/factory.js';
+import { AttributeTable } from '../src/search/attribute-table.js';
 import { KindIndex } from '../src/search/registry-index.js';
 import { ITEM_NEW_TERMS, ITEM_TERMS } from '../src/search/registry-search.js';
 import { loadIndexSnapshot, snapshotFingerprint, writeIndexSnapshot } from '../src/search/snapshot.js';
@@ -89,6 +90,12 @@ const built = reading();
 const postings = indexes.unit.engine.lexical.postingsCount + indexes.skill.engine.lexical.postingsCount;
 const terms = indexes.unit.engine.lexical.vocabularySize + indexes.skill.engine.lexical.vocabularySize;
 const items = units + skills;
+const histogram: Record<string, number> = {};
+for (const kind of ['skill', 'unit'] as const)
+  for (const p of indexes[kind].engine.lexical.postingsLists()) {
+    const bucket = p.length <= 4 ? String(p.length) : p.length <= 16 ? '5-16' : p.length <= 128 ? '17-128' : '129+';
+    histogram[bucket] = (histogram[bucket] ?? 0) + 1;
+  }
 let arrayBytes = 0;
 for (const kind of ['skill', 'unit'] as const)
   for (const p of indexes[kind].engine.lexical.postingsLists()) arrayBytes += p.byteLength;
@@ -118,10 +125,8 @@ const release = (name: string, fn: () => void) => {
   parts[name] = { heap: before.heap - after.heap, buffers: before.buffers - after.buffers };
 };
 release('attributes (table, interned texts)', () => {
-  for (const kind of ['skill', 'unit'] as const) {
-    const a = indexes[kind].attributes as unknown as { clear?: () => void };
-    a.clear?.();
-  }
+  for (const kind of ['skill', 'unit'] as const)
+    (indexes[kind] as unknown as { attributes: AttributeTable }).attributes = new AttributeTable();
 });
 release('engine: info + byName', () => {
   for (const kind of ['skill', 'unit'] as const) {
@@ -163,6 +168,7 @@ const summary = {
   bytesPerTerm: Math.round(
     (parts['lexical: vocabulary + postings']!.heap + parts['lexical: vocabulary + postings']!.buffers) / terms,
   ),
+  listLengths: histogram,
   postingsArraysMiB: mib(arrayBytes),
   partsMiB: Object.fromEntries(
     Object.entries(parts).map(([k, v]) => [k, { heap: mib(v.heap), buffers: mib(v.buffers) }]),
