@@ -22,7 +22,8 @@
 // document keeps the terms that fit (field by field: name first) and stays searchable by them. When the
 // vocabulary is full, or `memoryFull` says the heap is, new terms are refused and `vocabularyFull` says so.
 import { Bm25fImpacts } from './bm25f.js';
-import { countLive, MAX_TF, Postings } from './postings.js';
+import { countLive, MAX_TF, type Postings, type PostingsList } from './postings.js';
+import { TermStore, type SavedList } from './term-store.js';
 import { preferExhaustive, ScoreAccumulator, type QueryList } from './top-k.js';
 import { inSlices } from './slices.js';
 import { wandTopK } from './wand.js';
@@ -39,6 +40,8 @@ export interface LexicalConfig {
   fields: FieldSpec[];
   /** Saturation of the weighted term frequency. */
   k1: number;
+  /** Postings a term keeps in the shared pool, at most (term-store.ts; 0: every list has arrays of its own). */
+  shortLists?: number;
 }
 
 export interface QueryTerm {
@@ -116,7 +119,7 @@ export class LexicalIndex {
   fields: readonly FieldSpec[];
   private readonly nf: number;
   private readonly bm25f: Bm25fImpacts;
-  private readonly terms = new Map<string, Postings>();
+  private readonly terms: TermStore;
   private lens: Uint32Array; // ordinal * nf + f
   private keys: Float64Array; // ordinal → key
   private alive: Uint8Array;
@@ -150,6 +153,7 @@ export class LexicalIndex {
   constructor(config: LexicalConfig) {
     this.fields = config.fields.map((f) => ({ ...f }));
     this.nf = config.fields.length;
+    this.terms = new TermStore(this.nf, config.shortLists);
     this.bm25f = new Bm25fImpacts(config.fields, config.k1);
     this.lens = new Uint32Array(64 * this.nf);
     this.keys = new Float64Array(64);
@@ -196,10 +200,7 @@ export class LexicalIndex {
   refreshImpacts(): void {
     this.bm25f.rebase(this.totalLen, this.aliveCount);
     const nf = this.nf;
-    for (const p of this.terms.values()) {
-      for (let i = 0; i < p.length; i++) p.imp[i] = this.bm25f.impact(p.tfs, i * nf, this.lens, p.docs[i]! * nf);
-      p.buildBlocks();
-    }
+    this.terms.refreshImpacts((tfs, off, ord) => this.bm25f.impact(tfs, off, this.lens, ord * nf));
   }
 
   private drifted(): boolean {
@@ -238,19 +239,19 @@ export class LexicalIndex {
     let refused = 0;
     const row = new Uint8Array(nf);
     for (const [t, tf] of tfs) {
-      let p = this.terms.get(t);
-      if (slots <= 0 || (!p && newSlots <= 0)) {
+      let id = this.terms.id(t);
+      if (slots <= 0 || (id === undefined && newSlots <= 0)) {
         refused++;
         continue;
       }
       slots--;
-      if (!p) {
+      if (id === undefined) {
         newSlots--;
-        this.terms.set(t, (p = new Postings(nf, ownerId)));
+        id = this.terms.add(t, ownerId);
         if (ownerId >= 0) this.ownerTerms[ownerId]!++;
       }
       for (let f = 0; f < nf; f++) row[f] = Math.min(MAX_TF, tf[f]!);
-      p.push(ord, row, this.bm25f.impact(row, 0, this.lens, ord * nf));
+      this.terms.push(id, ord, row, this.bm25f.impact(row, 0, this.lens, ord * nf));
     }
     this.totalPostings += tfs.size - refused;
     if (refused > 0) {
@@ -329,17 +330,17 @@ export class LexicalIndex {
 
   /** Frees the postings lists' unused capacity (see Postings.trim); lists grow again as needed. */
   trim(): void {
-    for (const p of this.terms.values()) p.trim();
+    for (const p of this.terms.longLists()) p.trim();
   }
 
-  /** Every term's postings list (to trim them a slice at a time). */
+  /** The postings lists with arrays of their own (to trim them a slice at a time; short ones share a pool). */
   postingsLists(): Iterable<Postings> {
-    return this.terms.values();
+    return this.terms.longLists();
   }
 
-  /** Every term with its postings list (a snapshot writes them a slice at a time). */
-  termLists(): Iterable<[string, Postings]> {
-    return this.terms.entries();
+  /** Every term with its postings as saved (views: a snapshot writes them a slice at a time). */
+  *termLists(): IterableIterator<[string, SavedList]> {
+    for (const [term, id] of this.terms.entries()) yield [term, this.terms.saved(id)];
   }
 
   /** A copy of everything but the postings lists, now. */
@@ -389,15 +390,23 @@ export class LexicalIndex {
     for (const owner of h.owners) this.ownerId(owner);
   }
 
-  restoreList(term: string, p: Postings): void {
+  /** Puts back a term's saved list (copied; ordinals ascending). */
+  restoreList(term: string, p: SavedList): void {
+    const n = p.length;
+    let sorted = true;
+    for (let i = 1; i < n && sorted; i++) sorted = p.docs[i - 1]! < p.docs[i]!;
     if (
-      p.nf !== this.nf ||
-      (p.length > 0 && p.docs[p.length - 1]! >= this.nextOrd) ||
-      p.owner >= this.ownerTerms.length
+      !sorted ||
+      p.docs.length < n ||
+      p.tfs.length < n * this.nf ||
+      p.imp.length < n ||
+      (n > 0 && (p.docs[0]! < 0 || p.docs[n - 1]! >= this.nextOrd)) ||
+      p.owner >= this.ownerTerms.length ||
+      this.terms.id(term) !== undefined
     )
       throw new Error(`a postings list of the wrong shape: ${term}`);
-    this.terms.set(term, p);
-    this.totalPostings += p.length;
+    this.terms.restore(term, p);
+    this.totalPostings += n;
     if (p.owner >= 0) this.ownerTerms[p.owner]!++;
   }
 
@@ -409,16 +418,9 @@ export class LexicalIndex {
 
   /** Drops the postings of removed documents and recomputes impacts and block bounds; ordinals are kept. */
   compact(): void {
-    let total = 0;
-    for (const [t, p] of this.terms) {
-      const w = p.retainLive(this.alive);
-      if (w === 0) {
-        this.terms.delete(t);
-        if (p.owner >= 0) this.ownerTerms[p.owner]!--;
-      }
-      total += w;
-    }
-    this.totalPostings = total;
+    this.totalPostings = this.terms.retainLive(this.alive, (owner) => {
+      if (owner >= 0) this.ownerTerms[owner]!--;
+    });
     this.deadPostings = 0;
     this.refreshImpacts();
   }
@@ -428,8 +430,8 @@ export class LexicalIndex {
    * `fields`: the forward view the co-occurrence model is built from.
    */
   forEachTerm(fields: readonly number[], fn: (term: string, ordinals: number[]) => void): void {
-    for (const [t, p] of this.terms) {
-      const ords = p.liveOrdinals(fields, this.alive);
+    for (const [t, id] of this.terms.entries()) {
+      const ords = this.terms.liveOrdinals(id, fields, this.alive);
       if (ords.length > 0) fn(t, ords);
     }
   }
@@ -442,14 +444,15 @@ export class LexicalIndex {
   /** Whether the live document `key` contains `term` (binary search in the term's postings). */
   contains(term: string, key: number): boolean {
     const ord = this.ordOf.get(key);
-    const p = this.terms.get(term);
-    if (ord === undefined || !p) return false;
-    return p.includes(ord);
+    const id = this.terms.id(term);
+    if (ord === undefined || id === undefined) return false;
+    return this.terms.includes(id, ord);
   }
 
   /** Documents containing the term (dead ones included until compaction). */
   docFreq(term: string): number {
-    return this.terms.get(term)?.length ?? 0;
+    const id = this.terms.id(term);
+    return id === undefined ? 0 : this.terms.length(id);
   }
 
   /** BM25 idf with the +1 inside the log (never negative). */
@@ -467,9 +470,9 @@ export class LexicalIndex {
     if (k <= 0 || this.aliveCount === 0) return [];
     const qs: QueryList[] = [];
     for (const q of terms) {
-      const p = this.terms.get(q.term);
+      const id = this.terms.id(q.term);
       const w = (q.weight ?? 1) * this.idf(q.term);
-      if (p && p.length > 0 && w > 0) qs.push({ p, w });
+      if (id !== undefined && this.terms.length(id) > 0 && w > 0) qs.push({ p: this.terms.list(id), w });
     }
     if (qs.length === 0) return [];
     // Match counts are kept in bytes.
@@ -483,21 +486,25 @@ export class LexicalIndex {
 
   /** Live documents matching at least one term (OR), counted up to `cap`. */
   countMatches(terms: readonly string[], cap = Infinity, filter?: (key: number) => boolean): number {
-    const lists = terms.map((t) => this.terms.get(t)).filter((p): p is Postings => !!p);
+    const lists: PostingsList[] = [];
+    for (const t of terms) {
+      const id = this.terms.id(t);
+      if (id !== undefined) lists.push(this.terms.list(id));
+    }
     return countLive(lists, this.nextOrd, this.alive, this.keys, cap, filter);
   }
 
   /** Approximate bytes held by the index's arrays (typed arrays at capacity; Map and object overheads estimated). */
   memoryBytes(): number {
     let bytes = this.itemBytes();
-    for (const [t, p] of this.terms) bytes += termBytes(t, p);
+    for (const p of this.terms.longLists()) bytes += LIST_OBJECT_BYTES + p.byteLength;
     return bytes;
   }
 
   /** The same figure, walking the vocabulary in slices (at a million items it takes a noticeable while). */
   async memoryBytesInSlices(): Promise<number> {
     let bytes = this.itemBytes();
-    await inSlices(this.terms, ([t, p]) => (bytes += termBytes(t, p)));
+    await inSlices(this.terms.longLists(), (p) => (bytes += LIST_OBJECT_BYTES + p.byteLength));
     return bytes;
   }
 
@@ -507,10 +514,11 @@ export class LexicalIndex {
       this.keys.byteLength +
       this.alive.byteLength +
       this.ordOf.size * 40 +
-      this.scorer.byteLength
+      this.scorer.byteLength +
+      this.terms.poolBytes
     );
   }
 }
 
-/** A vocabulary entry's bytes: the term, the map entry and its postings list. */
-const termBytes = (term: string, postings: Postings): number => 200 + term.length * 2 + postings.byteLength;
+/** A long list's objects apart from its arrays' bytes: the Postings, its typed arrays and map entry (measured). */
+const LIST_OBJECT_BYTES = 500;

@@ -17,7 +17,17 @@ export const MAX_TF = 255;
  */
 export const roomFor = (length: number): number => length + (length >> 3) + 2;
 
-export class Postings {
+/** What scoring reads of a postings list: a Postings, or a view of a short list in the shared pool (term-store.ts). */
+export interface PostingsList {
+  readonly docs: Int32Array;
+  readonly imp: Float32Array;
+  readonly length: number;
+  /** Once the list passes one block: each block's last ordinal and its maximum impact. */
+  readonly blockLast: Int32Array | null;
+  readonly blockMax: Float32Array | null;
+}
+
+export class Postings implements PostingsList {
   docs: Int32Array;
   tfs: Uint8Array;
   imp: Float32Array;
@@ -26,11 +36,7 @@ export class Postings {
   blockLast: Int32Array | null = null;
   blockMax: Float32Array | null = null;
 
-  constructor(
-    readonly nf: number,
-    /** Who brought the term into the vocabulary (an owner id of the index), -1 for no one in particular. */
-    readonly owner = -1,
-  ) {
+  constructor(readonly nf: number) {
     this.docs = new Int32Array(2);
     this.tfs = new Uint8Array(2 * nf);
     this.imp = new Float32Array(2);
@@ -40,10 +46,10 @@ export class Postings {
    * A list from saved arrays (a snapshot; copied): `docs` ascending, `tfs` nf per posting, `imp` the
    * impacts. With room to grow (roomFor).
    */
-  static restored(nf: number, owner: number, docs: Int32Array, tfs: Uint8Array, imp: Float32Array): Postings {
+  static restored(nf: number, docs: Int32Array, tfs: Uint8Array, imp: Float32Array): Postings {
     if (tfs.length !== docs.length * nf || imp.length !== docs.length)
       throw new Error('postings arrays of different lengths');
-    const p = new Postings(nf, owner);
+    const p = new Postings(nf);
     const cap = roomFor(docs.length);
     p.docs = new Int32Array(cap);
     p.docs.set(docs);
@@ -191,7 +197,7 @@ export class Postings {
  * highest ordinal; `alive` and `keys`: the index's liveness and key of each ordinal, `filter` on keys.
  */
 export function countLive(
-  lists: readonly Postings[],
+  lists: readonly PostingsList[],
   ordinals: number,
   alive: Uint8Array,
   keys: Float64Array,

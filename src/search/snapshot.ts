@@ -12,8 +12,9 @@
 import { endianness } from 'node:os';
 import { SLICE_MS } from './slices.js';
 import { readSnapshot, SnapshotWriter, type SnapshotRecord } from './snapshot-file.js';
-import { Postings } from './postings.js';
-import type { Attributes, KindIndex } from './registry-index.js';
+import type { SavedList } from './term-store.js';
+import type { KindIndex } from './registry-index.js';
+import type { Attributes } from './attribute-table.js';
 import type { ItemInfo } from './engine.js';
 import type { LexicalHead } from './lexical.js';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
@@ -84,7 +85,7 @@ async function writeKind(out: SnapshotWriter, kind: Kind, index: KindIndex, head
   await out.bytes(alive);
   // Terms, in chunks: names, owners and lengths as JSON, then the arrays of all their postings.
   let terms: [string, number, number][] = [];
-  let lists: Postings[] = [];
+  let lists: SavedList[] = [];
   let postings = 0;
   const nf = index.engine.lexical.fields.length;
   const flush = async () => {
@@ -113,8 +114,10 @@ async function writeKind(out: SnapshotWriter, kind: Kind, index: KindIndex, head
     let n = p.length;
     while (n > 0 && p.docs[n - 1]! >= head.nextOrd) n--;
     if (n === 0) return;
+    // A view into a short list's pool changes with the index: copied now.
+    const at = p.pooled ? { ...p, docs: p.docs.slice(0, n), tfs: p.tfs.slice(0, n * nf), imp: p.imp.slice(0, n) } : p;
     terms.push([term, p.owner, n]);
-    lists.push(p);
+    lists.push(at);
     postings += n;
     if (terms.length >= CHUNK_TERMS || postings >= CHUNK_POSTINGS) await flush();
   });
@@ -200,16 +203,15 @@ export async function loadIndexSnapshot(
       const imp = copy(await bytes(), (b) => new Float32Array(b));
       let at = 0;
       for (const [term, owner, n] of record.terms) {
-        lexical.restoreList(
-          term,
-          Postings.restored(
-            nf,
-            owner,
-            docs.subarray(at, at + n),
-            tfs.subarray(at * nf, (at + n) * nf),
-            imp.subarray(at, at + n),
-          ),
-        );
+        if (!Number.isInteger(n) || n < 0 || at + n > docs.length)
+          throw new Error('a snapshot list of the wrong length');
+        lexical.restoreList(term, {
+          docs: docs.subarray(at, at + n),
+          tfs: tfs.subarray(at * nf, (at + n) * nf),
+          imp: imp.subarray(at, at + n),
+          length: n,
+          owner,
+        });
         at += n;
         await breathe();
       }

@@ -3,11 +3,11 @@
 // accumulator (the reference). The other strategy, block-max WAND, is in wand.ts. Both return the same
 // top-k: same scores (terms summed in query order in both) and the same tie order (score descending, then
 // insertion order ascending).
-import type { Postings } from './postings.js';
+import type { PostingsList } from './postings.js';
 
 /** A query term's postings list and its query weight (idf × query-term weight). */
 export interface QueryList {
-  p: Postings;
+  p: PostingsList;
   w: number;
 }
 

@@ -3,11 +3,11 @@
 // document is scored only when the upper bounds of the terms that can reach it, first over whole lists and
 // then over the blocks of 128 holding it, can beat the kth best so far, so whole blocks that cannot enter
 // the top-k are skipped. It returns the same top-k as exhaustive scoring (same sums, same tie order).
-import { BLOCK, type Postings } from './postings.js';
+import { BLOCK, type PostingsList } from './postings.js';
 import { TopK, type QueryList } from './top-k.js';
 
 interface Cursor {
-  p: Postings;
+  p: PostingsList;
   /** Index into the query's terms (scores are summed in this order). */
   qi: number;
   /** Query weight of the term (idf × query-term weight). */
@@ -22,7 +22,7 @@ interface Cursor {
 
 const END = 0x7fffffff;
 
-function cursor(p: Postings, w: number, qi: number): Cursor {
+function cursor(p: PostingsList, w: number, qi: number): Cursor {
   // Slack against rounding: a bound is w × max impact, a score sums such products in another order.
   const slack = 1 + 1e-9;
   let max = 0;

@@ -150,3 +150,46 @@ test('memory figures walked in slices equal the ones walked at once', async () =
   assert.equal(await ix.memoryBytesInSlices(), ix.memoryBytes());
   assert.ok(ix.memoryBytes() > 0);
 });
+
+test('short lists in the shared pool answer as lists of their own: through growth, removals and compaction', () => {
+  // Many rare terms (most lists hold one or two postings) and a few common ones.
+  const term = fc
+    .integer({ min: 0, max: 999 })
+    .map((x) => (x < 700 ? `r${x % 300}` : `c${Math.floor(Math.pow((x - 700) / 300, 2) * 12)}`));
+  const field = (max: number) => fc.array(term, { maxLength: max });
+  const docArb = fc.tuple(field(3), field(6), field(2), field(20));
+  const step = fc.oneof(
+    { weight: 4, arbitrary: fc.record({ add: fc.integer({ min: 0, max: 200 }), d: docArb }) },
+    { weight: 1, arbitrary: fc.record({ remove: fc.integer({ min: 0, max: 200 }) }) },
+    { weight: 1, arbitrary: fc.constant({ compact: true }) },
+  );
+  fc.assert(
+    fc.property(
+      fc.array(step, { minLength: 1, maxLength: 300 }),
+      fc.array(term, { minLength: 1, maxLength: 4 }),
+      (steps, query) => {
+        const indexes = [0, 1, 2, 4].map((shortLists) => new LexicalIndex({ fields: FIELDS, k1: 1.2, shortLists }));
+        for (const s of steps)
+          for (const ix of indexes) {
+            if ('add' in s) ix.add(s.add, s.d);
+            else if ('remove' in s) ix.remove(s.remove);
+            else ix.compact();
+          }
+        const q = query.map((t) => ({ term: t }));
+        const answers = indexes.map((ix) => ({
+          wand: ix.search(q, 10, { exhaustive: false }),
+          exhaustive: ix.search(q, 10, { exhaustive: true }),
+          filtered: ix.search(q, 10, { filter: (k) => k % 2 === 0 }),
+          count: ix.countMatches(query),
+          df: query.map((t) => ix.docFreq(t)),
+          contains: query.map((t) => [0, 1, 2, 3, 50, 100].map((k) => ix.contains(t, k))),
+          vocabulary: ix.vocabularySize,
+          postings: ix.postingsCount,
+        }));
+        for (const a of answers.slice(1)) assert.deepEqual(a, answers[0]);
+        assert.deepEqual(answers[0]!.wand, answers[0]!.exhaustive);
+      },
+    ),
+    { numRuns: 80, seed: 7 },
+  );
+});

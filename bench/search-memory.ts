@@ -1,0 +1,184 @@
+// Where the search index's memory goes: builds the registry's two indexes (KindIndex, as
+// registry-search.ts makes them, embeddings off) from the synthetic corpus in this process, then measures
+// the heap and array-buffer bytes each part holds by releasing the parts one at a time (with a full GC
+// before each reading), and the snapshot's size, write time and load time.
+//
+//   node --expose-gc --import tsx bench/search-memory.ts [units=100000] [skills=units/10]
+//
+// Prints a JSON summary (bench/results/search-memory.md keeps the figures).
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { corpus, skillItem, unitItem } from './corpus.js';
+import { createProvider } from '../src/search/embeddings/factory.js';
+import { AttributeTable } from '../src/search/attribute-table.js';
+import { KindIndex } from '../src/search/registry-index.js';
+import { ITEM_NEW_TERMS, ITEM_TERMS } from '../src/search/registry-search.js';
+import { loadIndexSnapshot, snapshotFingerprint, writeIndexSnapshot } from '../src/search/snapshot.js';
+import type { SearchItem } from '../src/search/feed.js';
+
+const units = Number(process.argv[2] ?? 100_000);
+const skills = Number(process.argv[3] ?? Math.round(units / 10));
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) throw new Error('run with node --expose-gc');
+
+const MiB = 1024 * 1024;
+function reading(): { heap: number; buffers: number; rss: number } {
+  gc!();
+  gc!();
+  const m = process.memoryUsage();
+  return { heap: m.heapUsed, buffers: m.arrayBuffers, rss: m.rss };
+}
+const mib = (bytes: number) => Math.round((bytes / MiB) * 10) / 10;
+
+const provider = createProvider({ kind: 'none' });
+const bounds = {
+  limits: { perDocument: ITEM_TERMS, newPerDocument: ITEM_NEW_TERMS, perOwner: Infinity, total: Infinity },
+  memoryFull: () => false,
+};
+const make = () => ({ skill: new KindIndex('skill', provider, bounds), unit: new KindIndex('unit', provider, bounds) });
+
+function unitSearchItem(c: ReturnType<typeof corpus>, i: number): SearchItem {
+  const { unit } = unitItem(c, i, units);
+  return {
+    kind: 'unit',
+    seq: i + 1,
+    id: unit.id,
+    agentId: unit.agent_id,
+    name: unit.title,
+    description: unit.content.description,
+    tags: unit.tags,
+    domain: unit.domain,
+    body: unit.content.examples.join('\n'),
+    qualityScore: unit.quality_score,
+    createdAt: unit.created_at,
+    type: unit.type,
+  };
+}
+
+function skillSearchItem(c: ReturnType<typeof corpus>, i: number): SearchItem {
+  const { plan } = skillItem(c, i, units);
+  const v = plan.version;
+  return {
+    kind: 'skill',
+    seq: i + 1,
+    id: plan.skillId,
+    agentId: plan.agentId,
+    name: plan.name,
+    description: v.description,
+    tags: v.tags,
+    domain: v.domain,
+    body: v.body,
+    qualityScore: v.qualityScore,
+    createdAt: v.publishedAt,
+    visibility: plan.visibility,
+    listed: true,
+    conformant: v.conformant,
+  };
+}
+
+const c = corpus();
+const base = reading();
+let t = performance.now();
+const indexes = make();
+for (let i = 0; i < units; i++) indexes.unit.put(unitSearchItem(c, i));
+for (let i = 0; i < skills; i++) indexes.skill.put(skillSearchItem(c, i));
+for (const kind of ['skill', 'unit'] as const) indexes[kind].engine.lexical.trim();
+const buildMs = performance.now() - t;
+const built = reading();
+
+const postings = indexes.unit.engine.lexical.postingsCount + indexes.skill.engine.lexical.postingsCount;
+const terms = indexes.unit.engine.lexical.vocabularySize + indexes.skill.engine.lexical.vocabularySize;
+const items = units + skills;
+const histogram: Record<string, number> = {};
+for (const kind of ['skill', 'unit'] as const)
+  for (const p of indexes[kind].engine.lexical.postingsLists()) {
+    const bucket = p.length <= 4 ? String(p.length) : p.length <= 16 ? '5-16' : p.length <= 128 ? '17-128' : '129+';
+    histogram[bucket] = (histogram[bucket] ?? 0) + 1;
+  }
+let arrayBytes = 0;
+for (const kind of ['skill', 'unit'] as const)
+  for (const p of indexes[kind].engine.lexical.postingsLists()) arrayBytes += p.byteLength;
+const estimate = (await indexes.unit.memory()).lexicalBytes + (await indexes.skill.memory()).lexicalBytes;
+
+// Snapshot: size, write and load times, and the memory of a loaded index (what a restart holds).
+const dir = await mkdtemp(join(tmpdir(), 'kreg-search-memory-'));
+const path = join(dir, 'index.snap');
+t = performance.now();
+await writeIndexSnapshot(path, indexes, 0, snapshotFingerprint('bench'));
+const writeMs = performance.now() - t;
+const snapshotBytes = (await stat(path)).size;
+
+// Breakdown by releasing each part in turn (the readings' differences are what each part held).
+const parts: Record<string, { heap: number; buffers: number }> = {};
+const lexicalOf = (kind: 'skill' | 'unit') =>
+  indexes[kind].engine.lexical as unknown as {
+    terms: Map<string, unknown>;
+    ordOf: Map<number, number>;
+  };
+const engineOf = (kind: 'skill' | 'unit') =>
+  indexes[kind].engine as unknown as { info?: Map<number, unknown>; byName?: Map<string, unknown> };
+const release = (name: string, fn: () => void) => {
+  const before = reading();
+  fn();
+  const after = reading();
+  parts[name] = { heap: before.heap - after.heap, buffers: before.buffers - after.buffers };
+};
+release('attributes (table, interned texts)', () => {
+  for (const kind of ['skill', 'unit'] as const)
+    (indexes[kind] as unknown as { attributes: AttributeTable }).attributes = new AttributeTable();
+});
+release('engine: info + byName', () => {
+  for (const kind of ['skill', 'unit'] as const) {
+    engineOf(kind).info?.clear();
+    engineOf(kind).byName?.clear();
+  }
+});
+release('lexical: ordOf', () => {
+  for (const kind of ['skill', 'unit'] as const) lexicalOf(kind).ordOf?.clear();
+});
+release('lexical: vocabulary + postings', () => {
+  for (const kind of ['skill', 'unit'] as const) lexicalOf(kind).terms?.clear();
+});
+release('rest (per-ordinal arrays, engines)', () => {
+  indexes.skill = undefined as unknown as KindIndex;
+  indexes.unit = undefined as unknown as KindIndex;
+});
+
+t = performance.now();
+const fresh = make();
+await loadIndexSnapshot(path, fresh, snapshotFingerprint('bench'), () => undefined);
+const loadMs = performance.now() - t;
+const loaded = reading();
+await rm(dir, { recursive: true, force: true });
+
+const total = built.heap + built.buffers - base.heap - base.buffers;
+const summary = {
+  units,
+  skills,
+  terms,
+  postings,
+  buildSeconds: Math.round(buildMs / 100) / 10,
+  builtMiB: { heap: mib(built.heap - base.heap), buffers: mib(built.buffers - base.buffers), rss: mib(built.rss) },
+  estimateMiB: mib(estimate),
+  bytesPerItem: Math.round(total / items),
+  bytesPerPosting: Math.round(
+    (parts['lexical: vocabulary + postings']!.heap + parts['lexical: vocabulary + postings']!.buffers) / postings,
+  ),
+  bytesPerTerm: Math.round(
+    (parts['lexical: vocabulary + postings']!.heap + parts['lexical: vocabulary + postings']!.buffers) / terms,
+  ),
+  listLengths: histogram,
+  postingsArraysMiB: mib(arrayBytes),
+  partsMiB: Object.fromEntries(
+    Object.entries(parts).map(([k, v]) => [k, { heap: mib(v.heap), buffers: mib(v.buffers) }]),
+  ),
+  snapshot: {
+    MiB: mib(snapshotBytes),
+    writeSeconds: Math.round(writeMs / 100) / 10,
+    loadSeconds: Math.round(loadMs / 100) / 10,
+  },
+  loadedMiB: { heap: mib(loaded.heap - base.heap), buffers: mib(loaded.buffers - base.buffers), rss: mib(loaded.rss) },
+  loadedIndexes: fresh.unit.engine.size + fresh.skill.engine.size,
+};
+console.log(JSON.stringify(summary, null, 2));

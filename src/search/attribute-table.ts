@@ -1,0 +1,368 @@
+// The attribute table of one kind's index (registry-index.ts): what its items are filtered and ordered by,
+// in columns of typed arrays by a dense slot (a removed item's slot is reused), so that a million items
+// cost a few dozen bytes each instead of an object, its strings and a Map entry of their own.
+//
+// Columns: quality (Float64), creation time (epoch milliseconds, Float64; a text that is not a plain
+// ISO-8601 instant of years 0-9999 is kept as text beside), the text fingerprint (Float64), the id (up to
+// ID_WIDTH ASCII bytes in place, else as text beside), domain / visibility / publisher / type / the name's
+// first word as ids into an interned string table, the tags as a run of ids in one shared pool, the two
+// booleans as bits. Comparing ids byte by byte and instants as numbers orders them exactly as comparing
+// their texts does, so the tie order is the one of the plain objects.
+import { Strings } from './strings.js';
+
+/** What an item is filtered and ordered by (one item's row, as put and saved). */
+export interface Attributes {
+  quality: number;
+  createdAt: string;
+  id: string;
+  /** 48 bits of the sha1 of the indexed text: an unchanged text is not indexed again. */
+  textKey: number;
+  domain: string | null;
+  /** Skills. */
+  listed?: boolean;
+  visibility?: string;
+  agentId?: string;
+  /** Lower-cased; absent when there are none. */
+  tags?: readonly string[];
+  conformant?: boolean;
+  name?: string;
+  /** Units. */
+  type?: string;
+}
+
+/** What a filter reads of an item. */
+export interface FilterView {
+  readonly listed?: boolean;
+  readonly visibility?: string;
+  readonly agentId?: string;
+  readonly domain: string | null;
+  readonly tags?: readonly string[];
+  readonly quality: number;
+  readonly conformant?: boolean;
+  readonly type?: string;
+  readonly name?: string;
+}
+
+const ID_WIDTH = 32;
+/** In the id length column: the id is kept as text beside. */
+const ID_TEXT = 255;
+const LISTED = 1;
+const LISTED_SET = 2;
+const CONFORMANT = 4;
+const CONFORMANT_SET = 8;
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** Epoch milliseconds of a text whose order as text is the order of the instants, else NaN. */
+function instant(text: string): number {
+  if (!ISO_INSTANT.test(text)) return NaN;
+  const ms = Date.parse(text);
+  return Number.isFinite(ms) && new Date(ms).toISOString() === text ? ms : NaN;
+}
+
+export class AttributeTable {
+  private readonly slotOf = new Map<number, number>();
+  private readonly strings = new Strings();
+  private cap = 0;
+  private used = 0;
+  private freeSlots: number[] = [];
+  private seqs = new Float64Array(0);
+  private quality = new Float64Array(0);
+  private created = new Float64Array(0);
+  private textKeys = new Float64Array(0);
+  private idBytes = new Uint8Array(0);
+  private idLen = new Uint8Array(0);
+  private refs = new Int32Array(0); // 5 per slot: domain, visibility, agent, type, name (-1: none)
+  private flags = new Uint8Array(0);
+  private tagOff = new Uint32Array(0);
+  private tagLen = new Uint16Array(0);
+  private tagPool = new Int32Array(64);
+  private tagEnd = 0;
+  private tagGarbage = 0;
+  /** Texts that do not fit their column, by slot. */
+  private readonly createdText = new Map<number, string>();
+  private readonly idText = new Map<number, string>();
+
+  get size(): number {
+    return this.slotOf.size;
+  }
+
+  has(seq: number): boolean {
+    return this.slotOf.has(seq);
+  }
+
+  keys(): IterableIterator<number> {
+    return this.slotOf.keys();
+  }
+
+  /** The text fingerprint of an item (undefined when it is not in the table). */
+  textKey(seq: number): number | undefined {
+    const s = this.slotOf.get(seq);
+    return s === undefined ? undefined : this.textKeys[s];
+  }
+
+  /** Sets (or replaces) an item's row. */
+  set(seq: number, a: Attributes): void {
+    let s = this.slotOf.get(seq);
+    if (s === undefined) {
+      s = this.freeSlots.pop() ?? this.newSlot();
+      this.slotOf.set(seq, s);
+    } else this.clearSlot(s);
+    const st = this.strings;
+    this.seqs[s] = seq;
+    this.quality[s] = a.quality;
+    this.textKeys[s] = a.textKey;
+    const ms = instant(a.createdAt);
+    this.created[s] = ms;
+    if (Number.isNaN(ms)) this.createdText.set(s, a.createdAt);
+    this.setId(s, a.id);
+    const r = s * 5;
+    this.refs[r] = st.id(a.domain);
+    this.refs[r + 1] = st.id(a.visibility);
+    this.refs[r + 2] = st.id(a.agentId);
+    this.refs[r + 3] = st.id(a.type);
+    this.refs[r + 4] = st.id(a.name);
+    this.flags[s] =
+      (a.listed === undefined ? 0 : LISTED_SET | (a.listed ? LISTED : 0)) |
+      (a.conformant === undefined ? 0 : CONFORMANT_SET | (a.conformant ? CONFORMANT : 0));
+    const tags = a.tags ?? [];
+    if (this.tagEnd + tags.length > this.tagPool.length) this.growTags(tags.length);
+    this.tagOff[s] = this.tagEnd;
+    this.tagLen[s] = tags.length;
+    for (const t of tags) this.tagPool[this.tagEnd++] = st.id(t);
+  }
+
+  delete(seq: number): boolean {
+    const s = this.slotOf.get(seq);
+    if (s === undefined) return false;
+    this.clearSlot(s);
+    this.slotOf.delete(seq);
+    this.freeSlots.push(s);
+    return true;
+  }
+
+  /** An item's row as an object (undefined when it is not in the table). */
+  get(seq: number): Attributes | undefined {
+    const s = this.slotOf.get(seq);
+    if (s === undefined) return undefined;
+    const v = new View(this);
+    v.slot = s;
+    const a: Attributes = {
+      quality: v.quality,
+      createdAt: this.createdAt(s),
+      id: this.id(s),
+      textKey: this.textKeys[s]!,
+      domain: v.domain,
+    };
+    if (v.listed !== undefined) a.listed = v.listed;
+    if (v.visibility !== undefined) a.visibility = v.visibility;
+    if (v.agentId !== undefined) a.agentId = v.agentId;
+    if (v.tags !== undefined) a.tags = v.tags;
+    if (v.conformant !== undefined) a.conformant = v.conformant;
+    if (v.name !== undefined) a.name = v.name;
+    if (v.type !== undefined) a.type = v.type;
+    return a;
+  }
+
+  /** Every item's row, in no particular order. */
+  *entries(): IterableIterator<[number, Attributes]> {
+    for (const seq of this.slotOf.keys()) yield [seq, this.get(seq)!];
+  }
+
+  [Symbol.iterator](): IterableIterator<[number, Attributes]> {
+    return this.entries();
+  }
+
+  /** A predicate over keys: items in the table that `filter` admits (reads the columns; allocates nothing). */
+  admit(filter: (item: FilterView) => boolean): (seq: number) => boolean {
+    const view = new View(this);
+    return (seq: number) => {
+      const s = this.slotOf.get(seq);
+      if (s === undefined) return false;
+      view.slot = s;
+      return filter(view);
+    };
+  }
+
+  /** Orders items of equal score: higher quality, then newest, then id (descending). */
+  readonly tieBreak = (x: number, y: number): number => {
+    const a = this.slotOf.get(x)!;
+    const b = this.slotOf.get(y)!;
+    const q = this.quality[b]! - this.quality[a]!;
+    if (q) return q;
+    const ca = this.created[a]!;
+    const cb = this.created[b]!;
+    if (!Number.isNaN(ca) && !Number.isNaN(cb)) {
+      if (ca !== cb) return ca < cb ? 1 : -1;
+    } else {
+      const ta = this.createdAt(a);
+      const tb = this.createdAt(b);
+      if (ta !== tb) return ta < tb ? 1 : -1;
+    }
+    return this.compareIds(b, a);
+  };
+
+  /** Bytes held by the columns (typed arrays at capacity) and an estimate for the maps and texts. */
+  get byteLength(): number {
+    const arrays = [this.seqs, this.quality, this.created, this.textKeys, this.idBytes, this.idLen, this.refs];
+    let bytes = this.flags.byteLength + this.tagOff.byteLength + this.tagLen.byteLength + this.tagPool.byteLength;
+    for (const a of arrays) bytes += a.byteLength;
+    return bytes + this.slotOf.size * 24 + this.strings.byteLength + (this.createdText.size + this.idText.size) * 80;
+  }
+
+  // ---- the columns' parts ------------------------------------------------------------------------
+
+  /** @internal The View's reads. */
+  ref(slot: number, column: number): string | undefined {
+    return this.strings.text(this.refs[slot * 5 + column]!);
+  }
+
+  /** @internal */
+  flag(slot: number, set: number, bit: number): boolean | undefined {
+    const f = this.flags[slot]!;
+    return f & set ? (f & bit) !== 0 : undefined;
+  }
+
+  /** @internal */
+  qualityOf(slot: number): number {
+    return this.quality[slot]!;
+  }
+
+  /** @internal */
+  tagsOf(slot: number): string[] | undefined {
+    const n = this.tagLen[slot]!;
+    if (n === 0) return undefined;
+    const off = this.tagOff[slot]!;
+    const tags: string[] = [];
+    for (let i = 0; i < n; i++) tags.push(this.strings.text(this.tagPool[off + i]!)!);
+    return tags;
+  }
+
+  private createdAt(s: number): string {
+    const ms = this.created[s]!;
+    return Number.isNaN(ms) ? this.createdText.get(s)! : new Date(ms).toISOString();
+  }
+
+  private id(s: number): string {
+    const n = this.idLen[s]!;
+    if (n === ID_TEXT) return this.idText.get(s)!;
+    return String.fromCharCode(...this.idBytes.subarray(s * ID_WIDTH, s * ID_WIDTH + n));
+  }
+
+  private setId(s: number, id: string): void {
+    if (id.length >= ID_TEXT || id.length > ID_WIDTH || !/^[\x00-\x7f]*$/.test(id)) {
+      this.idLen[s] = ID_TEXT;
+      this.idText.set(s, id);
+      return;
+    }
+    this.idLen[s] = id.length;
+    const o = s * ID_WIDTH;
+    for (let i = 0; i < id.length; i++) this.idBytes[o + i] = id.charCodeAt(i);
+  }
+
+  /** The order of the two ids as texts (ASCII bytes compare as their code units do). */
+  private compareIds(a: number, b: number): number {
+    const na = this.idLen[a]!;
+    const nb = this.idLen[b]!;
+    if (na === ID_TEXT || nb === ID_TEXT) {
+      const ia = this.id(a);
+      const ib = this.id(b);
+      return ia < ib ? -1 : ia > ib ? 1 : 0;
+    }
+    const oa = a * ID_WIDTH;
+    const ob = b * ID_WIDTH;
+    const n = Math.min(na, nb);
+    for (let i = 0; i < n; i++) {
+      const d = this.idBytes[oa + i]! - this.idBytes[ob + i]!;
+      if (d) return d;
+    }
+    return na - nb;
+  }
+
+  private clearSlot(s: number): void {
+    for (let c = 0; c < 5; c++) this.strings.release(this.refs[s * 5 + c]!);
+    const off = this.tagOff[s]!;
+    for (let i = 0; i < this.tagLen[s]!; i++) this.strings.release(this.tagPool[off + i]!);
+    this.tagGarbage += this.tagLen[s]!;
+    this.tagLen[s] = 0;
+    this.createdText.delete(s);
+    this.idText.delete(s);
+  }
+
+  private newSlot(): number {
+    if (this.used === this.cap) {
+      const cap = Math.max(64, this.cap * 2);
+      const grow = <T extends Float64Array | Uint8Array | Int32Array | Uint32Array | Uint16Array>(
+        a: T,
+        make: (n: number) => T,
+        per = 1,
+      ): T => {
+        const b = make(cap * per);
+        b.set(a);
+        return b;
+      };
+      this.seqs = grow(this.seqs, (n) => new Float64Array(n));
+      this.quality = grow(this.quality, (n) => new Float64Array(n));
+      this.created = grow(this.created, (n) => new Float64Array(n));
+      this.textKeys = grow(this.textKeys, (n) => new Float64Array(n));
+      this.idBytes = grow(this.idBytes, (n) => new Uint8Array(n), ID_WIDTH);
+      this.idLen = grow(this.idLen, (n) => new Uint8Array(n));
+      this.refs = grow(this.refs, (n) => new Int32Array(n), 5);
+      this.flags = grow(this.flags, (n) => new Uint8Array(n));
+      this.tagOff = grow(this.tagOff, (n) => new Uint32Array(n));
+      this.tagLen = grow(this.tagLen, (n) => new Uint16Array(n));
+      this.cap = cap;
+    }
+    return this.used++;
+  }
+
+  /** Room for `n` more tags: drops the runs of replaced rows when they are half the pool, else doubles it. */
+  private growTags(n: number): void {
+    const live = this.tagEnd - this.tagGarbage;
+    const cap = Math.max(64, (live + n) * 2);
+    const pool = new Int32Array(this.tagGarbage * 2 > this.tagEnd ? cap : Math.max(cap, this.tagPool.length * 2));
+    let end = 0;
+    for (const s of this.slotOf.values()) {
+      const off = this.tagOff[s]!;
+      const len = this.tagLen[s]!;
+      pool.set(this.tagPool.subarray(off, off + len), end);
+      this.tagOff[s] = end;
+      end += len;
+    }
+    this.tagPool = pool;
+    this.tagEnd = end;
+    this.tagGarbage = 0;
+  }
+}
+
+/** One item's row as a filter reads it (a cursor over the columns, moved from slot to slot). */
+class View implements FilterView {
+  slot = 0;
+  constructor(private readonly table: AttributeTable) {}
+  get listed(): boolean | undefined {
+    return this.table.flag(this.slot, LISTED_SET, LISTED);
+  }
+  get conformant(): boolean | undefined {
+    return this.table.flag(this.slot, CONFORMANT_SET, CONFORMANT);
+  }
+  get domain(): string | null {
+    return this.table.ref(this.slot, 0) ?? null;
+  }
+  get visibility(): string | undefined {
+    return this.table.ref(this.slot, 1);
+  }
+  get agentId(): string | undefined {
+    return this.table.ref(this.slot, 2);
+  }
+  get type(): string | undefined {
+    return this.table.ref(this.slot, 3);
+  }
+  get name(): string | undefined {
+    return this.table.ref(this.slot, 4);
+  }
+  get quality(): number {
+    return this.table.qualityOf(this.slot);
+  }
+  get tags(): string[] | undefined {
+    return this.table.tagsOf(this.slot);
+  }
+}

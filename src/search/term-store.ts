@@ -1,0 +1,273 @@
+// The lexical index's vocabulary and postings (lexical.ts): term → id in one Map, and each id's postings.
+// Most terms of a large registry occur in one or two items, and a list object with its own typed arrays
+// costs several hundred bytes whatever its length, so a list of up to SHORT postings lives in a shared
+// pool (a fixed run of SHORT entries per id in three typed arrays); a longer one is a Postings of its
+// own (postings.ts: growable arrays and block bounds). Lists move from the pool when they pass SHORT and
+// back when compaction shrinks them. Ids of terms dropped by compaction are reused.
+//
+// Memory per term: its Map entry and text (~60 bytes + the text), SHORT × (4 + 4 + nf) bytes of pool and
+// 5 bytes (length, owner); a long list's Postings adds its arrays (postings.ts) and ~500 bytes of objects.
+import { MAX_TF, Postings, type PostingsList } from './postings.js';
+
+/** Postings a term keeps in the shared pool, at most. */
+export const SHORT = 2;
+/** In the length column: the list is a Postings of its own. */
+const LONG = 255;
+
+/** One term's postings as saved: ordinals, nf term frequencies per posting, impacts. */
+export interface SavedList {
+  docs: Int32Array;
+  tfs: Uint8Array;
+  imp: Float32Array;
+  length: number;
+  owner: number;
+  /** Views into the shared pool (they change with the index: copy what must stay). */
+  pooled?: boolean;
+}
+
+export class TermStore {
+  private readonly ids = new Map<string, number>();
+  private readonly longs = new Map<number, Postings>();
+  private readonly freeIds: number[] = [];
+  private nextId = 0;
+  private cap = 0;
+  private chars = 0;
+  private lens = new Uint8Array(0);
+  private owners = new Int32Array(0);
+  private docs = new Int32Array(0);
+  private imp = new Float32Array(0);
+  private tfs = new Uint8Array(0);
+
+  constructor(
+    private readonly nf: number,
+    /** Postings a term keeps in the pool, at most (0: every term has a Postings of its own). */
+    private readonly short = SHORT,
+  ) {
+    if (!(short >= 0 && short < LONG)) throw new Error(`short lists of 0 to ${LONG - 1} postings`);
+  }
+
+  /** Terms held. */
+  get size(): number {
+    return this.ids.size;
+  }
+
+  id(term: string): number | undefined {
+    return this.ids.get(term);
+  }
+
+  /** A new term with an empty list, brought by `owner` (-1: no one in particular); answers its id. */
+  add(term: string, owner: number): number {
+    const id = this.freeIds.pop() ?? this.newId();
+    this.ids.set(term, id);
+    this.chars += term.length;
+    this.lens[id] = 0;
+    this.owners[id] = owner;
+    return id;
+  }
+
+  owner(id: number): number {
+    return this.owners[id]!;
+  }
+
+  /** Postings in the term's list (dead ones included until compaction). */
+  length(id: number): number {
+    const n = this.lens[id]!;
+    return n === LONG ? this.longs.get(id)!.length : n;
+  }
+
+  /** The term's list for scoring (a view into the pool for a short one: take it, use it, drop it). */
+  list(id: number): PostingsList {
+    const n = this.lens[id]!;
+    if (n === LONG) return this.longs.get(id)!;
+    const o = id * this.short;
+    return {
+      docs: this.docs.subarray(o, o + n),
+      imp: this.imp.subarray(o, o + n),
+      length: n,
+      blockLast: null,
+      blockMax: null,
+    };
+  }
+
+  /** The term's list as saved (views; `tfs` nf per posting). */
+  saved(id: number): SavedList {
+    const n = this.lens[id]!;
+    const owner = this.owners[id]!;
+    if (n === LONG) {
+      const p = this.longs.get(id)!;
+      return { docs: p.docs, tfs: p.tfs, imp: p.imp, length: p.length, owner };
+    }
+    const o = id * this.short;
+    const nf = this.nf;
+    return {
+      docs: this.docs.subarray(o, o + n),
+      tfs: this.tfs.subarray(o * nf, (o + n) * nf),
+      imp: this.imp.subarray(o, o + n),
+      length: n,
+      owner,
+      pooled: true,
+    };
+  }
+
+  /** Appends a posting (ordinals ascending): `tf` nf term frequencies (at most MAX_TF), its impact. */
+  push(id: number, doc: number, tf: ArrayLike<number>, impact: number): void {
+    const n = this.lens[id]!;
+    if (n === LONG) return this.longs.get(id)!.push(doc, tf, impact);
+    if (n === this.short) {
+      const p = new Postings(this.nf);
+      for (let i = 0; i < n; i++)
+        p.push(this.docs[id * this.short + i]!, this.tfRow(id * this.short + i), this.imp[id * this.short + i]!);
+      p.push(doc, tf, impact);
+      this.longs.set(id, p);
+      this.lens[id] = LONG;
+      return;
+    }
+    const at = id * this.short + n;
+    this.docs[at] = doc;
+    this.imp[at] = impact;
+    for (let f = 0; f < this.nf; f++) this.tfs[at * this.nf + f] = Math.min(MAX_TF, tf[f]!);
+    this.lens[id] = n + 1;
+  }
+
+  /** Whether the term's list holds ordinal `ord`. */
+  includes(id: number, ord: number): boolean {
+    const n = this.lens[id]!;
+    if (n === LONG) return this.longs.get(id)!.includes(ord);
+    for (let i = 0; i < n; i++) if (this.docs[id * this.short + i] === ord) return true;
+    return false;
+  }
+
+  /** The live documents whose term frequency is positive in any of `fields`, ascending. */
+  liveOrdinals(id: number, fields: readonly number[], alive: Uint8Array): number[] {
+    const n = this.lens[id]!;
+    if (n === LONG) return this.longs.get(id)!.liveOrdinals(fields, alive);
+    const ords: number[] = [];
+    for (let i = id * this.short; i < id * this.short + n; i++) {
+      const d = this.docs[i]!;
+      if (alive[d] && fields.some((f) => this.tfs[i * this.nf + f]! > 0)) ords.push(d);
+    }
+    return ords;
+  }
+
+  /**
+   * Recomputes every impact with `impact(tfs, offset, ordinal)` (a posting's nf frequencies at
+   * tfs[offset..]), and the long lists' block bounds.
+   */
+  refreshImpacts(impact: (tfs: Uint8Array, offset: number, ord: number) => number): void {
+    const nf = this.nf;
+    for (const p of this.longs.values()) {
+      for (let i = 0; i < p.length; i++) p.imp[i] = impact(p.tfs, i * nf, p.docs[i]!);
+      p.buildBlocks();
+    }
+    for (let id = 0; id < this.nextId; id++) {
+      const n = this.lens[id]!;
+      if (n === LONG) continue;
+      for (let i = id * this.short; i < id * this.short + n; i++) this.imp[i] = impact(this.tfs, i * nf, this.docs[i]!);
+    }
+  }
+
+  /**
+   * Keeps only the postings of live documents (impacts are left for refreshImpacts); drops the terms left
+   * without any, telling `dropped` their owner. Answers the postings kept.
+   */
+  retainLive(alive: Uint8Array, dropped: (owner: number) => void): number {
+    let total = 0;
+    for (const [term, id] of this.ids) {
+      let w: number;
+      const n = this.lens[id]!;
+      if (n === LONG) {
+        const p = this.longs.get(id)!;
+        w = p.retainLive(alive);
+        if (w > 0 && w <= this.short) {
+          // Back to the pool.
+          for (let i = 0; i < w; i++) {
+            const at = id * this.short + i;
+            this.docs[at] = p.docs[i]!;
+            this.tfs.set(p.tfs.subarray(i * this.nf, (i + 1) * this.nf), at * this.nf);
+          }
+          this.longs.delete(id);
+          this.lens[id] = w;
+        }
+      } else {
+        w = 0;
+        for (let i = 0; i < n; i++) {
+          const from = id * this.short + i;
+          if (!alive[this.docs[from]!]) continue;
+          const to = id * this.short + w++;
+          this.docs[to] = this.docs[from]!;
+          this.tfs.copyWithin(to * this.nf, from * this.nf, (from + 1) * this.nf);
+        }
+        this.lens[id] = w;
+      }
+      if (w === 0) {
+        this.ids.delete(term);
+        this.chars -= term.length;
+        this.longs.delete(id);
+        this.lens[id] = 0;
+        this.freeIds.push(id);
+        dropped(this.owners[id]!);
+      }
+      total += w;
+    }
+    return total;
+  }
+
+  /** Every term with its id, in no particular order. */
+  entries(): IterableIterator<[string, number]> {
+    return this.ids.entries();
+  }
+
+  /** The lists with a Postings of their own (to trim them a slice at a time). */
+  longLists(): Iterable<Postings> {
+    return this.longs.values();
+  }
+
+  /** Puts back a saved list (copied) as a new term's. */
+  restore(term: string, list: SavedList): void {
+    const id = this.add(term, list.owner);
+    const n = list.length;
+    if (n > this.short) {
+      this.longs.set(id, Postings.restored(this.nf, list.docs, list.tfs, list.imp));
+      this.lens[id] = LONG;
+      return;
+    }
+    const o = id * this.short;
+    this.docs.set(list.docs.subarray(0, n), o);
+    this.imp.set(list.imp.subarray(0, n), o);
+    this.tfs.set(list.tfs.subarray(0, n * this.nf), o * this.nf);
+    this.lens[id] = n;
+  }
+
+  /** Bytes of the pool and the vocabulary (estimated for the Map), the long lists' apart (longBytes). */
+  get poolBytes(): number {
+    const pool = this.docs.byteLength + this.imp.byteLength + this.tfs.byteLength;
+    return pool + this.lens.byteLength + this.owners.byteLength + this.ids.size * 60 + this.chars;
+  }
+
+  private tfRow(at: number): Uint8Array {
+    return this.tfs.subarray(at * this.nf, (at + 1) * this.nf);
+  }
+
+  private newId(): number {
+    if (this.nextId === this.cap) {
+      const cap = Math.max(64, this.cap * 2);
+      const lens = new Uint8Array(cap);
+      lens.set(this.lens);
+      this.lens = lens;
+      const owners = new Int32Array(cap);
+      owners.set(this.owners);
+      this.owners = owners;
+      const docs = new Int32Array(cap * this.short);
+      docs.set(this.docs);
+      this.docs = docs;
+      const imp = new Float32Array(cap * this.short);
+      imp.set(this.imp);
+      this.imp = imp;
+      const tfs = new Uint8Array(cap * this.short * this.nf);
+      tfs.set(this.tfs);
+      this.tfs = tfs;
+      this.cap = cap;
+    }
+    return this.nextId++;
+  }
+}
