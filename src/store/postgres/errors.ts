@@ -69,3 +69,22 @@ export function uniqueViolation(error: unknown): string | null {
   const e = error as { code?: unknown; constraint?: unknown };
   return e.code === '23505' ? String(e.constraint ?? '') : null;
 }
+
+/** A transaction PostgreSQL rolled back to break a deadlock or a serialization conflict: nothing of it was written. */
+const CONFLICT_STATES = new Set(['40P01', '40001']);
+
+/** Whether `error` (raw, or mapped to StoreUnavailableError) is a deadlock or a serialization failure. */
+export function isConflict(error: unknown): boolean {
+  const e = error as { code?: unknown; cause?: { code?: unknown } };
+  return CONFLICT_STATES.has(String(e.code)) || CONFLICT_STATES.has(String(e.cause?.code));
+}
+
+/**
+ * Whether PostgreSQL answered a statement with an ERROR (the transaction is rolled back and the session
+ * goes on), as opposed to a connection that broke or a FATAL that ended the session, after which what
+ * became of a COMMIT is unknown.
+ */
+export function refusedByServer(error: unknown): boolean {
+  const e = error as { severity?: unknown; code?: unknown };
+  return e.severity === 'ERROR' && typeof e.code === 'string' && !/^(08|57P)/.test(e.code);
+}

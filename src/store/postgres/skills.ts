@@ -9,11 +9,30 @@ import * as skillRows from '../skill-rows.js';
 import { PublishRaceError, VersionLimitError, type SkillPlan, type StorageQuota } from '../store.js';
 import { run } from './connection.js';
 import { uniqueViolation } from './errors.js';
-import { lockAgent, reserveStorage, reward, takeBack } from './writes.js';
+import { checkQuota } from '../quota.js';
+import { withWrites, type Statement } from './statements.js';
+import { lockAgent, reward, takeBack } from './writes.js';
 
 const INSERT_VERSION = `INSERT INTO skill_versions (${skillRows.VERSION_INSERT_COLUMNS.join(', ')})
   VALUES (${skillRows.VERSION_INSERT_COLUMNS.map((column, i) => `$${i + 1}${column === 'tags' || column === 'warnings' ? '::jsonb' : ''}`).join(', ')})
   RETURNING seq`;
+
+const INSERT_SKILL = `INSERT INTO skills (id, agent_id, name, description, domain, tags, license, visibility, quality_score, created_at, updated_at, bytes)
+  VALUES ($1, $2, $3, '', NULL, '[]'::jsonb, NULL, $4, 0, $5, $5, 0) RETURNING seq`;
+
+/** A version's files, after the version's row (the part named `version` of the same statement). */
+const INSERT_FILES = `INSERT INTO skill_files (version_seq, path, content, size, digest, media_type)
+  SELECT (SELECT seq FROM version), t.path, t.content, t.size, t.digest, t.media_type
+  FROM unnest($1::text[], $2::bytea[], $3::int[], $4::text[], $5::text[]) AS t(path, content, size, digest, media_type)`;
+
+const ADD_STORED_BYTES = 'UPDATE agents SET stored_bytes = stored_bytes + $2 WHERE agent_id = $1';
+
+/** The publisher's storage, its row locked: publications of one agent queue here, before the skill's row. */
+const LOCK_PUBLISHER = 'SELECT unit_count, skill_count, stored_bytes FROM agents WHERE agent_id = $1 FOR UPDATE';
+
+/** The skill's row, locked, with how many versions it holds. */
+const LOCK_SKILL = `SELECT s.seq, s.agent_id, s.visibility, (SELECT count(*) FROM skill_versions v WHERE v.skill_seq = s.seq) AS versions
+  FROM skills s WHERE s.id = $1 AND s.agent_id = $2 FOR UPDATE OF s`;
 
 interface SkillRef {
   seq: string;
@@ -35,83 +54,85 @@ export async function publish(client: PoolClient, plan: SkillPlan, quota: Storag
     return;
   }
   const bytes = skillRows.versionBytes(plan.version);
-  let skill: SkillRef;
+  let skillSeq: string;
   if (plan.kind === 'create') {
-    const usage = { units: 0, skills: 1, bytes };
-    try {
-      const inserted = await run<{ seq: string }>(
-        client,
-        `INSERT INTO skills (id, agent_id, name, description, domain, tags, license, visibility, quality_score, created_at, updated_at, bytes)
-         VALUES ($1, $2, $3, '', NULL, '[]'::jsonb, NULL, $4, 0, $5, $5, 0) RETURNING seq`,
-        [plan.skillId, plan.agentId, plan.name, plan.visibility, at],
-      );
-      skill = { seq: inserted.rows[0]!.seq, agent_id: plan.agentId, visibility: plan.visibility };
-    } catch (error) {
-      if (uniqueViolation(error) !== null) throw new PublishRaceError();
-      throw error;
-    }
+    skillSeq = (
+      await raced(() =>
+        run<{ seq: string }>(client, INSERT_SKILL, [plan.skillId, plan.agentId, plan.name, plan.visibility, at]),
+      )
+    ).rows[0]!.seq;
     const rewarded = {
       agentId: plan.agentId,
       targetId: plan.skillId,
       at,
       isPrivate: plan.visibility === 'private',
-      usage,
+      usage: { units: 0, skills: 1, bytes },
     };
-    await reward(client, [rewarded], 'contribute_skill', plan.rewardMillis, quota);
+    // The version, its files, the reward and the agent's totals: one statement, the quota checked on the totals.
+    const version = versionWrites(skillSeq, plan);
+    await raced(() => reward(client, [rewarded], 'contribute_skill', plan.rewardMillis, quota, version));
   } else {
-    await lockAgent(client, plan.agentId);
-    const [found] = (
-      await run<SkillRef>(
-        client,
-        'SELECT seq, agent_id, visibility FROM skills WHERE id = $1 AND agent_id = $2 FOR UPDATE',
-        [plan.skillId, plan.agentId],
-      )
+    const [used] = (
+      await run<{ unit_count: number; skill_count: number; stored_bytes: string }>(client, LOCK_PUBLISHER, [
+        plan.agentId,
+      ])
     ).rows;
-    if (!found) throw new PublishRaceError();
-    skill = found;
-    if (plan.maxVersions !== null) {
-      const [held] = (
-        await run<{ n: string }>(client, 'SELECT count(*) AS n FROM skill_versions WHERE skill_seq = $1', [found.seq])
-      ).rows;
-      if (Number(held!.n) >= plan.maxVersions) throw new VersionLimitError(plan.maxVersions);
-    }
-    const usage = { units: 0, skills: 0, bytes };
-    if (quota) await reserveStorage(client, plan.agentId, quota, usage);
-    await run(client, 'UPDATE agents SET stored_bytes = stored_bytes + $2 WHERE agent_id = $1', [plan.agentId, bytes]);
+    const [found] = (await run<SkillRef & { versions: string }>(client, LOCK_SKILL, [plan.skillId, plan.agentId])).rows;
+    if (!used || !found) throw new PublishRaceError();
     // Visibility belongs to the skill: a plan made before it changed is planned again (and refused).
     if (found.visibility !== plan.visibility) throw new PublishRaceError();
+    if (plan.maxVersions !== null && Number(found.versions) >= plan.maxVersions)
+      throw new VersionLimitError(plan.maxVersions);
+    if (quota)
+      checkQuota(quota, used.unit_count, used.skill_count, Number(used.stored_bytes) + bytes, {
+        units: 0,
+        skills: 0,
+        bytes,
+      });
+    skillSeq = found.seq;
+    // The version, its files and the publisher's storage: one statement.
+    const statement = withWrites(versionWrites(skillSeq, plan), {
+      text: ADD_STORED_BYTES,
+      values: [plan.agentId, bytes],
+    });
+    await raced(() => run(client, statement.text, statement.values));
   }
-  let versionSeq: string;
+  await refreshDefault(client, skillSeq, at, bytes);
+}
+
+/** A unique violation while a publication is written: another publication of the same skill came first. */
+async function raced<T>(write: () => Promise<T>): Promise<T> {
   try {
-    const inserted = await run<{ seq: string }>(
-      client,
-      INSERT_VERSION,
-      skillRows.versionValues(skill.seq, plan.version, (b) => b),
-    );
-    versionSeq = inserted.rows[0]!.seq;
+    return await write();
   } catch (error) {
     if (uniqueViolation(error) !== null) throw new PublishRaceError();
     throw error;
   }
+}
+
+/** The version's row (named `version`, returning its seq) and its files', as parts of one statement. */
+function versionWrites(skillSeq: string, plan: SkillPlan): (Statement & { name: string })[] {
+  const version = {
+    name: 'version',
+    text: INSERT_VERSION,
+    values: skillRows.versionValues(skillSeq, plan.version, (b) => b),
+  };
   const files = plan.version.files;
-  if (files.length > 0) {
-    await run(
-      client,
-      `INSERT INTO skill_files (version_seq, path, content, size, digest, media_type)
-       SELECT $1, t.path, t.content, t.size, t.digest, t.media_type
-       FROM unnest($2::text[], $3::bytea[], $4::int[], $5::text[], $6::text[]) AS t(path, content, size, digest, media_type)`,
-      [
-        versionSeq,
+  if (files.length === 0) return [version];
+  return [
+    version,
+    {
+      name: 'files',
+      text: INSERT_FILES,
+      values: [
         files.map((f) => f.path),
         files.map((f) => Buffer.from(f.content)),
         files.map((f) => f.size),
         files.map((f) => f.digest),
         files.map((f) => f.mediaType),
       ],
-    );
-  }
-  await run(client, 'UPDATE skills SET bytes = bytes + $2, updated_at = $3 WHERE seq = $1', [skill.seq, bytes, at]);
-  await refreshDefault(client, skill.seq, at);
+    },
+  ];
 }
 
 /** Who sees a skill (every version of it); its history items follow (public profiles hide private ones). */
@@ -137,38 +158,32 @@ export async function setVisibility(
 
 /**
  * Points the skill at its default version, copying that version's searchable fields and re-indexing its
- * tags: the highest release that is not yanked, else the highest pre-release (the domain's latestVersion;
- * this order is tested against it), found through the versions' index. With every version yanked the row
- * shows the highest version and leaves lists and search (latest_version_seq NULL).
+ * tags, and adds `bytes` to its size, in one statement: the default is the highest release that is not
+ * yanked, else the highest pre-release (the domain's latestVersion; this order is tested against it),
+ * found through the versions' index. With every version yanked the row shows the highest version and
+ * leaves lists and search (latest_version_seq NULL). Tags the new default no longer has are deleted and
+ * those it gains added; the statement's parts share one snapshot, so none deletes a row another inserts.
  */
-async function refreshDefault(client: PoolClient, skillSeq: string, at: string): Promise<void> {
-  const pick = async (condition: string) =>
-    (
-      await run<{ seq: string }>(
-        client,
-        `SELECT seq FROM skill_versions WHERE skill_seq = $1${condition} ORDER BY is_release DESC, sort_key DESC, seq DESC LIMIT 1`,
-        [skillSeq],
-      )
-    ).rows[0]?.seq;
-  const live = (await pick(' AND NOT yanked')) ?? null;
-  const chosen = live ?? (await pick(''));
-  if (chosen === undefined) return;
-  await run(
-    client,
-    `UPDATE skills s SET version = v.version, latest_version_seq = $3, digest = v.digest, display_name = v.display_name,
-       description = v.description, domain = v.domain, tags = v.tags, license = v.license, quality_score = v.quality_score,
-       conformant = v.conformant, file_count = v.file_count,
-       published_at = v.created_at, updated_at = $4
-     FROM skill_versions v WHERE v.seq = $2 AND s.seq = $1`,
-    [skillSeq, chosen, live, at],
-  );
-  await run(client, 'DELETE FROM skill_tags WHERE skill_seq = $1', [skillSeq]);
-  await run(
-    client,
-    `INSERT INTO skill_tags (tag, skill_seq) SELECT DISTINCT lower(t), $1::bigint FROM skills, jsonb_array_elements_text(skills.tags) AS t
-     WHERE skills.seq = $1`,
-    [skillSeq],
-  );
+const REFRESH_DEFAULT = `
+WITH pick AS (
+  SELECT (SELECT seq FROM skill_versions WHERE skill_seq = $1 AND NOT yanked ORDER BY is_release DESC, sort_key DESC, seq DESC LIMIT 1) AS live,
+         (SELECT seq FROM skill_versions WHERE skill_seq = $1 ORDER BY is_release DESC, sort_key DESC, seq DESC LIMIT 1) AS top
+),
+moved AS (
+  UPDATE skills s SET version = v.version, latest_version_seq = pick.live, digest = v.digest, display_name = v.display_name,
+    description = v.description, domain = v.domain, tags = v.tags, license = v.license, quality_score = v.quality_score,
+    conformant = v.conformant, file_count = v.file_count, published_at = v.created_at, updated_at = $2, bytes = s.bytes + $3
+  FROM pick, skill_versions v WHERE v.seq = coalesce(pick.live, pick.top) AND s.seq = $1
+  RETURNING s.tags
+),
+tagged AS (SELECT DISTINCT lower(t) AS tag FROM moved, jsonb_array_elements_text(moved.tags) AS t),
+dropped AS (
+  DELETE FROM skill_tags WHERE skill_seq = $1 AND EXISTS (SELECT 1 FROM moved) AND tag NOT IN (SELECT tag FROM tagged)
+)
+INSERT INTO skill_tags (tag, skill_seq) SELECT tag, $1::bigint FROM tagged ON CONFLICT DO NOTHING`;
+
+async function refreshDefault(client: PoolClient, skillSeq: string, at: string, bytes = 0): Promise<void> {
+  await run(client, REFRESH_DEFAULT, [skillSeq, at, bytes]);
 }
 
 // ---- yank and delete -------------------------------------------------------------------------------

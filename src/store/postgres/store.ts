@@ -4,41 +4,16 @@
 import type { PoolClient } from 'pg';
 import * as rows from '../rows.js';
 import { composeStore } from '../compose.js';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { AgentExistsError, StoreUnavailableError, type IdempotentResponse, type Store } from '../store.js';
+import { AgentExistsError, type IdempotentResponse, type Store } from '../store.js';
 import { appliedMigrations, createPool, inTransaction, migrate, run, type PoolOptions } from './connection.js';
 import { postgresDb } from './db.js';
 import { refuseUnstorable } from './errors.js';
+import { GroupCommit, retryingConflicts } from './group-commit.js';
 import { purgeResponses, saveResponse } from './idempotency.js';
 import * as skills from './skills.js';
 import { FOLD_EVERY_MS, foldUnitCounts } from './unit-counts.js';
+import * as verdicts from './verdicts.js';
 import * as writes from './writes.js';
-
-/** A transaction PostgreSQL rolled back to break a deadlock or a serialization conflict: nothing of it was written. */
-const CONFLICT_STATES = new Set(['40P01', '40001']);
-const CONFLICT_ATTEMPTS = 4;
-
-/**
- * Runs a whole transaction again when PostgreSQL chose it as a deadlock's victim (or it lost a
- * serialization conflict): writes take their locks in one order, so this is rare, and a client should never
- * hear it as an outage. After a few tries the conflict is answered as the database being unavailable.
- */
-async function retryingConflicts<T>(transaction: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await transaction();
-    } catch (error) {
-      const code = (error as { cause?: { code?: unknown } }).cause?.code;
-      if (
-        !(error instanceof StoreUnavailableError) ||
-        !CONFLICT_STATES.has(String(code)) ||
-        attempt >= CONFLICT_ATTEMPTS
-      )
-        throw error;
-      await sleep(5 + Math.random() * 20 * attempt);
-    }
-  }
-}
 
 /** A PostgreSQL store, and the migration versions its database has recorded. */
 export type PostgresStore = Store & { appliedMigrations(): Promise<number[]> };
@@ -55,28 +30,27 @@ export async function openPostgresStore(url: string, options: PoolOptions = {}):
   }, FOLD_EVERY_MS);
   folding.unref();
 
-  /** A write in one transaction, with the idempotent response saved in it (retried when it lost a deadlock). */
-  const write = <T>(work: (client: PoolClient) => Promise<T>, response?: IdempotentResponse): Promise<T> =>
-    retryingConflicts(() =>
-      inTransaction(pool, async (client) => {
-        const result = await work(client);
-        await saveResponse(client, response);
-        return result;
-      }),
-    );
-  /** The same, where only a write that happened is answered for again (a refusal is never replayed). */
+  const group = new GroupCommit(pool);
+
+  /**
+   * A write, with its idempotent response saved with it, only when `happened` says the write took place (a
+   * refusal is never replayed). It joins the next group commit (run again when it lost a deadlock).
+   */
   const writeIf = <T>(
     work: (client: PoolClient) => Promise<T>,
     happened: (result: T) => boolean,
     response?: IdempotentResponse,
   ): Promise<T> =>
-    retryingConflicts(() =>
-      inTransaction(pool, async (client) => {
-        const result = await work(client);
-        if (happened(result)) await saveResponse(client, response);
-        return result;
-      }),
-    );
+    group.write(async (client) => {
+      const result = await work(client);
+      if (happened(result)) await saveResponse(client, response);
+      return result;
+    });
+  const write = <T>(work: (client: PoolClient) => Promise<T>, response?: IdempotentResponse): Promise<T> =>
+    writeIf(work, () => true, response);
+  /** A bulk write (imports) in a transaction of its own, so it never holds up the writes of a group. */
+  const writeAlone = <T>(work: (client: PoolClient) => Promise<T>): Promise<T> =>
+    retryingConflicts(() => inTransaction(pool, work));
   const unstorableSkill = (plan: Parameters<Store['publishSkill']>[0]) =>
     refuseUnstorable({ ...plan.version, files: plan.version.files.map((f) => f.path) });
 
@@ -89,6 +63,7 @@ export async function openPostgresStore(url: string, options: PoolOptions = {}):
       if (closed) return;
       closed = true;
       clearInterval(folding);
+      await group.drain();
       await pool.end();
     },
 
@@ -135,25 +110,20 @@ export async function openPostgresStore(url: string, options: PoolOptions = {}):
     async importSkills(items) {
       if (items.length === 0) return;
       for (const { plan } of items) unstorableSkill(plan);
-      await write(async (client) => {
+      await writeAlone(async (client) => {
         for (const { plan } of items) await skills.publish(client, plan, undefined);
       });
     },
 
     async contributeUnit(unit, baseQuality, rewardMillis, response, quota) {
       refuseUnstorable(unit);
-      await write(async (client) => {
-        const usage = { units: 1, skills: 0, bytes: rows.unitBytes(unit) };
-        await writes.insertUnits(client, [{ unit, baseQuality }]);
-        const rewarded = { agentId: unit.agent_id, targetId: unit.id, at: unit.created_at, usage };
-        await writes.reward(client, [rewarded], 'contribute_knowledge', rewardMillis, quota);
-      }, response);
+      await write((client) => writes.contribute(client, { unit, baseQuality }, rewardMillis, quota), response);
     },
     deleteUnit: (id, at) => write((client) => writes.deleteUnit(client, id, at)),
     recordVerdict(verdict, response) {
       refuseUnstorable({ unit_id: verdict.unitId, agent_id: verdict.agentId, feedback: verdict.feedback });
       return writeIf(
-        (client) => writes.recordVerdict(client, verdict),
+        (client) => verdicts.recordVerdict(client, verdict),
         (outcome) => outcome.recorded,
         response,
       );
@@ -161,7 +131,7 @@ export async function openPostgresStore(url: string, options: PoolOptions = {}):
     async importUnits(items, rewardMillis) {
       if (items.length === 0) return;
       for (const { unit } of items) refuseUnstorable(unit);
-      await write(async (client) => {
+      await writeAlone(async (client) => {
         await writes.insertUnits(client, items);
         const rewarded = items.map(({ unit }) => ({
           agentId: unit.agent_id,

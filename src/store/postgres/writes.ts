@@ -1,48 +1,16 @@
-// Every write of the PostgreSQL store, one writer per table, each inside the caller's transaction.
-// Units and skills are inserted as rows of arrays (INSERT … SELECT FROM unnest), so one contribution
-// and a bulk import of thousands run the same statement.
+// Every write of the PostgreSQL store but skills' and verdicts', one writer per table, each inside the
+// caller's transaction.
 import type { PoolClient } from 'pg';
 import type { ReputationAction } from '../../domain/model.js';
 import { rewardMove, takeBack as takeBackRule } from '../../domain/reputation.js';
 import * as rows from '../rows.js';
-import { render } from '../sql.js';
-import { verdictTallyUpdate } from '../verdict-tally.js';
 import { agentIdSkeletons } from '../../domain/agent-ids.js';
 import { AgentConfusableError, AgentExistsError, PrefixTakenError } from '../store.js';
-import type {
-  AgentOrigin,
-  NewKey,
-  NewVerdict,
-  SearchKind,
-  StorageQuota,
-  UnitImport,
-  VerdictOutcome,
-} from '../store.js';
+import type { AgentOrigin, NewKey, SearchKind, StorageQuota, UnitImport } from '../store.js';
 import { checkQuota } from '../quota.js';
 import { run, type Queryable } from './connection.js';
 import { uniqueViolation } from './errors.js';
-
-/** Rows per statement: large enough to amortise round trips, small enough to keep parameters modest. */
-const ROWS_PER_STATEMENT = 1_000;
-
-/**
- * `INSERT INTO table (columns) SELECT … FROM unnest($1::type[], …) WITH ORDINALITY ORDER BY ord`: identity
- * values (seq) follow the given order, as one insert per row would. JSON columns arrive as text.
- */
-function unnestInsert(
-  table: string,
-  columns: readonly string[],
-  types: Record<string, string>,
-  returning = '',
-): string {
-  const typeOf = (column: string) => types[column] ?? 'text';
-  const arrays = columns.map((column, i) => `$${i + 1}::${typeOf(column) === 'jsonb' ? 'text' : typeOf(column)}[]`);
-  const selected = columns.map((column) => (typeOf(column) === 'jsonb' ? `t.${column}::jsonb` : `t.${column}`));
-  return `INSERT INTO ${table} (${columns.join(', ')})
-SELECT ${selected.join(', ')}
-FROM unnest(${arrays.join(', ')}) WITH ORDINALITY AS t(${columns.join(', ')}, ord)
-ORDER BY t.ord${returning ? ` RETURNING ${returning}` : ''}`;
-}
+import { chunks, columnsOf, unnestInsert, withWrites, type Statement } from './statements.js';
 
 const UNIT_TYPES = {
   examples: 'jsonb',
@@ -53,17 +21,6 @@ const UNIT_TYPES = {
   bytes: 'int8',
 };
 const INSERT_UNITS = unnestInsert('knowledge_units', rows.UNIT_INSERT_COLUMNS, UNIT_TYPES);
-
-/** Rows of values → one array per column. */
-function columnsOf(valueRows: unknown[][], width: number): unknown[][] {
-  return Array.from({ length: width }, (_, column) => valueRows.map((values) => values[column]));
-}
-
-function chunks<T>(items: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += ROWS_PER_STATEMENT) out.push(items.slice(i, i + ROWS_PER_STATEMENT));
-  return out;
-}
 
 // ---- agents and keys -----------------------------------------------------------------------------
 
@@ -144,7 +101,8 @@ interface Rewarded {
  * agent-id order (so two writers touching the same agents lock their rows in the same order). With a
  * quota, storage that takes an agent over it is refused (QuotaExceededError, the transaction rolls back):
  * the totals are moved first and checked as they come back, so the agent's row is locked only from here to
- * the commit, not while the contribution itself is written.
+ * the commit, not while the contribution itself is written. The writes `along` (the contribution itself)
+ * and the history go in the same statement as the totals, one round trip, when the history fits in one.
  */
 export async function reward(
   client: PoolClient,
@@ -152,17 +110,23 @@ export async function reward(
   action: ReputationAction,
   millis: number,
   quota?: StorageQuota,
+  along: readonly (Statement & { name: string })[] = [],
 ): Promise<void> {
-  for (const chunk of chunks(items)) {
-    await run(client, INSERT_EVENTS, [
+  const events = chunks(items).map((chunk) => ({
+    name: 'history',
+    text: INSERT_EVENTS,
+    values: [
       chunk.map((i) => i.agentId),
       chunk.map((i) => i.targetId),
       chunk.map((i) => i.at),
       action,
       millis,
       chunk.map((i) => i.isPrivate ?? false),
-    ]);
-  }
+    ],
+  }));
+  const before = events.length === 1 ? [...along, events[0]!] : [];
+  if (before.length === 0)
+    for (const statement of [...along, ...events]) await run(client, statement.text, statement.values);
   const totals = new Map<string, { count: number; lastAt: string; units: number; skills: number; bytes: number }>();
   for (const item of items) {
     const total = totals.get(item.agentId) ?? { count: 0, lastAt: item.at, units: 0, skills: 0, bytes: 0 };
@@ -176,10 +140,9 @@ export async function reward(
   const ids = [...totals.keys()].sort();
   const moves = ids.map((id) => rewardMove(action, millis, totals.get(id)!.count));
   const of = (id: string) => totals.get(id)!;
-  const updated = await run<{ agent_id: string; unit_count: number; skill_count: number; stored_bytes: string }>(
-    client,
-    MOVE_TOTALS,
-    [
+  const statement = withWrites(before, {
+    text: MOVE_TOTALS,
+    values: [
       ids,
       moves.map((m) => m.scoreMillis),
       moves.map((m) => m.contributions),
@@ -189,6 +152,11 @@ export async function reward(
       ids.map((id) => of(id).skills),
       ids.map((id) => of(id).bytes),
     ],
+  });
+  const updated = await run<{ agent_id: string; unit_count: number; skill_count: number; stored_bytes: string }>(
+    client,
+    statement.text,
+    statement.values,
   );
   if (updated.rowCount !== ids.length)
     throw new Error('a contributing agent does not exist; create agents before their contributions');
@@ -201,11 +169,30 @@ export async function reward(
 
 // ---- knowledge units -----------------------------------------------------------------------------
 
+/** The insert of up to ROWS_PER_STATEMENT units. */
+function unitsInsert(items: readonly UnitImport[]): Statement & { name: string } {
+  const values = items.map(({ unit, baseQuality }) => rows.unitValues(unit, baseQuality));
+  return { name: 'units', text: INSERT_UNITS, values: columnsOf(values, rows.UNIT_INSERT_COLUMNS.length) };
+}
+
 export async function insertUnits(client: PoolClient, items: readonly UnitImport[]): Promise<void> {
   for (const chunk of chunks(items)) {
-    const values = chunk.map(({ unit, baseQuality }) => rows.unitValues(unit, baseQuality));
-    await run(client, INSERT_UNITS, columnsOf(values, rows.UNIT_INSERT_COLUMNS.length));
+    const insert = unitsInsert(chunk);
+    await run(client, insert.text, insert.values);
   }
+}
+
+/** A contribution: the unit, its reward in the history and the agent's totals (with its quota), one statement. */
+export async function contribute(
+  client: PoolClient,
+  item: UnitImport,
+  rewardMillis: number,
+  quota: StorageQuota | undefined,
+): Promise<void> {
+  const { unit } = item;
+  const usage = { units: 1, skills: 0, bytes: rows.unitBytes(unit) };
+  const rewarded = { agentId: unit.agent_id, targetId: unit.id, at: unit.created_at, usage };
+  await reward(client, [rewarded], 'contribute_knowledge', rewardMillis, quota, [unitsInsert([item])]);
 }
 
 /**
@@ -214,30 +201,6 @@ export async function insertUnits(client: PoolClient, items: readonly UnitImport
  */
 export async function lockAgent(client: PoolClient, agentId: string): Promise<void> {
   await run(client, 'SELECT 1 FROM agents WHERE agent_id = $1 FOR UPDATE', [agentId]);
-}
-
-/** Refuses (QuotaExceededError) storage that would take the agent over `quota`; its row stays locked. */
-export async function reserveStorage(
-  client: PoolClient,
-  agentId: string,
-  quota: StorageQuota,
-  growth: { units: number; skills: number; bytes: number },
-): Promise<void> {
-  const [used] = (
-    await run<{ unit_count: number; skill_count: number; stored_bytes: string }>(
-      client,
-      'SELECT unit_count, skill_count, stored_bytes FROM agents WHERE agent_id = $1 FOR UPDATE',
-      [agentId],
-    )
-  ).rows;
-  if (!used) return;
-  checkQuota(
-    quota,
-    used.unit_count + growth.units,
-    used.skill_count + growth.skills,
-    Number(used.stored_bytes) + growth.bytes,
-    growth,
-  );
 }
 
 /** Deletes a unit (verdicts go by ON DELETE CASCADE) and takes its reward back, its contributor locked first. */
@@ -297,56 +260,6 @@ export async function takeBack(
        unit_count = unit_count + $5, skill_count = skill_count + $6, stored_bytes = stored_bytes + $7, updated_at = $8 WHERE agent_id = $1`,
     [agentId, move.scoreMillis, move.contributions, move.validations, usage.units, usage.skills, usage.bytes, at],
   );
-}
-
-/** Reads what the verdict rule needs, lets it decide, and writes its decision. */
-export async function recordVerdict(client: PoolClient, v: NewVerdict): Promise<VerdictOutcome> {
-  // FOR UPDATE: verdicts on one unit, from any instance, queue here, so each one starts from the counts
-  // the previous one committed and none is lost.
-  const [unit] = (
-    await run<{
-      seq: string;
-      base_quality: number;
-      valid_count: number;
-      invalid_count: number;
-      valid_weight: number;
-      invalid_weight: number;
-    }>(
-      client,
-      'SELECT seq, base_quality, valid_count, invalid_count, valid_weight, invalid_weight FROM knowledge_units WHERE id = $1 FOR UPDATE',
-      [v.unitId],
-    )
-  ).rows;
-  if (!unit) return { recorded: false, reason: 'not_found' };
-  const [previous] = (
-    await run<{ valid: boolean; weight: number }>(
-      client,
-      'SELECT valid, weight FROM verdicts WHERE unit_seq = $1 AND agent_id = $2',
-      [unit.seq, v.agentId],
-    )
-  ).rows;
-  const decision = v.decide(rows.toVerdictState(unit, previous, rows.postgresDecode), {
-    valid: v.valid,
-    weight: v.weight,
-  });
-  await run(
-    client,
-    `INSERT INTO verdicts (unit_seq, unit_id, agent_id, valid, feedback, created_at, updated_at, weight) VALUES ($1, $2, $3, $4, $5, $6, $6, $7)
-     ON CONFLICT (unit_seq, agent_id) DO UPDATE SET valid = excluded.valid, feedback = excluded.feedback,
-       updated_at = excluded.updated_at, weight = excluded.weight`,
-    [unit.seq, v.unitId, v.agentId, v.valid, v.feedback, v.at, v.weight],
-  );
-  if (decision.rewardMillis > 0) {
-    await reward(
-      client,
-      [{ agentId: v.agentId, targetId: v.unitId, at: v.at }],
-      'validate_knowledge',
-      decision.rewardMillis,
-    );
-  }
-  const tally = render(verdictTallyUpdate(decision, v.at, unit.seq), 'postgres');
-  await run(client, tally.text, tally.values);
-  return { recorded: true, first: previous === undefined };
 }
 
 // ---- the search index's feed ------------------------------------------------------------------------

@@ -1,0 +1,197 @@
+// Group commit on PostgreSQL: writes of one instance that arrive together share one transaction, each in
+// its own savepoint; one that fails fails alone; a group whose connection breaks is written again write by
+// write; what was acknowledged survives the connection's end; and two instances whose groups cross each
+// other's row locks answer every write, retrying the deadlock's victim.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Pool } from 'pg';
+import type { KnowledgeUnit } from '../../src/domain/model.js';
+import { decideVerdict } from '../../src/domain/verdicts.js';
+import { createPool } from '../../src/store/postgres/connection.js';
+import { GroupCommit } from '../../src/store/postgres/group-commit.js';
+import { openPostgresStore } from '../../src/store/postgres/store.js';
+import { QuotaExceededError, StoreUnavailableError, type Store } from '../../src/store/store.js';
+import { adminQuery, dropSchema, faultyLink, freshSchema, postgresUrl } from '../helpers/backends.js';
+import { agentKey } from '../helpers/keys.js';
+
+const url = postgresUrl();
+const skip = url ? false : 'REG_TEST_DATABASE_URL is not set: the PostgreSQL group commit is not tested';
+const at = (n: number) => new Date(Date.UTC(2026, 10, 24, 10, 0, 0, n)).toISOString();
+let counter = 0;
+
+function unit(agentId: string): KnowledgeUnit {
+  counter++;
+  return {
+    id: `ku_grp_${counter}`,
+    agent_id: agentId,
+    title: `Unit ${counter}`,
+    type: 'fact',
+    domain: 'grouped',
+    content: { description: 'Written in a group.', examples: [] },
+    metadata: { source: 'test', confidence: 0.5 },
+    tags: [],
+    quality_score: 0.5,
+    validations: { valid: 0, invalid: 0 },
+    created_at: at(counter),
+    updated_at: at(counter),
+  };
+}
+
+const verdict = (unitId: string, agentId: string) => ({
+  unitId,
+  agentId,
+  valid: true,
+  feedback: '',
+  weight: 1,
+  at: at(++counter),
+  decide: decideVerdict,
+});
+
+describe('PostgreSQL group commit', { skip }, () => {
+  let schema: string;
+  let pool: Pool;
+
+  before(async () => {
+    schema = await freshSchema(url!);
+    await adminQuery(url!, `CREATE TABLE ${schema}.written (n int PRIMARY KEY)`);
+    pool = createPool(url!, { schema });
+  });
+  after(async () => {
+    await pool?.end();
+    await dropSchema(url!, schema);
+  });
+
+  const rows = async () =>
+    (await pool.query<{ n: number }>('SELECT n FROM written ORDER BY n')).rows.map((row) => row.n);
+  /** A write of `n` that answers the transaction it ran in. */
+  const insert = (n: number) => async (client: { query: Pool['query'] }) =>
+    (await client.query<{ xact: string }>('INSERT INTO written (n) VALUES ($1) RETURNING txid_current() AS xact', [n]))
+      .rows[0]!.xact;
+
+  it('writes that arrive together share one transaction; one that fails rolls back alone', async () => {
+    await pool.query('TRUNCATE written');
+    const group = new GroupCommit(pool);
+    const outcomes = await Promise.allSettled([
+      group.write(insert(1)),
+      group.write(insert(2)),
+      group.write(insert(1)), // a unique violation
+      group.write(async (client) => {
+        await insert(9)(client);
+        throw new Error('refused after writing');
+      }),
+      group.write(insert(3)),
+    ]);
+    const landed = outcomes.filter((o) => o.status === 'fulfilled').map((o) => o.value);
+    assert.equal(landed.length, 3);
+    assert.equal(new Set(landed).size, 1, 'one transaction for the group');
+    assert.equal(outcomes[2]!.status, 'rejected');
+    assert.equal((outcomes[2] as PromiseRejectedResult).reason.code, '23505', 'the failing write hears its own error');
+    assert.equal((outcomes[3] as PromiseRejectedResult).reason.message, 'refused after writing');
+    assert.deepEqual(await rows(), [1, 2, 3], 'what the failed writes wrote is rolled back, the rest is kept');
+  });
+
+  it('a group whose connection breaks is written again write by write; only the breaking write fails', async () => {
+    await pool.query('TRUNCATE written');
+    const group = new GroupCommit(pool);
+    const outcomes = await Promise.allSettled([
+      group.write(insert(1)),
+      group.write(async (client) => {
+        await client.query('SELECT pg_terminate_backend(pg_backend_pid())');
+      }),
+      group.write(insert(2)),
+    ]);
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      ['fulfilled', 'rejected', 'fulfilled'],
+    );
+    assert.ok((outcomes[1] as PromiseRejectedResult).reason instanceof StoreUnavailableError);
+    assert.notEqual(
+      (outcomes[0] as PromiseFulfilledResult<string>).value,
+      (outcomes[2] as PromiseFulfilledResult<string>).value,
+      'the writes of the broken group ran again, each in a transaction of its own',
+    );
+    assert.deepEqual(await rows(), [1, 2]);
+  });
+
+  it('keeps what it acknowledged when the connection ends right after the COMMIT', async () => {
+    const link = await faultyLink(url!);
+    const store = await openPostgresStore(link.url, { schema });
+    try {
+      await store.createAgentWithKey(agentKey('survivor', at(0)));
+      const units = Array.from({ length: 20 }, () => unit('survivor'));
+      await Promise.all(units.map((u) => store.contributeUnit(u, 0.5, 1000)));
+      await link.set('refuse'); // every connection of the instance cut at once, as when its host dies
+      const kept = await adminQuery<{ id: string }>(url!, `SELECT id FROM ${schema}.knowledge_units`);
+      assert.deepEqual(kept.map((row) => row.id).sort(), units.map((u) => u.id).sort());
+      const [agent] = await adminQuery<{ unit_count: number; contributions: number }>(
+        url!,
+        `SELECT unit_count, contributions FROM ${schema}.agents WHERE agent_id = 'survivor'`,
+      );
+      assert.deepEqual(agent, { unit_count: 20, contributions: 20 });
+    } finally {
+      await link.set('pass');
+      await store.close();
+      await link.close();
+    }
+  });
+});
+
+describe('PostgreSQL group commit across instances', { skip }, () => {
+  let schema: string;
+  let stores: Store[] = [];
+
+  before(async () => {
+    schema = await freshSchema(url!);
+    stores = [await openPostgresStore(url!, { schema }), await openPostgresStore(url!, { schema })];
+    for (const id of ['left', 'right']) await stores[0]!.createAgentWithKey(agentKey(id, at(++counter)));
+  });
+  after(async () => {
+    for (const store of stores) await store.close();
+    await dropSchema(url!, schema);
+  });
+
+  it('groups of two instances that lock the same rows in opposite orders answer every write', async () => {
+    const seeds = { left: unit('left'), right: unit('right') };
+    await stores[0]!.contributeUnit(seeds.left, 0.5, 1000);
+    await stores[0]!.contributeUnit(seeds.right, 0.5, 1000);
+    const failures: unknown[] = [];
+    let contributed = 0;
+    for (let round = 0; round < 6; round++) {
+      // Each instance's group locks "left" then "right", the other's "right" then "left".
+      const writes = (first: 'left' | 'right', second: 'left' | 'right', store: Store) => [
+        store.contributeUnit(unit(first), 0.5, 1000),
+        store.recordVerdict(verdict(seeds[second].id, first)),
+        store.contributeUnit(unit(second), 0.5, 1000),
+        store.recordVerdict(verdict(seeds[first].id, second)),
+      ];
+      const outcomes = await Promise.allSettled([
+        ...writes('left', 'right', stores[0]!),
+        ...writes('right', 'left', stores[1]!),
+      ]);
+      contributed += 4;
+      for (const o of outcomes) if (o.status === 'rejected') failures.push(o.reason);
+    }
+    assert.deepEqual(failures.map(String), [], 'a deadlock between groups is retried, never answered');
+    const [counts] = await adminQuery<{ units: string; contributions: string; events: string; score: string }>(
+      url!,
+      `SELECT (SELECT count(*) FROM ${schema}.knowledge_units) AS units,
+              (SELECT sum(contributions) FROM ${schema}.agents) AS contributions,
+              (SELECT sum(delta_millis) FROM ${schema}.reputation_events) AS events,
+              (SELECT sum(score_millis) FROM ${schema}.agents) AS score`,
+    );
+    assert.equal(Number(counts!.units), contributed + 2);
+    assert.equal(Number(counts!.contributions), contributed + 2);
+    assert.equal(counts!.events, counts!.score, "every history item moved its agent's score once");
+  });
+
+  it('a contribution over the quota fails alone; the others of its group land', async () => {
+    await stores[0]!.createAgentWithKey(agentKey('quoted', at(++counter)));
+    const quota = { units: 3, skills: null, bytes: null };
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 5 }, () => stores[0]!.contributeUnit(unit('quoted'), 0.5, 1000, undefined, quota)),
+    );
+    assert.equal(outcomes.filter((o) => o.status === 'fulfilled').length, 3);
+    for (const o of outcomes)
+      if (o.status === 'rejected') assert.ok(o.reason instanceof QuotaExceededError, String(o.reason));
+  });
+});
