@@ -53,8 +53,9 @@ function adder(app: App, tag: string) {
         url,
         ...(compress === false ? { compress } : {}),
         ...(access !== undefined || config !== undefined ? { config: { ...config, access } } : {}),
-        schema: { ...schema, tags: [tag] },
-        handler: handler as never,
+        // The schema the handler was typed against, less the route's own keys, with the tag.
+        schema: { ...schema, tags: [tag] } as unknown as S,
+        handler,
       });
     };
   return { get: add('GET'), post: add('POST'), delete: add('DELETE') };
