@@ -98,6 +98,23 @@ describe('the OpenAPI document, for tools', () => {
     assert.deepEqual(doc.servers, [{ url: '/', description: 'The registry that serves this document' }]);
   });
 
+  it('asks for a key exactly where the route needs a caller, and tags every /v1 operation', () => {
+    const documented = new Map(operations().map((o) => [o.where, o.operation]));
+    let protectedRoutes = 0;
+    for (const route of t.app.routeCatalogue.routes) {
+      const operation = documented.get(
+        `${route.method} ${route.url.replace(/:(\w+)/g, '{$1}').replace(/\*$/, '{path}')}`,
+      );
+      if (!operation || !route.url.startsWith('/v1/')) continue;
+      const needsCaller = route.access !== 'public';
+      if (needsCaller) protectedRoutes++;
+      const where = `${route.method} ${route.url}`;
+      assert.deepEqual(operation.security, needsCaller ? [{ bearerAuth: [] }] : [{}, { bearerAuth: [] }], where);
+      assert.equal(operation.tags?.length, 1, where);
+    }
+    assert.ok(protectedRoutes >= 11, `${protectedRoutes} protected routes found`);
+  });
+
   it('documents the rate-limit, Retry-After and WWW-Authenticate headers, and describes every answer', () => {
     const list = doc.paths['/v1/skills'].get.responses;
     assert.deepEqual(Object.keys(list['200'].headers).sort(), [

@@ -9,6 +9,7 @@ import { configPath, removeLogin, writeLogin } from '../config-file.js';
 import { commandContext, CommandFailed, type CommandContext, type GlobalOptions, UsageError } from '../context.js';
 import { columns } from '../format.js';
 import { readKey } from '../prompt.js';
+import { withContext } from './actions.js';
 
 interface KeyCreated {
   data: { api_key: string; key_prefix: string; scopes: string[]; tier: string; created_at: string };
@@ -76,13 +77,14 @@ export function accountCommands(program: Command): void {
     .command('logout')
     .description('forget the stored key')
     .addHelpText('after', '\nExamples:\n  $ kreg logout')
-    .action(async (_options: unknown, command: Command) => {
-      const ctx = commandContext(command.optsWithGlobals<GlobalOptions>());
-      const removed = removeLogin();
-      ctx.out.result({ removed, config: configPath() }, () =>
-        removed ? `removed ${configPath()}` : 'no stored login',
-      );
-    });
+    .action(
+      withContext(async (ctx) => {
+        const removed = removeLogin();
+        ctx.out.result({ removed, config: configPath() }, () =>
+          removed ? `removed ${configPath()}` : 'no stored login',
+        );
+      }),
+    );
 
   program
     .command('register')
@@ -121,16 +123,18 @@ export function accountCommands(program: Command): void {
     .command('whoami')
     .description('the agent, tier and scopes of the key in use, and the registry it is for')
     .addHelpText('after', '\nExamples:\n  $ kreg whoami\n  $ kreg --json whoami')
-    .action(async (_options: unknown, command: Command) => {
-      const ctx = commandContext(command.optsWithGlobals<GlobalOptions>());
-      const identity = await whoami(ctx);
-      const credential = identity.credential === 'oidc' ? 'an identity-provider token' : `key ${identity.key_prefix}…`;
-      ctx.out.result(
-        { ...identity, url: ctx.url },
-        () =>
-          `${identity.agent_id} at ${ctx.url} (${credential}, tier ${identity.tier}, scopes ${identity.scopes.join(' ')})`,
-      );
-    });
+    .action(
+      withContext(async (ctx) => {
+        const identity = await whoami(ctx);
+        const credential =
+          identity.credential === 'oidc' ? 'an identity-provider token' : `key ${identity.key_prefix}…`;
+        ctx.out.result(
+          { ...identity, url: ctx.url },
+          () =>
+            `${identity.agent_id} at ${ctx.url} (${credential}, tier ${identity.tier}, scopes ${identity.scopes.join(' ')})`,
+        );
+      }),
+    );
 
   const keys = program
     .command('keys')
@@ -139,26 +143,27 @@ export function accountCommands(program: Command): void {
   keys
     .command('list')
     .description('every key of your agent: prefix, scopes, tier, dates (never the key itself)')
-    .action(async (_options: unknown, command: Command) => {
-      const ctx = commandContext(command.optsWithGlobals<GlobalOptions>());
-      const { data } = await ctx.client.get<{ data: KeyMetadata[] }>('/v1/auth/keys');
-      const current = ctx.key?.slice(0, 8);
-      ctx.out.result(data, () =>
-        data.length === 0
-          ? 'no API keys (an identity-provider agent authenticates with tokens)'
-          : columns([
-              ['prefix', 'scopes', 'tier', 'created', 'revoked', ''],
-              ...data.map((k) => [
-                k.key_prefix,
-                k.scopes.join(','),
-                k.tier,
-                k.created_at,
-                k.revoked_at ?? '-',
-                k.key_prefix === current ? '(this key)' : '',
+    .action(
+      withContext(async (ctx) => {
+        const { data } = await ctx.client.get<{ data: KeyMetadata[] }>('/v1/auth/keys');
+        const current = ctx.key?.slice(0, 8);
+        ctx.out.result(data, () =>
+          data.length === 0
+            ? 'no API keys (an identity-provider agent authenticates with tokens)'
+            : columns([
+                ['prefix', 'scopes', 'tier', 'created', 'revoked', ''],
+                ...data.map((k) => [
+                  k.key_prefix,
+                  k.scopes.join(','),
+                  k.tier,
+                  k.created_at,
+                  k.revoked_at ?? '-',
+                  k.key_prefix === current ? '(this key)' : '',
+                ]),
               ]),
-            ]),
-      );
-    });
+        );
+      }),
+    );
   keys
     .command('revoke')
     .description('revoke a key of your agent (admins: any key) by its prefix; it is refused from the next request on')

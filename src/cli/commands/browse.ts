@@ -3,12 +3,13 @@ import type { Command } from 'commander';
 import { ApiError } from '../../domain/errors.js';
 import type { KnowledgeUnit, SkillVersionSummary } from '../../domain/model.js';
 import type { SkillSummary, UnitSummary } from '../../domain/summaries.js';
-import { IdParams, SkillListQuery, UnitListQuery } from '../../http/schemas.js';
+import { SkillListQuery, UnitListQuery } from '../../http/schemas.js';
 import { checked } from '../checks.js';
 import { commandContext, type GlobalOptions, UsageError } from '../context.js';
 import { columns, lines, oneLine, plural, shortDigest, size } from '../format.js';
 import { fetchSkill, type ServedSkill } from '../install/resolve.js';
 import { parseSpec } from './install.js';
+import { onId } from './actions.js';
 
 interface Page<T> {
   data: T[];
@@ -61,11 +62,6 @@ export function showUnit(unit: KnowledgeUnit): string {
   );
   const examples = unit.content.examples.map((example, i) => `\n\nexample ${i + 1}:\n${example}`).join('');
   return `${header}\n\n${unit.content.description}${examples}`;
-}
-
-/** An id for a path segment, checked as the API checks it (1-64 characters). */
-export function idArgument(id: string, name = 'the id'): string {
-  return checked<{ id: string }>(IdParams, { id }, { names: { id: name } }).id;
 }
 
 interface SearchOptions {
@@ -165,27 +161,27 @@ export function browseCommands(program: Command): void {
     .description("a skill's versions, newest first, with their digests; yanked ones marked")
     .argument('<id>', 'the skill id')
     .addHelpText('after', '\nExamples:\n  $ kreg versions sk_3hX9…\n  $ kreg --json versions sk_3hX9…')
-    .action(async (id: string, _options: unknown, command: Command) => {
-      idArgument(id, 'the skill id');
-      const ctx = commandContext(command.optsWithGlobals<GlobalOptions>());
-      const { data } = await ctx.client.get<{ data: SkillVersionSummary[] }>(
-        `/v1/skills/${encodeURIComponent(id)}/versions`,
-      );
-      ctx.out.result(data, () =>
-        data.length === 0
-          ? 'no versions'
-          : columns([
-              ['version', 'published', 'files', 'digest', ''],
-              ...data.map((v) => [
-                v.version,
-                v.published_at,
-                String(v.file_count),
-                shortDigest(v.digest),
-                v.yanked ? 'yanked' : '',
+    .action(
+      onId('the skill id', async (ctx, id) => {
+        const { data } = await ctx.client.get<{ data: SkillVersionSummary[] }>(
+          `/v1/skills/${encodeURIComponent(id)}/versions`,
+        );
+        ctx.out.result(data, () =>
+          data.length === 0
+            ? 'no versions'
+            : columns([
+                ['version', 'published', 'files', 'digest', ''],
+                ...data.map((v) => [
+                  v.version,
+                  v.published_at,
+                  String(v.file_count),
+                  shortDigest(v.digest),
+                  v.yanked ? 'yanked' : '',
+                ]),
               ]),
-            ]),
-      );
-    });
+        );
+      }),
+    );
 }
 
 function dropUndefined<T extends Record<string, unknown>>(object: T): Partial<T> {

@@ -9,9 +9,10 @@ import type { ReputationProfile } from '../../domain/model.js';
 import { AgentParams } from '../../http/schemas.js';
 import { checked } from '../checks.js';
 import { ApiError } from '../../domain/errors.js';
-import { commandContext, type CommandContext, type GlobalOptions, UsageError } from '../context.js';
+import { type CommandContext, UsageError } from '../context.js';
 import { columns, plural } from '../format.js';
 import { whoami } from './account.js';
+import { withContext } from './actions.js';
 
 /** The agent named, checked as the API checks it, or the one the key belongs to. */
 async function agentOf(ctx: CommandContext, given: string | undefined): Promise<string> {
@@ -40,63 +41,65 @@ export function exportCommand(program: Command): void {
       'after',
       '\nExamples:\n  $ kreg export --out me.json\n  $ kreg export other-agent > other.json     (an admin key)',
     )
-    .action(async (agentArgument: string | undefined, options: { out?: string }, command: Command) => {
-      const ctx = commandContext(command.optsWithGlobals<GlobalOptions>());
-      const agentId = await agentOf(ctx, agentArgument);
-      const body = await ctx.client.stream(`/v1/export/${encodeURIComponent(agentId)}`);
-      const streamed = (to: NodeJS.WritableStream, end = true) =>
-        pipeline(body, to, { end }).catch((error: unknown) => Promise.reject(ctx.client.failure(error)));
-      if (!options.out) {
-        // The document itself is the output, JSON with or without --json.
-        await streamed(process.stdout, false);
-        process.stdout.write('\n');
-        return;
-      }
-      let bytes = 0;
-      body.on('data', (chunk: Buffer) => {
-        bytes += chunk.length;
-      });
-      // Written beside the file and renamed when complete: a cut export never looks like a whole one.
-      const partial = `${options.out}.${randomBytes(4).toString('hex')}.partial`;
-      try {
-        await streamed(createWriteStream(partial, { mode: 0o600 }));
-        await rename(partial, options.out);
-      } finally {
-        await rm(partial, { force: true });
-      }
-      ctx.out.result(
-        { agent_id: agentId, file: options.out, bytes },
-        () => `exported ${agentId} to ${options.out} (${bytes} bytes)`,
-      );
-    });
+    .action(
+      withContext(async (ctx, agentArgument: string | undefined, options: { out?: string }) => {
+        const agentId = await agentOf(ctx, agentArgument);
+        const body = await ctx.client.stream(`/v1/export/${encodeURIComponent(agentId)}`);
+        const streamed = (to: NodeJS.WritableStream, end = true) =>
+          pipeline(body, to, { end }).catch((error: unknown) => Promise.reject(ctx.client.failure(error)));
+        if (!options.out) {
+          // The document itself is the output, JSON with or without --json.
+          await streamed(process.stdout, false);
+          process.stdout.write('\n');
+          return;
+        }
+        let bytes = 0;
+        body.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+        });
+        // Written beside the file and renamed when complete: a cut export never looks like a whole one.
+        const partial = `${options.out}.${randomBytes(4).toString('hex')}.partial`;
+        try {
+          await streamed(createWriteStream(partial, { mode: 0o600 }));
+          await rename(partial, options.out);
+        } finally {
+          await rm(partial, { force: true });
+        }
+        ctx.out.result(
+          { agent_id: agentId, file: options.out, bytes },
+          () => `exported ${agentId} to ${options.out} (${bytes} bytes)`,
+        );
+      }),
+    );
 
   program
     .command('reputation')
     .description("an agent's reputation: score, contributions, validations and the newest history (no key needed)")
     .argument('[agent_id]', 'the agent (default: the one the key belongs to)')
     .addHelpText('after', '\nExamples:\n  $ kreg reputation\n  $ kreg --json reputation some-agent')
-    .action(async (agentArgument: string | undefined, _options: unknown, command: Command) => {
-      const ctx = commandContext(command.optsWithGlobals<GlobalOptions>());
-      const agentId = await agentOf(ctx, agentArgument);
-      const { data } = await ctx.client.get<{ data: ReputationProfile }>(
-        `/v1/reputation/${encodeURIComponent(agentId)}`,
-      );
-      ctx.out.result(data, () =>
-        [
-          `${data.agent_id}: score ${data.score} REG-REP, ${plural(data.contributions, 'contribution')}, ${plural(data.validations, 'validation')} (updated ${data.updated_at})`,
-          ...(data.history.length > 0
-            ? [
-                columns(
-                  data.history
-                    .slice(0, 10)
-                    .map((h) => [h.timestamp, h.action, `${h.delta > 0 ? '+' : ''}${h.delta}`, h.target_id]),
-                ),
-              ]
-            : []),
-          ...(data.history.length > 10
-            ? [`… and ${plural(data.history.length - 10, 'older item')} (--json has them)`]
-            : []),
-        ].join('\n'),
-      );
-    });
+    .action(
+      withContext(async (ctx, agentArgument: string | undefined) => {
+        const agentId = await agentOf(ctx, agentArgument);
+        const { data } = await ctx.client.get<{ data: ReputationProfile }>(
+          `/v1/reputation/${encodeURIComponent(agentId)}`,
+        );
+        ctx.out.result(data, () =>
+          [
+            `${data.agent_id}: score ${data.score} REG-REP, ${plural(data.contributions, 'contribution')}, ${plural(data.validations, 'validation')} (updated ${data.updated_at})`,
+            ...(data.history.length > 0
+              ? [
+                  columns(
+                    data.history
+                      .slice(0, 10)
+                      .map((h) => [h.timestamp, h.action, `${h.delta > 0 ? '+' : ''}${h.delta}`, h.target_id]),
+                  ),
+                ]
+              : []),
+            ...(data.history.length > 10
+              ? [`… and ${plural(data.history.length - 10, 'older item')} (--json has them)`]
+              : []),
+          ].join('\n'),
+        );
+      }),
+    );
 }

@@ -17,6 +17,7 @@ import {
   type InstalledFile,
   type ServedSkill,
 } from '../install/resolve.js';
+import { withContext } from './actions.js';
 
 const DEFAULT_ROOT = join('.claude', 'skills');
 
@@ -301,25 +302,26 @@ Examples:
       .description(`list the skills ${LOCK_FILE} pins whose newest version that is not yanked is another`),
   )
     .addHelpText('after', '\nExamples:\n  $ kreg outdated\n  $ kreg --json outdated --root ~/.claude/skills')
-    .action(async (options: { root: string }, command: Command) => {
-      const ctx = commandContext(command.optsWithGlobals<GlobalOptions>());
-      const lock = await readLock(resolve(options.root));
-      const all = await statuses(ctx, lock, []);
-      const outdated = all.filter((s) => s.outdated || s.current_yanked);
-      ctx.out.result(all, () =>
-        outdated.length === 0
-          ? `${plural(all.length, 'skill')} pinned, all at their newest version`
-          : columns([
-              ['skill', 'current', 'latest', ''],
-              ...outdated.map((s) => [
-                s.dir,
-                s.current,
-                s.latest ?? '(none)',
-                s.current_yanked ? 'current version yanked' : '',
+    .action(
+      withContext(async (ctx, options: { root: string }) => {
+        const lock = await readLock(resolve(options.root));
+        const all = await statuses(ctx, lock, []);
+        const outdated = all.filter((s) => s.outdated || s.current_yanked);
+        ctx.out.result(all, () =>
+          outdated.length === 0
+            ? `${plural(all.length, 'skill')} pinned, all at their newest version`
+            : columns([
+                ['skill', 'current', 'latest', ''],
+                ...outdated.map((s) => [
+                  s.dir,
+                  s.current,
+                  s.latest ?? '(none)',
+                  s.current_yanked ? 'current version yanked' : '',
+                ]),
               ]),
-            ]),
-      );
-    });
+        );
+      }),
+    );
 
   rootOption(
     program
@@ -330,30 +332,31 @@ Examples:
       .argument('[names...]', `skill folders as ${LOCK_FILE} names them`),
   )
     .addHelpText('after', '\nExamples:\n  $ kreg update\n  $ kreg update pdf-tools')
-    .action(async (names: string[], options: { root: string }, command: Command) => {
-      const ctx = commandContext(command.optsWithGlobals<GlobalOptions>());
-      const root = resolve(options.root);
-      const lock = await readLock(root);
-      const moving = (await statuses(ctx, lock, names)).filter((s) => s.outdated);
-      // Everything is downloaded and verified before the first folder changes.
-      const downloads = [];
-      for (const status of moving)
-        downloads.push({
-          status,
-          download: await downloadVersion(ctx, await fetchSkill(ctx, status.id, status.latest!)),
-        });
-      const updated: { dir: string; name: string; from: string; to: string }[] = [];
-      for (const { status, download } of downloads) {
-        const folder = resolve(root, status.dir);
-        await replaceFolder(folder, download.files);
-        lock.skills[status.dir] = entryFor(ctx, download, pinnedDigest(download, await installedDigest(folder)));
-        updated.push({ dir: folder, name: status.dir, from: status.current, to: status.latest! });
-      }
-      if (updated.length > 0) await writeLock(root, lock);
-      ctx.out.result(updated, () =>
-        updated.length === 0
-          ? 'every pinned skill is at its newest version'
-          : updated.map((u) => `updated ${u.name} ${u.from} → ${u.to}`).join('\n'),
-      );
-    });
+    .action(
+      withContext(async (ctx, names: string[], options: { root: string }) => {
+        const root = resolve(options.root);
+        const lock = await readLock(root);
+        const moving = (await statuses(ctx, lock, names)).filter((s) => s.outdated);
+        // Everything is downloaded and verified before the first folder changes.
+        const downloads = [];
+        for (const status of moving)
+          downloads.push({
+            status,
+            download: await downloadVersion(ctx, await fetchSkill(ctx, status.id, status.latest!)),
+          });
+        const updated: { dir: string; name: string; from: string; to: string }[] = [];
+        for (const { status, download } of downloads) {
+          const folder = resolve(root, status.dir);
+          await replaceFolder(folder, download.files);
+          lock.skills[status.dir] = entryFor(ctx, download, pinnedDigest(download, await installedDigest(folder)));
+          updated.push({ dir: folder, name: status.dir, from: status.current, to: status.latest! });
+        }
+        if (updated.length > 0) await writeLock(root, lock);
+        ctx.out.result(updated, () =>
+          updated.length === 0
+            ? 'every pinned skill is at its newest version'
+            : updated.map((u) => `updated ${u.name} ${u.from} → ${u.to}`).join('\n'),
+        );
+      }),
+    );
 }

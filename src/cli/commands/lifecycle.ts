@@ -4,8 +4,8 @@ import type { Skill, SkillVersionSummary } from '../../domain/model.js';
 import { commandContext, CommandFailed, type GlobalOptions, UsageError } from '../context.js';
 import { plural } from '../format.js';
 import { confirmed } from '../prompt.js';
-import { idArgument } from './browse.js';
 import { parseSpec } from './install.js';
+import { onId } from './actions.js';
 
 const path = (...segments: string[]) => `/${segments.map(encodeURIComponent).join('/')}`;
 
@@ -58,20 +58,20 @@ export function lifecycleCommands(program: Command): void {
       'after',
       '\nExamples:\n  $ kreg delete sk_3hX9…          asks you to type the skill name\n  $ kreg delete sk_3hX9… --yes    in scripts',
     )
-    .action(async (id: string, options: { yes?: boolean }, command: Command) => {
-      idArgument(id, 'the skill id');
-      const ctx = commandContext(command.optsWithGlobals<GlobalOptions>());
-      const { data: skill } = await ctx.client.get<{ data: Skill }>(path('v1', 'skills', id));
-      const { data: versions } = await ctx.client.get<{ data: SkillVersionSummary[] }>(
-        path('v1', 'skills', id, 'versions'),
-      );
-      const what = `Deleting ${skill.name} (${skill.id}) with ${plural(versions.length, 'version')} and every file`;
-      if (!(await confirmed(what, skill.name, options.yes)))
-        throw new CommandFailed(`not deleted: the name typed was not ${skill.name}`, 'NOT_CONFIRMED');
-      const { body } = await ctx.client.delete<{ data: { id: string; deleted: boolean } }>(path('v1', 'skills', id));
-      ctx.out.result(
-        { ...body.data, name: skill.name, versions: versions.length },
-        () => `deleted ${skill.name} (${skill.id}) and ${plural(versions.length, 'version')}`,
-      );
-    });
+    .action(
+      onId('the skill id', async (ctx, id, options: { yes?: boolean }) => {
+        const { data: skill } = await ctx.client.get<{ data: Skill }>(path('v1', 'skills', id));
+        const { data: versions } = await ctx.client.get<{ data: SkillVersionSummary[] }>(
+          path('v1', 'skills', id, 'versions'),
+        );
+        const what = `Deleting ${skill.name} (${skill.id}) with ${plural(versions.length, 'version')} and every file`;
+        if (!(await confirmed(what, skill.name, options.yes)))
+          throw new CommandFailed(`not deleted: the name typed was not ${skill.name}`, 'NOT_CONFIRMED');
+        const { body } = await ctx.client.delete<{ data: { id: string; deleted: boolean } }>(path('v1', 'skills', id));
+        ctx.out.result(
+          { ...body.data, name: skill.name, versions: versions.length },
+          () => `deleted ${skill.name} (${skill.id}) and ${plural(versions.length, 'version')}`,
+        );
+      }),
+    );
 }

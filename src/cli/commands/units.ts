@@ -7,8 +7,9 @@ import { checked } from '../checks.js';
 import { commandContext, CommandFailed, type GlobalOptions, UsageError } from '../context.js';
 import { oneLine } from '../format.js';
 import { confirmed } from '../prompt.js';
-import { idArgument, showUnit } from './browse.js';
+import { showUnit } from './browse.js';
 import { importCommand } from './units-import.js';
+import { idArgument, onId } from './actions.js';
 
 const unitPath = (id: string, ...rest: string[]) => ['/v1/knowledge', encodeURIComponent(id), ...rest].join('/');
 
@@ -41,12 +42,12 @@ export function unitsCommands(program: Command): void {
     .description('one knowledge unit, whole')
     .argument('<id>', 'the unit id')
     .addHelpText('after', '\nExamples:\n  $ kreg units show ku_0192…\n  $ kreg --json units show ku_0192…')
-    .action(async (id: string, _options: unknown, command: Command) => {
-      idArgument(id, 'the unit id');
-      const ctx = commandContext(command.optsWithGlobals<GlobalOptions>());
-      const { data } = await ctx.client.get<{ data: KnowledgeUnit }>(unitPath(id));
-      ctx.out.result(data, () => showUnit(data));
-    });
+    .action(
+      onId('the unit id', async (ctx, id) => {
+        const { data } = await ctx.client.get<{ data: KnowledgeUnit }>(unitPath(id));
+        ctx.out.result(data, () => showUnit(data));
+      }),
+    );
 
   units
     .command('add')
@@ -111,16 +112,16 @@ export function unitsCommands(program: Command): void {
       'after',
       '\nExamples:\n  $ kreg units delete ku_0192…         asks you to type the id\n  $ kreg units delete ku_0192… --yes',
     )
-    .action(async (id: string, options: { yes?: boolean }, command: Command) => {
-      idArgument(id, 'the unit id');
-      const ctx = commandContext(command.optsWithGlobals<GlobalOptions>());
-      const { data: unit } = await ctx.client.get<{ data: KnowledgeUnit }>(unitPath(id));
-      const what = `Deleting the knowledge unit "${oneLine(unit.title, 60)}" (${unit.id}) and its verdicts`;
-      if (!(await confirmed(what, unit.id, options.yes)))
-        throw new CommandFailed(`not deleted: the id typed was not ${unit.id}`, 'NOT_CONFIRMED');
-      const { body } = await ctx.client.delete<{ data: { id: string; deleted: boolean } }>(unitPath(id));
-      ctx.out.result(body.data, () => `deleted ${unit.id}`);
-    });
+    .action(
+      onId('the unit id', async (ctx, id, options: { yes?: boolean }) => {
+        const { data: unit } = await ctx.client.get<{ data: KnowledgeUnit }>(unitPath(id));
+        const what = `Deleting the knowledge unit "${oneLine(unit.title, 60)}" (${unit.id}) and its verdicts`;
+        if (!(await confirmed(what, unit.id, options.yes)))
+          throw new CommandFailed(`not deleted: the id typed was not ${unit.id}`, 'NOT_CONFIRMED');
+        const { body } = await ctx.client.delete<{ data: { id: string; deleted: boolean } }>(unitPath(id));
+        ctx.out.result(body.data, () => `deleted ${unit.id}`);
+      }),
+    );
 
   importCommand(units);
 }

@@ -1,10 +1,8 @@
 // POST /v1/auth/register, POST /v1/auth/revoke, GET /v1/auth/keys and GET /v1/auth/whoami.
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import type { Context } from '../../service/context.js';
 import { listKeys, register, revokeKey, whoami } from '../../service/keys.js';
 import { respondOnce } from '../idempotency.js';
-import { resource } from './resource.js';
+import { resourceRoutes } from './resource.js';
 import { rateLimitKey } from '../rate-limit.js';
 import { ApiKeyCreated, KeyList, RegisterBody, RevokeBody, Revoked, WhoAmI, errors } from '../schemas.js';
 
@@ -21,8 +19,7 @@ function registerLimit(perHour: number | null) {
   };
 }
 
-export const authRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) => {
-  const route = resource(app, 'auth');
+export const authRoutes = resourceRoutes('auth', (route, ctx) => {
   route.post(
     '/v1/auth/register',
     {
@@ -86,4 +83,4 @@ export const authRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) =
     },
     async (request) => ({ data: await whoami(ctx, request.auth) }),
   );
-};
+});

@@ -1,11 +1,9 @@
 // GET /v1/export/:agent_id — everything tied to an agent, streamed as one JSON document.
 import { Readable } from 'node:stream';
 import { setImmediate } from 'node:timers/promises';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Context } from '../../service/context.js';
 import { exportAgent, type AgentExport } from '../../service/export.js';
 import { AgentParams, ExportDocument, errors } from '../schemas.js';
-import { resource } from './resource.js';
+import { resourceRoutes } from './resource.js';
 
 const CHUNK_BYTES = 64 * 1024;
 
@@ -44,8 +42,7 @@ async function* exportDocument(found: AgentExport): AsyncGenerator<string> {
   yield ']}}}';
 }
 
-export const exportRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) => {
-  const route = resource(app, 'export');
+export const exportRoutes = resourceRoutes('export', (route, ctx) => {
   route.get(
     '/v1/export/:agent_id',
     {
@@ -72,4 +69,4 @@ export const exportRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx)
         .send(stream as never); // streamed: the 200 schema documents the shape, it is not serialized
     },
   );
-};
+});

@@ -1,11 +1,9 @@
 // GET/POST /v1/knowledge, GET/DELETE /v1/knowledge/:id, POST /v1/knowledge/:id/validate.
 import { rewardText } from '../../domain/reputation.js';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Context } from '../../service/context.js';
 import { contributeUnit, deleteUnit, getUnit, listUnits, validateUnit } from '../../service/knowledge.js';
 import { listAnswer } from '../../service/list-answer.js';
 import { respondOnce } from '../idempotency.js';
-import { resource } from './resource.js';
+import { resourceRoutes } from './resource.js';
 import {
   IdParams,
   UnitBody,
@@ -19,8 +17,7 @@ import {
   errors,
 } from '../schemas.js';
 
-export const knowledgeRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) => {
-  const route = resource(app, 'knowledge');
+export const knowledgeRoutes = resourceRoutes('knowledge', (route, ctx) => {
   route.get(
     '/v1/knowledge',
     {
@@ -94,4 +91,4 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<Context> = async (app, c
     },
     async (request) => deleteUnit(ctx, request.auth, request.params.id),
   );
-};
+});

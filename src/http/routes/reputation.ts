@@ -1,19 +1,16 @@
 // GET /v1/reputation/:agent_id — public.
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Context } from '../../service/context.js';
 import { reputationProfile } from '../../service/reputation.js';
 import { AgentParams, ReputationOne, errors } from '../schemas.js';
-import { resource } from './resource.js';
+import { resourceRoutes } from './resource.js';
 
 /** The profile carries the newest history items; the export has them all. */
 export const PROFILE_HISTORY_LIMIT = 100;
 
-export const reputationRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) => {
-  const route = resource(app, 'reputation');
+export const reputationRoutes = resourceRoutes('reputation', (route, ctx) => {
   route.get(
     '/v1/reputation/:agent_id',
     {
-      summary: "An agent's reputation: score, counts and the newest 100 history items",
+      summary: `An agent's reputation: score, counts and the newest ${PROFILE_HISTORY_LIMIT} history items`,
       operationId: 'getReputation',
       description: 'Public. Items about private skills are shown only to the agent itself and admins.',
       params: AgentParams,
@@ -23,4 +20,4 @@ export const reputationRoutes: FastifyPluginAsyncTypebox<Context> = async (app, 
       data: await reputationProfile(ctx, request.auth, request.params.agent_id, PROFILE_HISTORY_LIMIT),
     }),
   );
-};
+});

@@ -12,6 +12,7 @@ import type {
   RouteGenericInterface,
   RouteHandlerMethod,
 } from 'fastify';
+import type { Context } from '../../service/context.js';
 import type { Access } from '../auth.js';
 
 type App = Parameters<FastifyPluginAsyncTypebox>[0];
@@ -39,8 +40,10 @@ type Declared = FastifySchema & {
   compress?: false;
 };
 
-/** `get`, `post` and `delete` for the routes of the resource tagged `tag`. */
-export function resource(app: App, tag: string) {
+/** How a resource declares a route: `route.get(url, declared, handler)`, likewise `post` and `delete`. */
+export type Route = ReturnType<typeof adder>;
+
+function adder(app: App, tag: string) {
   const add =
     (method: 'GET' | 'POST' | 'DELETE') =>
     <S extends Declared>(url: string, declared: S, handler: Handler<S>): void => {
@@ -50,9 +53,18 @@ export function resource(app: App, tag: string) {
         url,
         ...(compress === false ? { compress } : {}),
         ...(access !== undefined || config !== undefined ? { config: { ...config, access } } : {}),
-        schema: { ...schema, tags: [tag] },
-        handler: handler as never,
+        // The schema the handler was typed against, less the route's own keys, with the tag.
+        schema: { ...schema, tags: [tag] } as unknown as S,
+        handler,
       });
     };
   return { get: add('GET'), post: add('POST'), delete: add('DELETE') };
+}
+
+/** The plugin of the resource tagged `tag`, whose routes `routes` adds. */
+export function resourceRoutes(
+  tag: string,
+  routes: (route: Route, ctx: Context) => void,
+): FastifyPluginAsyncTypebox<Context> {
+  return async (app, ctx) => routes(adder(app, tag), ctx);
 }

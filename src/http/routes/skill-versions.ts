@@ -2,13 +2,11 @@
 // the latest one), a version's archive, and yanking. Files are served as data, never to be run or
 // rendered: a safe content type, nosniff, a sandboxing CSP, and their digest.
 import { Readable } from 'node:stream';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { create as contentDisposition } from 'content-disposition';
 import { normalizeBundlePath, sha256Digest } from '../../domain/bundles.js';
 import { badRequest } from '../../domain/errors.js';
 import { isVersion } from '../../domain/versions.js';
-import type { Context } from '../../service/context.js';
 import { getSkill, getSkillArchive, getSkillFile, listSkillVersions, setYanked } from '../../service/skills.js';
 import type { Skill } from '../../domain/model.js';
 import type { SkillFileContent } from '../../store/store.js';
@@ -23,7 +21,7 @@ import {
   SkillVersionParams,
   errors,
 } from '../schemas.js';
-import { resource } from './resource.js';
+import { resourceRoutes } from './resource.js';
 
 const CHUNK = 64 * 1024;
 
@@ -77,8 +75,7 @@ const binary = (description: string, mediaType: string) =>
     ...errors(400, 404, 429),
   }) as never;
 
-export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) => {
-  const route = resource(app, 'skills');
+export const skillVersionRoutes = resourceRoutes('skills', (route, ctx) => {
   route.get(
     '/v1/skills/:id/versions',
     {
@@ -205,4 +202,4 @@ export const skillVersionRoutes: FastifyPluginAsyncTypebox<Context> = async (app
       }),
     );
   }
-};
+});

@@ -1,11 +1,9 @@
 // GET/POST /v1/skills, GET/DELETE /v1/skills/:id.
 import { rewardText } from '../../domain/reputation.js';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Context } from '../../service/context.js';
 import { deleteSkill, getSkill, listSkills, publishSkill, setVisibility } from '../../service/skills.js';
 import { listAnswer } from '../../service/list-answer.js';
 import { respondOnce } from '../idempotency.js';
-import { resource } from './resource.js';
+import { resourceRoutes } from './resource.js';
 import {
   IdParams,
   SkillBody,
@@ -18,8 +16,7 @@ import {
   errors,
 } from '../schemas.js';
 
-export const skillRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) => {
-  const route = resource(app, 'skills');
+export const skillRoutes = resourceRoutes('skills', (route, ctx) => {
   route.get(
     '/v1/skills',
     {
@@ -99,4 +96,4 @@ export const skillRoutes: FastifyPluginAsyncTypebox<Context> = async (app, ctx) 
     },
     async (request) => deleteSkill(ctx, request.auth, request.params.id),
   );
-};
+});

@@ -3,6 +3,7 @@
 import { Type, type Static } from 'typebox';
 import { MAX_BUNDLE_BYTES, MAX_BUNDLE_FILES, MAX_FILE_BYTES, MAX_PATH_LENGTH } from '../../domain/bundles.js';
 import { Skill, SkillFile, SkillSummary, SkillVersionSummary, VisibilitySchema } from '../../domain/model.js';
+import { MAX_SKILL_MD_CHARS } from '../../domain/skill-md/limits.js';
 import { closed, Domain, Limit, MinQuality, Offset, pageOf, Q, Timestamp } from './common.js';
 
 export const SkillListQuery = Type.Object(
@@ -31,7 +32,7 @@ export type SkillListQuery = Static<typeof SkillListQuery>;
 
 export const SkillBody = Type.Object(
   {
-    skill_md_content: Type.String({ minLength: 1, maxLength: 100_000 }),
+    skill_md_content: Type.String({ minLength: 1, maxLength: MAX_SKILL_MD_CHARS }),
     visibility: VisibilitySchema,
     files: Type.Optional(
       Type.Array(

@@ -13,75 +13,62 @@ const UNIT_ITEM =
   raw(`SELECT ku.seq, ku.id, ku.agent_id, ku.title, ku.description, ku.tags, ku.domain, ku.examples, ku.quality_score,
   ku.created_at, ku.type FROM knowledge_units ku`);
 
-interface SkillItemRow {
+/** The columns skills and units share, as the index names them. */
+interface ItemRow {
   seq: number | string;
   id: string;
-  name: string;
-  display_name: string;
+  agent_id: string;
   description: string;
   tags: unknown;
   domain: string | null;
-  body: string;
   quality_score: number;
   created_at: string;
+}
+interface SkillItemRow extends ItemRow {
+  name: string;
+  display_name: string;
+  body: string;
   visibility: string;
-  agent_id: string;
   listed: unknown;
   conformant: unknown;
 }
-interface UnitItemRow {
-  seq: number | string;
-  id: string;
-  agent_id: string;
+interface UnitItemRow extends ItemRow {
   title: string;
-  description: string;
-  tags: unknown;
-  domain: string;
   examples: unknown;
-  quality_score: number;
-  created_at: string;
   type: string;
 }
 
 /** The items of a kind that the condition admits, in sequence order (a skill is indexed by its name and display name). */
 function items(db: Db, kind: SearchKind, condition: Sql, tail: Sql = raw('')): Promise<SearchItem[]> {
   const d = db.decode;
+  const item = (r: ItemRow, name: string, body: string) => ({
+    kind,
+    seq: Number(r.seq),
+    id: r.id,
+    agentId: r.agent_id,
+    name,
+    description: r.description,
+    tags: d.strings(r.tags),
+    domain: r.domain,
+    body,
+    qualityScore: r.quality_score,
+    createdAt: r.created_at,
+  });
   if (kind === 'skill') {
     return db.all<SkillItemRow>(sql`${SKILL_ITEM} WHERE ${condition} ORDER BY s.seq ${tail}`).then((found) =>
       found.map((r) => ({
-        kind: 'skill',
-        seq: Number(r.seq),
-        id: r.id,
-        agentId: r.agent_id,
-        name: r.display_name && r.display_name !== r.name ? `${r.name} ${r.display_name}` : r.name,
-        description: r.description,
-        tags: d.strings(r.tags),
-        domain: r.domain,
-        body: r.body,
-        qualityScore: r.quality_score,
-        createdAt: r.created_at,
+        ...item(r, r.display_name && r.display_name !== r.name ? `${r.name} ${r.display_name}` : r.name, r.body),
         visibility: r.visibility as Visibility,
         listed: d.bool(r.listed),
         conformant: d.bool(r.conformant),
       })),
     );
   }
-  return db.all<UnitItemRow>(sql`${UNIT_ITEM} WHERE ${condition} ORDER BY ku.seq ${tail}`).then((found) =>
-    found.map((r) => ({
-      kind: 'unit',
-      seq: Number(r.seq),
-      id: r.id,
-      agentId: r.agent_id,
-      name: r.title,
-      description: r.description,
-      tags: d.strings(r.tags),
-      domain: r.domain,
-      body: d.strings(r.examples).join('\n'),
-      qualityScore: r.quality_score,
-      createdAt: r.created_at,
-      type: r.type as UnitType,
-    })),
-  );
+  return db
+    .all<UnitItemRow>(sql`${UNIT_ITEM} WHERE ${condition} ORDER BY ku.seq ${tail}`)
+    .then((found) =>
+      found.map((r) => ({ ...item(r, r.title, d.strings(r.examples).join('\n')), type: r.type as UnitType })),
+    );
 }
 
 const alias = (kind: SearchKind) => raw(kind === 'skill' ? 's' : 'ku');
