@@ -104,6 +104,39 @@ describe('PostgreSQL group commit', { skip }, () => {
     assert.deepEqual(await rows(), [1, 2]);
   });
 
+  it("a write held up by another transaction's lock steps aside, so the rest of its group commits", async () => {
+    await pool.query('TRUNCATE written');
+    await pool.query('INSERT INTO written (n) VALUES (100)');
+    const holder = await pool.connect();
+    await holder.query('BEGIN');
+    await holder.query('SELECT n FROM written WHERE n = 100 FOR UPDATE');
+    let released = false;
+    const release = async () => {
+      if (released) return;
+      released = true;
+      await holder.query('COMMIT');
+      holder.release();
+    };
+    try {
+      const group = new GroupCommit(pool);
+      const blocked = group.write(async (client) => {
+        await client.query('UPDATE written SET n = 101 WHERE n = 100');
+      });
+      let freeLandedWhileHeld = false;
+      const free = group.write(insert(5)).then(() => {
+        freeLandedWhileHeld = !released;
+      });
+      // The lock is given up once the free write has landed (or after a while, so a failure cannot hang).
+      await Promise.race([free, new Promise((resolve) => setTimeout(resolve, 8_000))]);
+      await release();
+      await Promise.all([free, blocked]);
+      assert.ok(freeLandedWhileHeld, 'the write that needs no locked row must not wait for the lock');
+      assert.deepEqual(await rows(), [5, 101], 'the held-up write ran again once the row was free');
+    } finally {
+      await release();
+    }
+  });
+
   it('keeps what it acknowledged when the connection ends right after the COMMIT', async () => {
     const link = await faultyLink(url!);
     const store = await openPostgresStore(link.url, { schema });
