@@ -4,14 +4,15 @@
 // other's row locks answer every write, retrying the deadlock's victim.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
 import type { Pool } from 'pg';
 import type { KnowledgeUnit } from '../../src/domain/model.js';
-import { decideVerdict } from '../../src/domain/verdicts.js';
 import { createPool } from '../../src/store/postgres/connection.js';
 import { GroupCommit } from '../../src/store/postgres/group-commit.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { QuotaExceededError, StoreUnavailableError, type Store } from '../../src/store/store.js';
 import { adminQuery, dropSchema, faultyLink, freshSchema, postgresUrl } from '../helpers/backends.js';
+import { call, contributeUnit, register, testApp, unitBody } from '../helpers/app.js';
 import { agentKey } from '../helpers/keys.js';
 
 const url = postgresUrl();
@@ -36,16 +37,6 @@ function unit(agentId: string): KnowledgeUnit {
     updated_at: at(counter),
   };
 }
-
-const verdict = (unitId: string, agentId: string) => ({
-  unitId,
-  agentId,
-  valid: true,
-  feedback: '',
-  weight: 1,
-  at: at(++counter),
-  decide: decideVerdict,
-});
 
 describe('PostgreSQL group commit', { skip }, () => {
   let schema: string;
@@ -113,6 +104,39 @@ describe('PostgreSQL group commit', { skip }, () => {
     assert.deepEqual(await rows(), [1, 2]);
   });
 
+  it("a write held up by another transaction's lock steps aside, so the rest of its group commits", async () => {
+    await pool.query('TRUNCATE written');
+    await pool.query('INSERT INTO written (n) VALUES (100)');
+    const holder = await pool.connect();
+    await holder.query('BEGIN');
+    await holder.query('SELECT n FROM written WHERE n = 100 FOR UPDATE');
+    let released = false;
+    const release = async () => {
+      if (released) return;
+      released = true;
+      await holder.query('COMMIT');
+      holder.release();
+    };
+    try {
+      const group = new GroupCommit(pool);
+      const blocked = group.write(async (client) => {
+        await client.query('UPDATE written SET n = 101 WHERE n = 100');
+      });
+      let freeLandedWhileHeld = false;
+      const free = group.write(insert(5)).then(() => {
+        freeLandedWhileHeld = !released;
+      });
+      // The lock is given up once the free write has landed (or after a while, so a failure cannot hang).
+      await Promise.race([free, new Promise((resolve) => setTimeout(resolve, 8_000))]);
+      await release();
+      await Promise.all([free, blocked]);
+      assert.ok(freeLandedWhileHeld, 'the write that needs no locked row must not wait for the lock');
+      assert.deepEqual(await rows(), [5, 101], 'the held-up write ran again once the row was free');
+    } finally {
+      await release();
+    }
+  });
+
   it('keeps what it acknowledged when the connection ends right after the COMMIT', async () => {
     const link = await faultyLink(url!);
     const store = await openPostgresStore(link.url, { schema });
@@ -143,7 +167,6 @@ describe('PostgreSQL group commit across instances', { skip }, () => {
   before(async () => {
     schema = await freshSchema(url!);
     stores = [await openPostgresStore(url!, { schema }), await openPostgresStore(url!, { schema })];
-    for (const id of ['left', 'right']) await stores[0]!.createAgentWithKey(agentKey(id, at(++counter)));
   });
   after(async () => {
     for (const store of stores) await store.close();
@@ -151,27 +174,36 @@ describe('PostgreSQL group commit across instances', { skip }, () => {
   });
 
   it('groups of two instances that lock the same rows in opposite orders answer every write', async () => {
-    const seeds = { left: unit('left'), right: unit('right') };
-    await stores[0]!.contributeUnit(seeds.left, 0.5, 1000);
-    await stores[0]!.contributeUnit(seeds.right, 0.5, 1000);
-    const failures: unknown[] = [];
-    let contributed = 0;
+    // Two apps, as two instances behind a load balancer, each writing through its own store.
+    const apps = await Promise.all(stores.map((store) => testApp(store)));
+    const keys = {
+      left: await register(apps[0]!.app, 'left-agent'),
+      right: await register(apps[0]!.app, 'right-agent'),
+    };
+    const seeds = {
+      left: await contributeUnit(apps[0]!.app, keys.left, { title: 'Left seed' }),
+      right: await contributeUnit(apps[0]!.app, keys.right, { title: 'Right seed' }),
+    };
+    const statuses: number[] = [];
     for (let round = 0; round < 6; round++) {
-      // Each instance's group locks "left" then "right", the other's "right" then "left".
-      const writes = (first: 'left' | 'right', second: 'left' | 'right', store: Store) => [
-        store.contributeUnit(unit(first), 0.5, 1000),
-        store.recordVerdict(verdict(seeds[second].id, first)),
-        store.contributeUnit(unit(second), 0.5, 1000),
-        store.recordVerdict(verdict(seeds[first].id, second)),
+      // One instance's group locks "left" then "right", the other's "right" then "left".
+      const writes = (app: FastifyInstance, first: 'left' | 'right', second: 'left' | 'right') => [
+        call(app, 'POST', '/v1/knowledge', { key: keys[first], body: unitBody({ title: `${first} ${round}` }) }),
+        call(app, 'POST', `/v1/knowledge/${seeds[second].id}/validate`, { key: keys[first], body: { valid: true } }),
+        call(app, 'POST', '/v1/knowledge', { key: keys[second], body: unitBody({ title: `${second} ${round}` }) }),
+        call(app, 'POST', `/v1/knowledge/${seeds[first].id}/validate`, { key: keys[second], body: { valid: true } }),
       ];
-      const outcomes = await Promise.allSettled([
-        ...writes('left', 'right', stores[0]!),
-        ...writes('right', 'left', stores[1]!),
+      const answers = await Promise.all([
+        ...writes(apps[0]!.app, 'left', 'right'),
+        ...writes(apps[1]!.app, 'right', 'left'),
       ]);
-      contributed += 4;
-      for (const o of outcomes) if (o.status === 'rejected') failures.push(o.reason);
+      statuses.push(...answers.map((answer) => answer.statusCode));
     }
-    assert.deepEqual(failures.map(String), [], 'a deadlock between groups is retried, never answered');
+    assert.deepEqual(
+      statuses.filter((status) => status >= 300),
+      [],
+      'a deadlock between groups is retried, never answered',
+    );
     const [counts] = await adminQuery<{ units: string; contributions: string; events: string; score: string }>(
       url!,
       `SELECT (SELECT count(*) FROM ${schema}.knowledge_units) AS units,
@@ -179,9 +211,10 @@ describe('PostgreSQL group commit across instances', { skip }, () => {
               (SELECT sum(delta_millis) FROM ${schema}.reputation_events) AS events,
               (SELECT sum(score_millis) FROM ${schema}.agents) AS score`,
     );
-    assert.equal(Number(counts!.units), contributed + 2);
-    assert.equal(Number(counts!.contributions), contributed + 2);
+    assert.equal(Number(counts!.units), 2 + 6 * 4);
+    assert.equal(Number(counts!.contributions), 2 + 6 * 4);
     assert.equal(counts!.events, counts!.score, "every history item moved its agent's score once");
+    for (const { app } of apps) await app.close();
   });
 
   it('a contribution over the quota fails alone; the others of its group land', async () => {

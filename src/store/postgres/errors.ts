@@ -88,3 +88,8 @@ export function refusedByServer(error: unknown): boolean {
   const e = error as { severity?: unknown; code?: unknown };
   return e.severity === 'ERROR' && typeof e.code === 'string' && !/^(08|57P)/.test(e.code);
 }
+
+/** Whether a statement gave up waiting for a lock (lock_timeout, SQLSTATE 55P03): nothing of it was written. */
+export function lockWaitedOut(error: unknown): boolean {
+  return (error as { code?: unknown }).code === '55P03';
+}

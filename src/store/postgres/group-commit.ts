@@ -6,13 +6,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pool, PoolClient } from 'pg';
 import { inTransaction } from './connection.js';
-import { isConflict, mapError, refusedByServer } from './errors.js';
+import { isConflict, lockWaitedOut, mapError, refusedByServer } from './errors.js';
 import { StoreUnavailableError } from '../store.js';
 
 /** Writes per group: a group's savepoints stay within the subtransactions a session caches (64). */
 export const GROUP_MAX_WRITES = 64;
 /** A write chosen as a deadlock's victim (or losing a serialization conflict) is run again this often. */
 export const CONFLICT_ATTEMPTS = 4;
+/**
+ * How long a write of a group waits for a row another transaction holds before it steps aside (and runs
+ * again in a later group), so that one contended row never holds up the other writes of its group for long.
+ */
+export const GROUP_LOCK_WAIT_MS = 1_000;
 
 export type Work<T> = (client: PoolClient) => Promise<T>;
 
@@ -22,6 +27,8 @@ interface Queued {
   reject: (error: unknown) => void;
   conflicts: number;
 }
+
+const BEGIN_GROUP = `BEGIN; SET LOCAL lock_timeout = ${GROUP_LOCK_WAIT_MS}; SAVEPOINT w`;
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown } | { retry: true; error: unknown };
 
@@ -137,7 +144,7 @@ export class GroupCommit {
     try {
       for (const op of group) {
         // One round trip opens the transaction (or releases the previous write's savepoint) and sets this one's.
-        await client.query(outcomes.length === 0 ? 'BEGIN; SAVEPOINT w' : 'RELEASE SAVEPOINT w; SAVEPOINT w');
+        await client.query(outcomes.length === 0 ? BEGIN_GROUP : 'RELEASE SAVEPOINT w; SAVEPOINT w');
         outcomes.push(await this.attempt(client, op));
       }
     } catch (error) {
@@ -165,9 +172,10 @@ export class GroupCommit {
     } catch (error) {
       const mapped = mapError(error);
       await client.query('ROLLBACK TO SAVEPOINT w');
-      // A deadlock's victim waited on a lock another transaction holds while waiting on one of this group's:
-      // it runs again in a later group, after this one's COMMIT has released them.
-      if (isConflict(mapped)) return { retry: true, error: mapped };
+      // A deadlock's victim waited on a lock another transaction holds while waiting on one of this group's,
+      // and a write that waited too long on another transaction's lock holds up the rest of its group: each
+      // runs again in a later group (after this one's COMMIT has released its locks).
+      if (isConflict(mapped) || lockWaitedOut(error)) return { retry: true, error: mapped };
       return { ok: false, error: mapped };
     }
   }
@@ -175,7 +183,13 @@ export class GroupCommit {
   private again(op: Queued, error: unknown): void {
     op.conflicts += 1;
     if (op.conflicts >= CONFLICT_ATTEMPTS) {
-      op.reject(error);
+      op.reject(
+        error instanceof StoreUnavailableError
+          ? error
+          : new StoreUnavailableError('PostgreSQL: a row this write needs stayed locked by another transaction', {
+              cause: error,
+            }),
+      );
       return;
     }
     void backoff(op.conflicts).then(() => this.enqueue(op));

@@ -1,6 +1,6 @@
 // The PostgreSQL store, for several instances sharing one database. Its reads are the ones every backend
 // shares (../reads/); what is PostgreSQL's own is here: the pool, migrations at open, and the writes,
-// each in one transaction on one pooled connection with its idempotent answer saved in it.
+// each with its idempotent answer saved with it, in the instance's next group commit (group-commit.ts).
 import type { PoolClient } from 'pg';
 import * as rows from '../rows.js';
 import { composeStore } from '../compose.js';

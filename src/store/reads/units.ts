@@ -71,22 +71,51 @@ const bucketOf = (score: Sql) =>
  */
 async function unitTotal(db: Db, query: UnitQuery): Promise<number> {
   const count = async (q: Sql) => Number((await db.get<{ n: number | string }>(q, { adHoc: true }))!.n);
+  const { whole, edge } = totalSources(query);
+  const buckets = await count(sql`SELECT coalesce(sum(c.n), 0) AS n ${whole}`);
+  return edge ? buckets + (await count(sql`SELECT count(*) AS n ${edge}`)) : buckets;
+}
+
+/**
+ * Where a total's two parts read: the whole buckets (above the one min_quality cuts through, when given),
+ * and the units of that one bucket, counted row by row (none without min_quality).
+ */
+function totalSources(query: UnitQuery): { whole: Sql; edge?: Sql } {
   const buckets = filters(query, 'c', false);
-  if (query.minQuality === undefined)
-    return count(sql`SELECT coalesce(sum(c.n), 0) AS n FROM ${COUNTS} ${where(buckets)}`);
+  if (query.minQuality === undefined) return { whole: sql`FROM ${COUNTS} ${where(buckets)}` };
   const floor = query.minQuality;
-  const whole = await count(
-    sql`SELECT coalesce(sum(c.n), 0) AS n FROM ${COUNTS} ${where([sql`c.bucket > ${bucketOf(sql`${floor}`)}`, ...buckets])}`,
-  );
-  // The upper bound only narrows the index range; the bucket condition decides membership exactly.
-  const edge = await count(
-    sql`SELECT count(*) AS n FROM knowledge_units ku ${where([
+  return {
+    whole: sql`FROM ${COUNTS} ${where([sql`c.bucket > ${bucketOf(sql`${floor}`)}`, ...buckets])}`,
+    // The upper bound only narrows the index range; the bucket condition decides membership exactly.
+    edge: sql`FROM knowledge_units ku ${where([
       sql`ku.quality_score >= ${floor} AND ku.quality_score < (${bucketOf(sql`${floor}`)} + 2) / 100.0`,
       sql`${bucketOf(raw('ku.quality_score'))} = ${bucketOf(sql`${floor}`)}`,
       ...filters(query, 'ku', false),
     ])}`,
+  };
+}
+
+/** A page of units in the list order. */
+const unitPage = (query: UnitQuery) =>
+  sql`SELECT ${UNIT_SUMMARY} FROM knowledge_units ku ${where(filters(query, 'ku', true))} ORDER BY ${ORDER}
+    LIMIT ${query.limit} OFFSET ${query.offset}`;
+
+/**
+ * On PostgreSQL the total and the page in one statement: one snapshot and one round trip instead of a
+ * read-only transaction and three. The total is computed once (MATERIALIZED), the page read only when the
+ * total reaches past the offset, and a total with no page comes back as one row of NULLs.
+ */
+async function listInOneStatement(db: Db, query: UnitQuery): Promise<{ total: number; rows: rows.UnitRow[] }> {
+  const { whole, edge } = totalSources(query);
+  const total = sql`(SELECT coalesce(sum(c.n), 0) ${whole})${edge ? sql` + (SELECT count(*) ${edge})` : raw('')}`;
+  const found = await db.all<rows.UnitRow & { list_total: string | number }>(
+    sql`WITH total AS MATERIALIZED (SELECT ${total} AS n)
+    SELECT total.n AS list_total, page.* FROM total
+    LEFT JOIN LATERAL (${unitPage(query)}) page ON total.n > ${query.offset}
+    ORDER BY page.quality_score DESC, page.created_at DESC, page.id DESC`,
+    { adHoc: true },
   );
-  return whole + edge;
+  return { total: Number(found[0]!.list_total), rows: found.filter((row) => row.id !== null) };
 }
 
 export type UnitReads = Pick<UnitStore, 'getUnit' | 'listUnits' | 'recentUnits' | 'unitSummariesBySeq'>;
@@ -102,17 +131,17 @@ export function unitReads(db: Db): UnitReads {
     },
 
     /** The total and the page, on one snapshot; the page straight off the index that ends in the list order. */
-    listUnits: (query: UnitQuery): Promise<Page<UnitSummary>> =>
-      db.snapshot(async (db) => {
+    async listUnits(query: UnitQuery): Promise<Page<UnitSummary>> {
+      if (db.dialect === 'postgres') {
+        const { total, rows: found } = await listInOneStatement(db, query);
+        return { items: found.map(summary), total };
+      }
+      return db.snapshot(async (db) => {
         const total = await unitTotal(db, query);
         if (total <= query.offset) return { items: [], total };
-        const found = await db.all<rows.UnitRow>(
-          sql`SELECT ${UNIT_SUMMARY} FROM knowledge_units ku ${where(filters(query, 'ku', true))} ORDER BY ${ORDER}
-            LIMIT ${query.limit} OFFSET ${query.offset}`,
-          { adHoc: true },
-        );
-        return { items: found.map(summary), total };
-      }),
+        return { items: (await db.all<rows.UnitRow>(unitPage(query), { adHoc: true })).map(summary), total };
+      });
+    },
 
     /** Newest first by first publication (the row's seq): the key gives the order, the cost follows the page. */
     async recentUnits(query: RecentUnitQuery) {
