@@ -6,7 +6,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { Pool } from 'pg';
-import type { KnowledgeUnit } from '../../src/domain/model.js';
 import { createPool } from '../../src/store/postgres/connection.js';
 import { GroupCommit } from '../../src/store/postgres/group-commit.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
@@ -14,29 +13,14 @@ import { QuotaExceededError, StoreUnavailableError, type Store } from '../../src
 import { adminQuery, dropSchema, faultyLink, freshSchema, postgresUrl } from '../helpers/backends.js';
 import { call, contributeUnit, register, testApp, unitBody } from '../helpers/app.js';
 import { agentKey } from '../helpers/keys.js';
+import { unitRecord } from '../helpers/records.js';
 
 const url = postgresUrl();
 const skip = url ? false : 'REG_TEST_DATABASE_URL is not set: the PostgreSQL group commit is not tested';
 const at = (n: number) => new Date(Date.UTC(2026, 10, 24, 10, 0, 0, n)).toISOString();
 let counter = 0;
 
-function unit(agentId: string): KnowledgeUnit {
-  counter++;
-  return {
-    id: `ku_grp_${counter}`,
-    agent_id: agentId,
-    title: `Unit ${counter}`,
-    type: 'fact',
-    domain: 'grouped',
-    content: { description: 'Written in a group.', examples: [] },
-    metadata: { source: 'test', confidence: 0.5 },
-    tags: [],
-    quality_score: 0.5,
-    validations: { valid: 0, invalid: 0 },
-    created_at: at(counter),
-    updated_at: at(counter),
-  };
-}
+const unit = (agentId: string) => unitRecord(agentId, 'grp');
 
 describe('PostgreSQL group commit', { skip }, () => {
   let schema: string;

@@ -4,7 +4,6 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import type { KnowledgeUnit } from '../../src/domain/model.js';
 import { newSkillPlan } from '../../src/service/skills.js';
 import { MIGRATION_LOCK_KEY } from '../../src/store/postgres/connection.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
@@ -18,6 +17,7 @@ import {
   postgresUrl,
   type FaultyLink,
 } from '../helpers/backends.js';
+import { unitRecord } from '../helpers/records.js';
 
 const url = postgresUrl();
 const skip = url ? false : 'REG_TEST_DATABASE_URL is not set';
@@ -36,23 +36,7 @@ function key(agentId: string) {
   };
 }
 
-function unit(agentId: string, title = `Unit ${++counter}`): KnowledgeUnit {
-  counter++;
-  return {
-    id: `ku_pg_${counter}`,
-    agent_id: agentId,
-    title,
-    type: 'fact',
-    domain: 'pg',
-    content: { description: 'Described.', examples: [] },
-    metadata: { source: 'test', confidence: 0.5 },
-    tags: [],
-    quality_score: 0.5,
-    validations: { valid: 0, invalid: 0 },
-    created_at: at(counter),
-    updated_at: at(counter),
-  };
-}
+const unit = (agentId: string) => unitRecord(agentId, 'pg');
 
 /** Resolves to the error and how long the call took; fails if it resolves instead. */
 async function failure(call: () => Promise<unknown>): Promise<{ error: unknown; ms: number }> {
