@@ -127,11 +127,17 @@ describe('SummaryCache', () => {
     assert.deepEqual(await cache.read([6, 7, 1], gone), ['item 6', 'item 1']);
   });
 
-  it('holds at most its bound, the least recently used going first', async () => {
+  it('holds at most its bound, the oldest going first unless read since', async () => {
     const cache = new SummaryCache<string>(300);
     const load = async (seqs: readonly number[]) => seqs.map((s) => `item ${s}`);
-    for (let seq = 0; seq < 20; seq++) await cache.read([seq], load);
-    assert.ok(cache.size > 0 && cache.size < 20, `kept ${cache.size}`);
+    for (let seq = 0; seq < 20; seq++) {
+      await cache.read([seq], load);
+      await cache.read([0], load); // read all along: kept
+    }
+    assert.ok(cache.size > 1 && cache.size < 20, `kept ${cache.size}`);
+    let asked = 0;
+    await cache.read([0, 19], async (seqs) => ((asked += seqs.length), seqs.map((s) => `item ${s}`)));
+    assert.equal(asked, 0, 'the item read all along and the newest are kept');
   });
 
   it('is not asked for anything by a unit search without filters', () => {
