@@ -1,14 +1,16 @@
 // The summaries a search answers are kept between searches and read from the store once, and a change to
 // an item (a verdict, a visibility change, a deletion), made through any instance, is in the next
-// search's answer. A search without filters asks nothing of each match (unitFilter answers null).
+// search's answer. A search without filters asks nothing of each match (unitFilter answers null). A skill's
+// long description is cut in list items.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
+import { SKILL_SUMMARY_DESCRIPTION_CHARS } from '../../src/domain/summaries.js';
 import { unitFilter } from '../../src/service/search.js';
 import { SummaryCache } from '../../src/service/summary-cache.js';
 import type { Store } from '../../src/store/store.js';
 import { backends } from '../helpers/backends.js';
-import { call, contributeSkill, contributeUnit, fakeClock, register, testConfig } from '../helpers/app.js';
+import { call, contributeSkill, contributeUnit, fakeClock, register, testApp, testConfig } from '../helpers/app.js';
 
 /** The store, counting the summaries it is asked for. */
 function counting(store: Store): { store: Store; read: { units: number; skills: number } } {
@@ -75,6 +77,29 @@ for (const backend of backends()) {
         await db.drop();
       }
     });
+
+    it('cuts a long skill description to its bound in lists and searches, marked; by id it is whole', async () => {
+      const t = await testApp(await backend.open());
+      try {
+        const key = await register(t.app, 'writer');
+        const long =
+          `Convert ledgers between formats. ${'Use when a ledger must move between tools. '.repeat(12)}`.trim();
+        await contributeSkill(t.app, key, { name: 'ledger-convert', description: long });
+        await contributeSkill(t.app, key, { name: 'ledger-short', description: 'Short ledger notes.' });
+        for (const path of ['/v1/skills?q=ledger', '/v1/skills?name=ledger-convert']) {
+          const items = (await call(t.app, 'GET', path)).json().data as Record<string, unknown>[];
+          const cut = items.find((s) => s.name === 'ledger-convert')!;
+          assert.equal(cut.description, long.slice(0, SKILL_SUMMARY_DESCRIPTION_CHARS), path);
+          assert.equal(cut.truncated, true);
+          const whole = items.find((s) => s.name === 'ledger-short');
+          if (whole) assert.equal('truncated' in whole, false, 'absent when nothing was cut');
+        }
+        const id = (await call(t.app, 'GET', '/v1/skills?name=ledger-convert')).json().data[0].id;
+        assert.equal((await call(t.app, 'GET', `/v1/skills/${id}`)).json().data.description, long);
+      } finally {
+        await t.close();
+      }
+    });
   });
 }
 
@@ -102,11 +127,17 @@ describe('SummaryCache', () => {
     assert.deepEqual(await cache.read([6, 7, 1], gone), ['item 6', 'item 1']);
   });
 
-  it('holds at most its bound, the least recently used going first', async () => {
+  it('holds at most its bound, the oldest going first unless read since', async () => {
     const cache = new SummaryCache<string>(300);
     const load = async (seqs: readonly number[]) => seqs.map((s) => `item ${s}`);
-    for (let seq = 0; seq < 20; seq++) await cache.read([seq], load);
-    assert.ok(cache.size > 0 && cache.size < 20, `kept ${cache.size}`);
+    for (let seq = 0; seq < 20; seq++) {
+      await cache.read([seq], load);
+      await cache.read([0], load); // read all along: kept
+    }
+    assert.ok(cache.size > 1 && cache.size < 20, `kept ${cache.size}`);
+    let asked = 0;
+    await cache.read([0, 19], async (seqs) => ((asked += seqs.length), seqs.map((s) => `item ${s}`)));
+    assert.equal(asked, 0, 'the item read all along and the newest are kept');
   });
 
   it('is not asked for anything by a unit search without filters', () => {
