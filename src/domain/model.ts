@@ -165,11 +165,6 @@ export type Skill = Static<typeof Skill>;
 export const SkillSummary = Type.Object({
   ...skillFields,
   conformance: Type.Object({ conformant: Type.Boolean() }),
-  truncated: Type.Optional(
-    Type.Boolean({
-      description: 'present (true) when the description was cut for the list: GET /v1/skills/{id} has all of it',
-    }),
-  ),
 });
 
 /** One version of a skill, as its version list shows it. */

@@ -8,8 +8,6 @@ export const SUMMARY_DESCRIPTION_CHARS = 500;
 /** A unit's examples in a list item: at most this many, each at most EXAMPLE_CHARS characters. */
 export const SUMMARY_EXAMPLES = 3;
 export const SUMMARY_EXAMPLE_CHARS = 300;
-/** A skill's description in a list item: at most this many characters (the frontmatter allows 1,024). */
-export const SKILL_SUMMARY_DESCRIPTION_CHARS = 300;
 
 export type UnitSummary = Static<typeof KnowledgeUnitSummary>;
 export type SkillSummary = Static<typeof SkillSummarySchema>;
@@ -37,10 +35,4 @@ export function summarizeUnit(unit: KnowledgeUnit): UnitSummary {
     content: { description: cutText(description, SUMMARY_DESCRIPTION_CHARS), examples: shown },
     truncated,
   };
-}
-
-/** A skill as a list shows it: its description cut to SKILL_SUMMARY_DESCRIPTION_CHARS, then marked `truncated`. */
-export function summarizeSkill(skill: SkillSummary): SkillSummary {
-  if (skill.description.length <= SKILL_SUMMARY_DESCRIPTION_CHARS) return skill;
-  return { ...skill, description: cutText(skill.description, SKILL_SUMMARY_DESCRIPTION_CHARS), truncated: true };
 }

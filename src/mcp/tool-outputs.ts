@@ -27,9 +27,6 @@ const SkillHit = Type.Object({
   quality_score: Type.Number(),
   visibility: Skill.properties.visibility,
   uri: Uri,
-  truncated: Type.Optional(
-    Type.Boolean({ description: 'present (true) when the description was cut: get_skill has it all' }),
-  ),
 });
 
 export const SkillSearchResult = Type.Object({
@@ -91,9 +88,8 @@ const nextOffset = (page: ListPage<unknown>) =>
   page.offset + page.data.length < page.total ? page.offset + page.data.length : null;
 
 function skillHit(skill: SkillSummary): Static<typeof SkillHit> {
-  const { id, name, description, agent_id, domain, tags, quality_score, visibility, truncated } = skill;
-  const hit = { id, name, description, agent_id, domain, tags, quality_score, visibility, uri: skillUri(skill) };
-  return truncated ? { ...hit, truncated } : hit;
+  const { id, name, description, agent_id, domain, tags, quality_score, visibility } = skill;
+  return { id, name, description, agent_id, domain, tags, quality_score, visibility, uri: skillUri(skill) };
 }
 
 export function skillSearchResult(page: ListPage<SkillSummary>): Static<typeof SkillSearchResult> {

@@ -1,16 +1,14 @@
 // The summaries a search answers are kept between searches and read from the store once, and a change to
 // an item (a verdict, a visibility change, a deletion), made through any instance, is in the next
-// search's answer. A search without filters asks nothing of each match (unitFilter answers null). A skill's
-// long description is cut in list items.
+// search's answer. A search without filters asks nothing of each match (unitFilter answers null).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
-import { SKILL_SUMMARY_DESCRIPTION_CHARS } from '../../src/domain/summaries.js';
 import { unitFilter } from '../../src/service/search.js';
 import { SummaryCache } from '../../src/service/summary-cache.js';
 import type { Store } from '../../src/store/store.js';
 import { backends } from '../helpers/backends.js';
-import { call, contributeSkill, contributeUnit, fakeClock, register, testApp, testConfig } from '../helpers/app.js';
+import { call, contributeSkill, contributeUnit, fakeClock, register, testConfig } from '../helpers/app.js';
 
 /** The store, counting the summaries it is asked for. */
 function counting(store: Store): { store: Store; read: { units: number; skills: number } } {
@@ -75,29 +73,6 @@ for (const backend of backends()) {
         for (const app of apps) await app?.close();
         for (const store of stores) await store.close();
         await db.drop();
-      }
-    });
-
-    it('cuts a long skill description to its bound in lists and searches, marked; by id it is whole', async () => {
-      const t = await testApp(await backend.open());
-      try {
-        const key = await register(t.app, 'writer');
-        const long =
-          `Convert ledgers between formats. ${'Use when a ledger must move between tools. '.repeat(12)}`.trim();
-        await contributeSkill(t.app, key, { name: 'ledger-convert', description: long });
-        await contributeSkill(t.app, key, { name: 'ledger-short', description: 'Short ledger notes.' });
-        for (const path of ['/v1/skills?q=ledger', '/v1/skills?name=ledger-convert']) {
-          const items = (await call(t.app, 'GET', path)).json().data as Record<string, unknown>[];
-          const cut = items.find((s) => s.name === 'ledger-convert')!;
-          assert.equal(cut.description, long.slice(0, SKILL_SUMMARY_DESCRIPTION_CHARS), path);
-          assert.equal(cut.truncated, true);
-          const whole = items.find((s) => s.name === 'ledger-short');
-          if (whole) assert.equal('truncated' in whole, false, 'absent when nothing was cut');
-        }
-        const id = (await call(t.app, 'GET', '/v1/skills?name=ledger-convert')).json().data[0].id;
-        assert.equal((await call(t.app, 'GET', `/v1/skills/${id}`)).json().data.description, long);
-      } finally {
-        await t.close();
       }
     });
   });

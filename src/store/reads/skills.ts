@@ -4,7 +4,7 @@
 // fields; a version row holds one version whole; files hang off versions.
 import type { Skill, SkillVersionSummary } from '../../domain/model.js';
 import { versionSortKey, type VersionFacts } from '../../domain/versions.js';
-import { summarizeSkill, type SkillSummary } from '../../domain/summaries.js';
+import type { SkillSummary } from '../../domain/summaries.js';
 import type { RecentSkillQuery } from '../recent-queries.js';
 import * as skillRows from '../skill-rows.js';
 import { byDialect, oneOf, raw, rowsInSeqOrder, sql, where, type Db, type Sql } from '../sql.js';
@@ -38,7 +38,7 @@ export type SkillReads = Omit<
 export function skillReads(
   db: Db,
 ): SkillReads & { exportedVersions(skillSeq: number | string): Promise<SkillExport['versions']> } {
-  const summary = (row: skillRows.SkillSummaryRow) => summarizeSkill(skillRows.toSkillSummary(row, db.decode));
+  const summary = (row: skillRows.SkillSummaryRow) => skillRows.toSkillSummary(row, db.decode);
 
   /** The version row a read means: the one named, else the skill's default (the newest when all are yanked). */
   const versionRow = (id: string, version: string | undefined) =>
