@@ -8,6 +8,7 @@
 // first word as ids into an interned string table, the tags as a run of ids in one shared pool, the two
 // booleans as bits. Comparing ids byte by byte and instants as numbers orders them exactly as comparing
 // their texts does, so the tie order is the one of the plain objects.
+import { KeyTable } from './key-table.js';
 import { Strings } from './strings.js';
 
 /** What an item is filtered and ordered by (one item's row, as put and saved). */
@@ -60,7 +61,7 @@ function instant(text: string): number {
 }
 
 export class AttributeTable {
-  private readonly slotOf = new Map<number, number>();
+  private readonly slotOf = new KeyTable();
   private readonly strings = new Strings();
   private cap = 0;
   private used = 0;
@@ -206,7 +207,7 @@ export class AttributeTable {
     const arrays = [this.seqs, this.quality, this.created, this.textKeys, this.idBytes, this.idLen, this.refs];
     let bytes = this.flags.byteLength + this.tagOff.byteLength + this.tagLen.byteLength + this.tagPool.byteLength;
     for (const a of arrays) bytes += a.byteLength;
-    return bytes + this.slotOf.size * 24 + this.strings.byteLength + (this.createdText.size + this.idText.size) * 80;
+    return bytes + this.slotOf.byteLength + this.strings.byteLength + (this.createdText.size + this.idText.size) * 80;
   }
 
   // ---- the columns' parts ------------------------------------------------------------------------

@@ -23,6 +23,7 @@
 // vocabulary is full, or `memoryFull` says the heap is, new terms are refused and `vocabularyFull` says so.
 import { Bm25fImpacts } from './bm25f.js';
 import { countLive, MAX_TF, type Postings, type PostingsList } from './postings.js';
+import { KeyTable } from './key-table.js';
 import { TermStore, type SavedList } from './term-store.js';
 import { preferExhaustive, ScoreAccumulator, type QueryList } from './top-k.js';
 import { inSlices } from './slices.js';
@@ -123,7 +124,7 @@ export class LexicalIndex {
   private lens: Uint32Array; // ordinal * nf + f
   private keys: Float64Array; // ordinal → key
   private alive: Uint8Array;
-  private readonly ordOf = new Map<number, number>();
+  private readonly ordOf = new KeyTable();
   private nextOrd = 0;
   private aliveCount = 0;
   private readonly totalLen: Float64Array;
@@ -194,6 +195,16 @@ export class LexicalIndex {
 
   has(key: number): boolean {
     return this.ordOf.has(key);
+  }
+
+  /** The live document's ordinal (undefined when it is not in the index). */
+  ordinal(key: number): number | undefined {
+    return this.ordOf.get(key);
+  }
+
+  /** The key of an ordinal given so far. */
+  keyOf(ord: number): number {
+    return this.keys[ord]!;
   }
 
   /** Recomputes every posting's impact with the current average lengths, and the block maxima. */
@@ -513,7 +524,7 @@ export class LexicalIndex {
       this.lens.byteLength +
       this.keys.byteLength +
       this.alive.byteLength +
-      this.ordOf.size * 40 +
+      this.ordOf.byteLength +
       this.scorer.byteLength +
       this.terms.poolBytes
     );
