@@ -31,6 +31,54 @@ export interface Attributes {
   type?: string;
 }
 
+/** An item's row as a snapshot saves it: the Attributes' values in this order, null for absent ones. */
+export type SavedRow = [
+  quality: number,
+  createdAt: string,
+  id: string,
+  textKey: number,
+  domain: string | null,
+  listed: boolean | null,
+  visibility: string | null,
+  agentId: string | null,
+  tags: string[] | null,
+  conformant: boolean | null,
+  name: string | null,
+  type: string | null,
+];
+
+/** The saved form of a row (no field names, so a million rows parse faster and take less room). */
+export function savedRow(a: Attributes): SavedRow {
+  return [
+    a.quality,
+    a.createdAt,
+    a.id,
+    a.textKey,
+    a.domain,
+    a.listed ?? null,
+    a.visibility ?? null,
+    a.agentId ?? null,
+    a.tags ? [...a.tags] : null,
+    a.conformant ?? null,
+    a.name ?? null,
+    a.type ?? null,
+  ];
+}
+
+/** A row from its saved form. */
+export function fromSavedRow(r: SavedRow): Attributes {
+  const [quality, createdAt, id, textKey, domain, listed, visibility, agentId, tags, conformant, name, type] = r;
+  const a: Attributes = { quality, createdAt, id, textKey, domain };
+  if (listed !== null) a.listed = listed;
+  if (visibility !== null) a.visibility = visibility;
+  if (agentId !== null) a.agentId = agentId;
+  if (tags !== null) a.tags = tags;
+  if (conformant !== null) a.conformant = conformant;
+  if (name !== null) a.name = name;
+  if (type !== null) a.type = type;
+  return a;
+}
+
 /** What a filter reads of an item. */
 export interface FilterView {
   readonly listed?: boolean;
