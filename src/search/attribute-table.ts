@@ -8,89 +8,9 @@
 // first word as ids into an interned string table, the tags as a run of ids in one shared pool, the two
 // booleans as bits. Comparing ids byte by byte and instants as numbers orders them exactly as comparing
 // their texts does, so the tie order is the one of the plain objects.
+import type { Attributes, FilterView } from './attribute-row.js';
 import { KeyTable } from './key-table.js';
 import { Strings } from './strings.js';
-
-/** What an item is filtered and ordered by (one item's row, as put and saved). */
-export interface Attributes {
-  quality: number;
-  createdAt: string;
-  id: string;
-  /** 48 bits of the sha1 of the indexed text: an unchanged text is not indexed again. */
-  textKey: number;
-  domain: string | null;
-  /** Skills. */
-  listed?: boolean;
-  visibility?: string;
-  agentId?: string;
-  /** Lower-cased; absent when there are none. */
-  tags?: readonly string[];
-  conformant?: boolean;
-  name?: string;
-  /** Units. */
-  type?: string;
-}
-
-/** An item's row as a snapshot saves it: the Attributes' values in this order, null for absent ones. */
-export type SavedRow = [
-  quality: number,
-  createdAt: string,
-  id: string,
-  textKey: number,
-  domain: string | null,
-  listed: boolean | null,
-  visibility: string | null,
-  agentId: string | null,
-  tags: string[] | null,
-  conformant: boolean | null,
-  name: string | null,
-  type: string | null,
-];
-
-/** The saved form of a row (no field names, so a million rows parse faster and take less room). */
-export function savedRow(a: Attributes): SavedRow {
-  return [
-    a.quality,
-    a.createdAt,
-    a.id,
-    a.textKey,
-    a.domain,
-    a.listed ?? null,
-    a.visibility ?? null,
-    a.agentId ?? null,
-    a.tags ? [...a.tags] : null,
-    a.conformant ?? null,
-    a.name ?? null,
-    a.type ?? null,
-  ];
-}
-
-/** A row from its saved form. */
-export function fromSavedRow(r: SavedRow): Attributes {
-  const [quality, createdAt, id, textKey, domain, listed, visibility, agentId, tags, conformant, name, type] = r;
-  const a: Attributes = { quality, createdAt, id, textKey, domain };
-  if (listed !== null) a.listed = listed;
-  if (visibility !== null) a.visibility = visibility;
-  if (agentId !== null) a.agentId = agentId;
-  if (tags !== null) a.tags = tags;
-  if (conformant !== null) a.conformant = conformant;
-  if (name !== null) a.name = name;
-  if (type !== null) a.type = type;
-  return a;
-}
-
-/** What a filter reads of an item. */
-export interface FilterView {
-  readonly listed?: boolean;
-  readonly visibility?: string;
-  readonly agentId?: string;
-  readonly domain: string | null;
-  readonly tags?: readonly string[];
-  readonly quality: number;
-  readonly conformant?: boolean;
-  readonly type?: string;
-  readonly name?: string;
-}
 
 const ID_WIDTH = 32;
 /** In the id length column: the id is kept as text beside. */

@@ -13,9 +13,10 @@
 // next search; its postings are dropped by compact(), which runs by itself once dead postings pass a share.
 // Document frequencies count dead documents until then, as in Lucene.
 //
-// Memory: the postings' (postings.ts); per document 4 bytes per field (length) + 9 bytes + a Map entry;
-// per distinct term a Map entry and three typed arrays (~1 KiB with V8's object overheads, measured).
-// Typed arrays grow by doubling, so up to twice that is reserved.
+// Memory: the vocabulary and postings are in term-store.ts (a term seen once costs its Map entry and ~25
+// bytes of a shared pool; a longer list ~500 bytes of objects plus ~13 bytes a posting); per document 4
+// bytes per field (length) + 9 bytes + 4 bytes of key table (key-table.ts). Typed arrays grow by
+// doubling, so up to twice that is reserved until trim().
 //
 // Bounds (TermLimits): a term new to the vocabulary costs far more than a posting of a known one, so what
 // one document, one owner (an agent) and all of them together may add to the vocabulary is bounded; a

@@ -15,7 +15,7 @@ import { SLICE_MS } from './slices.js';
 import { readSnapshot, SnapshotWriter, type SnapshotRecord } from './snapshot-file.js';
 import type { SavedList } from './term-store.js';
 import type { KindIndex } from './registry-index.js';
-import { fromSavedRow, savedRow, type SavedRow } from './attribute-table.js';
+import { fromSavedRow, savedRow, type SavedRow } from './attribute-row.js';
 import type { ItemInfo } from './engine.js';
 import type { LexicalHead } from './lexical.js';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
