@@ -153,6 +153,10 @@ const fresh = make();
 await loadIndexSnapshot(path, fresh, snapshotFingerprint('bench'), () => undefined);
 const loadMs = performance.now() - t;
 const loaded = reading();
+// A full collection over the loaded index: what the objects left on the heap cost the collector.
+const gcStart = performance.now();
+gc();
+const fullGcMs = Math.round((performance.now() - gcStart) * 10) / 10;
 await rm(dir, { recursive: true, force: true });
 
 const total = built.heap + built.buffers - base.heap - base.buffers;
@@ -182,6 +186,7 @@ const summary = {
     loadSeconds: Math.round(loadMs / 100) / 10,
   },
   loadedMiB: { heap: mib(loaded.heap - base.heap), buffers: mib(loaded.buffers - base.buffers), rss: mib(loaded.rss) },
+  fullGcMs,
   loadedIndexes: fresh.unit.engine.size + fresh.skill.engine.size,
 };
 console.log(JSON.stringify(summary, null, 2));
