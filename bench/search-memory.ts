@@ -13,6 +13,8 @@ import { corpus, skillItem, unitItem } from './corpus.js';
 import { createProvider } from '../src/search/embeddings/factory.js';
 import { AttributeTable } from '../src/search/attribute-table.js';
 import { KindIndex } from '../src/search/registry-index.js';
+import { KeyTable } from '../src/search/key-table.js';
+import { TermStore } from '../src/search/term-store.js';
 import { ITEM_NEW_TERMS, ITEM_TERMS } from '../src/search/registry-search.js';
 import { loadIndexSnapshot, snapshotFingerprint, writeIndexSnapshot } from '../src/search/snapshot.js';
 import type { SearchItem } from '../src/search/feed.js';
@@ -86,13 +88,14 @@ for (let i = 0; i < skills; i++) indexes.skill.put(skillSearchItem(c, i));
 for (const kind of ['skill', 'unit'] as const) indexes[kind].engine.lexical.trim();
 const buildMs = performance.now() - t;
 const built = reading();
+console.error(`built in ${Math.round(buildMs / 1000)} s: ${JSON.stringify(built)}`);
 
 const postings = indexes.unit.engine.lexical.postingsCount + indexes.skill.engine.lexical.postingsCount;
 const terms = indexes.unit.engine.lexical.vocabularySize + indexes.skill.engine.lexical.vocabularySize;
 const items = units + skills;
 const histogram: Record<string, number> = {};
 for (const kind of ['skill', 'unit'] as const)
-  for (const p of indexes[kind].engine.lexical.postingsLists()) {
+  for (const [, p] of indexes[kind].engine.lexical.termLists()) {
     const bucket = p.length <= 4 ? String(p.length) : p.length <= 16 ? '5-16' : p.length <= 128 ? '17-128' : '129+';
     histogram[bucket] = (histogram[bucket] ?? 0) + 1;
   }
@@ -108,16 +111,13 @@ t = performance.now();
 await writeIndexSnapshot(path, indexes, 0, snapshotFingerprint('bench'));
 const writeMs = performance.now() - t;
 const snapshotBytes = (await stat(path)).size;
+console.error(`snapshot written in ${Math.round(writeMs)} ms: ${snapshotBytes} bytes`);
 
 // Breakdown by releasing each part in turn (the readings' differences are what each part held).
 const parts: Record<string, { heap: number; buffers: number }> = {};
-const lexicalOf = (kind: 'skill' | 'unit') =>
-  indexes[kind].engine.lexical as unknown as {
-    terms: Map<string, unknown>;
-    ordOf: Map<number, number>;
-  };
-const engineOf = (kind: 'skill' | 'unit') =>
-  indexes[kind].engine as unknown as { info?: Map<number, unknown>; byName?: Map<string, unknown> };
+/** Replaces a (private) field of an object, so that what it held can be collected. */
+const swap = (object: object, field: string, value: unknown) => Object.assign(object, { [field]: value });
+const both = ['skill', 'unit'] as const;
 const release = (name: string, fn: () => void) => {
   const before = reading();
   fn();
@@ -125,20 +125,23 @@ const release = (name: string, fn: () => void) => {
   parts[name] = { heap: before.heap - after.heap, buffers: before.buffers - after.buffers };
 };
 release('attributes (table, interned texts)', () => {
-  for (const kind of ['skill', 'unit'] as const)
-    (indexes[kind] as unknown as { attributes: AttributeTable }).attributes = new AttributeTable();
-});
-release('engine: info + byName', () => {
-  for (const kind of ['skill', 'unit'] as const) {
-    engineOf(kind).info?.clear();
-    engineOf(kind).byName?.clear();
+  for (const kind of both) {
+    swap(indexes[kind], 'attributes', new AttributeTable());
+    swap(indexes[kind], 'tieBreak', null);
   }
 });
-release('lexical: ordOf', () => {
-  for (const kind of ['skill', 'unit'] as const) lexicalOf(kind).ordOf?.clear();
+release('engine: name keys, kept terms, byName', () => {
+  for (const kind of both) {
+    const engine = indexes[kind].engine;
+    for (const field of ['info', 'byName', 'kept']) swap(engine, field, new Map());
+    swap(engine, 'nameKeys', []);
+  }
+});
+release('lexical: key to ordinal', () => {
+  for (const kind of both) swap(indexes[kind].engine.lexical, 'ordOf', new KeyTable());
 });
 release('lexical: vocabulary + postings', () => {
-  for (const kind of ['skill', 'unit'] as const) lexicalOf(kind).terms?.clear();
+  for (const kind of both) swap(indexes[kind].engine.lexical, 'terms', new TermStore(4));
 });
 release('rest (per-ordinal arrays, engines)', () => {
   indexes.skill = undefined as unknown as KindIndex;
@@ -150,6 +153,10 @@ const fresh = make();
 await loadIndexSnapshot(path, fresh, snapshotFingerprint('bench'), () => undefined);
 const loadMs = performance.now() - t;
 const loaded = reading();
+// A full collection over the loaded index: what the objects left on the heap cost the collector.
+const gcStart = performance.now();
+gc();
+const fullGcMs = Math.round((performance.now() - gcStart) * 10) / 10;
 await rm(dir, { recursive: true, force: true });
 
 const total = built.heap + built.buffers - base.heap - base.buffers;
@@ -179,6 +186,7 @@ const summary = {
     loadSeconds: Math.round(loadMs / 100) / 10,
   },
   loadedMiB: { heap: mib(loaded.heap - base.heap), buffers: mib(loaded.buffers - base.buffers), rss: mib(loaded.rss) },
+  fullGcMs,
   loadedIndexes: fresh.unit.engine.size + fresh.skill.engine.size,
 };
 console.log(JSON.stringify(summary, null, 2));

@@ -8,40 +8,9 @@
 // first word as ids into an interned string table, the tags as a run of ids in one shared pool, the two
 // booleans as bits. Comparing ids byte by byte and instants as numbers orders them exactly as comparing
 // their texts does, so the tie order is the one of the plain objects.
+import type { Attributes, FilterView } from './attribute-row.js';
+import { KeyTable } from './key-table.js';
 import { Strings } from './strings.js';
-
-/** What an item is filtered and ordered by (one item's row, as put and saved). */
-export interface Attributes {
-  quality: number;
-  createdAt: string;
-  id: string;
-  /** 48 bits of the sha1 of the indexed text: an unchanged text is not indexed again. */
-  textKey: number;
-  domain: string | null;
-  /** Skills. */
-  listed?: boolean;
-  visibility?: string;
-  agentId?: string;
-  /** Lower-cased; absent when there are none. */
-  tags?: readonly string[];
-  conformant?: boolean;
-  name?: string;
-  /** Units. */
-  type?: string;
-}
-
-/** What a filter reads of an item. */
-export interface FilterView {
-  readonly listed?: boolean;
-  readonly visibility?: string;
-  readonly agentId?: string;
-  readonly domain: string | null;
-  readonly tags?: readonly string[];
-  readonly quality: number;
-  readonly conformant?: boolean;
-  readonly type?: string;
-  readonly name?: string;
-}
 
 const ID_WIDTH = 32;
 /** In the id length column: the id is kept as text beside. */
@@ -60,7 +29,7 @@ function instant(text: string): number {
 }
 
 export class AttributeTable {
-  private readonly slotOf = new Map<number, number>();
+  private readonly slotOf = new KeyTable();
   private readonly strings = new Strings();
   private cap = 0;
   private used = 0;
@@ -206,7 +175,7 @@ export class AttributeTable {
     const arrays = [this.seqs, this.quality, this.created, this.textKeys, this.idBytes, this.idLen, this.refs];
     let bytes = this.flags.byteLength + this.tagOff.byteLength + this.tagLen.byteLength + this.tagPool.byteLength;
     for (const a of arrays) bytes += a.byteLength;
-    return bytes + this.slotOf.size * 24 + this.strings.byteLength + (this.createdText.size + this.idText.size) * 80;
+    return bytes + this.slotOf.byteLength + this.strings.byteLength + (this.createdText.size + this.idText.size) * 80;
   }
 
   // ---- the columns' parts ------------------------------------------------------------------------

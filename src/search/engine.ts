@@ -54,7 +54,10 @@ export class SearchEngine {
   readonly analyzer: Analyzer;
   readonly lexical: LexicalIndex;
   vectors: VectorIndex | null;
-  private readonly info = new Map<number, ItemInfo>();
+  /** Each indexed item's name key, by its lexical ordinal (undefined once the ordinal is dead). */
+  private readonly nameKeys: (string | undefined)[] = [];
+  /** The kept terms of the items that have any (see itemTerms), by key. */
+  private readonly kept = new Map<number, Pick<ItemInfo, 'nameTerms' | 'descSet'>>();
   /** Items by normalized name: one key, or several in insertion order (most names are unique). */
   private readonly byName = new Map<string, number | number[]>();
   /** Per-item terms kept beside the index: all (any config may be set later), or what this config reads. */
@@ -133,13 +136,26 @@ export class SearchEngine {
   }
 
   /** Each item's name key and kept terms, in the order they were indexed (a snapshot saves them). */
-  items(): Iterable<[number, ItemInfo]> {
-    return this.info.entries();
+  *items(): IterableIterator<[number, ItemInfo]> {
+    for (let ord = 0; ord < this.nameKeys.length; ord++) {
+      if (this.nameKeys[ord] === undefined) continue;
+      const key = this.lexical.keyOf(ord);
+      yield [key, this.item(key)!];
+    }
   }
 
-  /** Puts back an item's info (a snapshot's, after its lexical index), or records a new one's. */
+  /**
+   * Puts back an item's info (a snapshot's, after its lexical index), or records a new one's (after it is
+   * added to the lexical index). An item the lexical index does not hold is left out.
+   */
   restoreItem(key: number, info: ItemInfo): void {
-    this.info.set(key, info);
+    const ord = this.lexical.ordinal(key);
+    if (ord === undefined) return;
+    if (this.nameKeys[ord] !== undefined) this.forget(key, ord);
+    while (this.nameKeys.length < ord) this.nameKeys.push(undefined);
+    this.nameKeys[ord] = info.nameKey;
+    if (info.nameTerms.length > 0 || info.descSet.length > 0)
+      this.kept.set(key, { nameTerms: info.nameTerms, descSet: info.descSet });
     const nameKey = info.nameKey;
     if (!nameKey) return;
     const same = this.byName.get(nameKey);
@@ -150,26 +166,33 @@ export class SearchEngine {
 
   /** Sets or replaces only the vector of an indexed item (embeddings arrive after the text). */
   setVector(key: number, vector: Float32Array): void {
-    if (this.info.has(key) && this.vectors) this.vectors.upsert(key, vector);
+    if (this.item(key) && this.vectors) this.vectors.upsert(key, vector);
   }
 
   remove(key: number): boolean {
-    const info = this.info.get(key);
-    if (!info) {
+    const ord = this.lexical.ordinal(key);
+    if (ord === undefined || this.nameKeys[ord] === undefined) {
       // Restored from a snapshot taken while the item was deleted: only its postings are left.
       this.lexical.remove(key);
       return false;
     }
-    this.info.delete(key);
-    const same = this.byName.get(info.nameKey);
-    if (same === key) this.byName.delete(info.nameKey);
-    else if (Array.isArray(same)) {
-      const rest = same.filter((k) => k !== key);
-      this.byName.set(info.nameKey, rest.length === 1 ? rest[0]! : rest);
-    }
+    this.forget(key, ord);
     this.lexical.remove(key);
     this.vectors?.remove(key);
     return true;
+  }
+
+  /** Drops an item's name key and kept terms. */
+  private forget(key: number, ord: number): void {
+    const nameKey = this.nameKeys[ord]!;
+    this.nameKeys[ord] = undefined;
+    this.kept.delete(key);
+    const same = this.byName.get(nameKey);
+    if (same === key) this.byName.delete(nameKey);
+    else if (Array.isArray(same)) {
+      const rest = same.filter((k) => k !== key);
+      this.byName.set(nameKey, rest.length === 1 ? rest[0]! : rest);
+    }
   }
 
   /** Query terms with their weights (query-term weighting). */
@@ -270,7 +293,7 @@ export class SearchEngine {
     const queryMass = cfg.minCoverage > 0 ? terms.reduce((a, t) => a + idfOf(t), 0) : 0;
     const hits: RankedHit[] = [];
     for (const [key, c] of cands) {
-      const info = this.info.get(key)!;
+      const info = this.item(key)!;
       let lexical = c.lex / norm;
       if (c.lex > 0 && (cfg.nameCoverage > 0 || cfg.nameComplete > 0)) {
         const ev = nameEvidence(info.nameTerms, qset);
@@ -294,8 +317,7 @@ export class SearchEngine {
     hits.sort((a, b) => b.score - a.score || tieBreak(a.key, b.key));
 
     // Copies of an item already ranked go after every distinct item, in their own order.
-    const ranked =
-      cfg.collapseDuplicates === 'off' ? hits : collapseDuplicates(hits, (key) => this.info.get(key)!, cfg);
+    const ranked = cfg.collapseDuplicates === 'off' ? hits : collapseDuplicates(hits, (key) => this.item(key)!, cfg);
     const semanticOnly = ranked.reduce((n, h) => n + (h.lexical === 0 && !h.exactName ? 1 : 0), 0);
     if (want > ranked.length && lex.length >= k) {
       // The tail: lexical matches beyond the head, by lexical score alone (normalized like the head's).
@@ -325,7 +347,11 @@ export class SearchEngine {
 
   /** An item's name key and kept terms. */
   item(key: number): ItemInfo | undefined {
-    return this.info.get(key);
+    const ord = this.lexical.ordinal(key);
+    const nameKey = ord === undefined ? undefined : this.nameKeys[ord];
+    if (nameKey === undefined) return undefined;
+    const kept = this.kept.get(key);
+    return { nameKey, nameTerms: kept?.nameTerms ?? NO_TERMS, descSet: kept?.descSet ?? NO_TERMS };
   }
 
   /** Approximate memory of the indexes (lexical postings and vectors). */

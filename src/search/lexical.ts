@@ -13,9 +13,10 @@
 // next search; its postings are dropped by compact(), which runs by itself once dead postings pass a share.
 // Document frequencies count dead documents until then, as in Lucene.
 //
-// Memory: the postings' (postings.ts); per document 4 bytes per field (length) + 9 bytes + a Map entry;
-// per distinct term a Map entry and three typed arrays (~1 KiB with V8's object overheads, measured).
-// Typed arrays grow by doubling, so up to twice that is reserved.
+// Memory: the vocabulary and postings are in term-store.ts (a term seen once costs its Map entry and ~25
+// bytes of a shared pool; a longer list ~500 bytes of objects plus ~13 bytes a posting); per document 4
+// bytes per field (length) + 9 bytes + 4 bytes of key table (key-table.ts). Typed arrays grow by
+// doubling, so up to twice that is reserved until trim().
 //
 // Bounds (TermLimits): a term new to the vocabulary costs far more than a posting of a known one, so what
 // one document, one owner (an agent) and all of them together may add to the vocabulary is bounded; a
@@ -23,6 +24,7 @@
 // vocabulary is full, or `memoryFull` says the heap is, new terms are refused and `vocabularyFull` says so.
 import { Bm25fImpacts } from './bm25f.js';
 import { countLive, MAX_TF, type Postings, type PostingsList } from './postings.js';
+import { KeyTable } from './key-table.js';
 import { TermStore, type SavedList } from './term-store.js';
 import { preferExhaustive, ScoreAccumulator, type QueryList } from './top-k.js';
 import { inSlices } from './slices.js';
@@ -123,7 +125,7 @@ export class LexicalIndex {
   private lens: Uint32Array; // ordinal * nf + f
   private keys: Float64Array; // ordinal → key
   private alive: Uint8Array;
-  private readonly ordOf = new Map<number, number>();
+  private readonly ordOf = new KeyTable();
   private nextOrd = 0;
   private aliveCount = 0;
   private readonly totalLen: Float64Array;
@@ -194,6 +196,16 @@ export class LexicalIndex {
 
   has(key: number): boolean {
     return this.ordOf.has(key);
+  }
+
+  /** The live document's ordinal (undefined when it is not in the index). */
+  ordinal(key: number): number | undefined {
+    return this.ordOf.get(key);
+  }
+
+  /** The key of an ordinal given so far. */
+  keyOf(ord: number): number {
+    return this.keys[ord]!;
   }
 
   /** Recomputes every posting's impact with the current average lengths, and the block maxima. */
@@ -513,7 +525,7 @@ export class LexicalIndex {
       this.lens.byteLength +
       this.keys.byteLength +
       this.alive.byteLength +
-      this.ordOf.size * 40 +
+      this.ordOf.byteLength +
       this.scorer.byteLength +
       this.terms.poolBytes
     );

@@ -1,7 +1,8 @@
 // The search index saved to disk, so a restart loads it in seconds instead of rebuilding it from the
 // store, then catches up from the store's change log (from the sequence the snapshot was taken at).
 // The file (snapshot-file.ts) holds, per kind: the lexical index's head (ordinals' keys, liveness,
-// field lengths), every term's postings, each item's name key and kept terms, and its attributes.
+// field lengths), every term's postings (long and short lists alike), each item's name key and kept terms,
+// and its attributes as rows of values (attribute-table.ts's SavedRow).
 // Vectors are not in it: they are loaded from the store, per model.
 //
 // Written a slice at a time (slices.ts) while the index keeps changing: the head is copied when the
@@ -14,13 +15,13 @@ import { SLICE_MS } from './slices.js';
 import { readSnapshot, SnapshotWriter, type SnapshotRecord } from './snapshot-file.js';
 import type { SavedList } from './term-store.js';
 import type { KindIndex } from './registry-index.js';
-import type { Attributes } from './attribute-table.js';
+import { fromSavedRow, savedRow, type SavedRow } from './attribute-row.js';
 import type { ItemInfo } from './engine.js';
 import type { LexicalHead } from './lexical.js';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 
 /** Raised when the layout of the file changes; an older file is then rebuilt from the store. */
-export const SNAPSHOT_FORMAT = 1;
+export const SNAPSHOT_FORMAT = 2;
 const KINDS = ['skill', 'unit'] as const;
 type Kind = (typeof KINDS)[number];
 const CHUNK_TERMS = 4_096;
@@ -134,7 +135,7 @@ async function writeKind(out: SnapshotWriter, kind: Kind, index: KindIndex, head
   });
   await items('items');
   await each(index.attributes, async ([seq, a]) => {
-    chunk.push([seq, touched.has(seq) ? { ...a, textKey: STALE_TEXT } : a]);
+    chunk.push([seq, savedRow(touched.has(seq) ? { ...a, textKey: STALE_TEXT } : a)]);
     if (chunk.length >= CHUNK_ITEMS) await items('attributes');
   });
   await items('attributes');
@@ -188,7 +189,7 @@ export async function loadIndexSnapshot(
     let record = await json<{
       terms?: [string, number, number][];
       items?: [number, string, string[], string[]][];
-      attributes?: [number, Attributes][];
+      attributes?: [number, SavedRow][];
       end?: string;
     }>();
     let start = performance.now();
@@ -229,7 +230,7 @@ export async function loadIndexSnapshot(
       record = await json();
     }
     while (record.attributes) {
-      for (const [seq, a] of record.attributes) index.restoreAttributes(seq, a);
+      for (const [seq, row] of record.attributes) index.restoreAttributes(seq, fromSavedRow(row));
       loaded += record.attributes.length;
       progress(loaded, header.items);
       await breathe();

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { AttributeTable, type Attributes, type FilterView } from '../../src/search/attribute-table.js';
+import { AttributeTable } from '../../src/search/attribute-table.js';
+import type { Attributes, FilterView } from '../../src/search/attribute-row.js';
 
 // The columnar table against the plain version it replaces: one object per item in a Map, filters
 // reading the object, ties ordered by comparing the texts.
