@@ -3,6 +3,8 @@
 // instead of a Map entry's ~30); any other key (negative, fractional, huge, or far beyond the keys held)
 // goes to a Map beside it.
 
+import { resized } from './typed-arrays.js';
+
 /** Keys at or above this never go to the array. */
 const DIRECT_LIMIT = 1 << 26;
 /** A key goes to the array only when the array stays within this many slots per key held (sparse keys go to the Map). */
@@ -81,8 +83,6 @@ export class KeyTable {
 
   private grow(key: number): void {
     const cap = Math.min(DIRECT_LIMIT, Math.max(1024, this.direct.length * 2, key + 1));
-    const d = new Int32Array(cap);
-    d.set(this.direct);
-    this.direct = d;
+    this.direct = resized(this.direct, cap);
   }
 }

@@ -22,6 +22,7 @@
 // one document, one owner (an agent) and all of them together may add to the vocabulary is bounded; a
 // document keeps the terms that fit (field by field: name first) and stays searchable by them. When the
 // vocabulary is full, or `memoryFull` says the heap is, new terms are refused and `vocabularyFull` says so.
+import { resized } from './typed-arrays.js';
 import { Bm25fImpacts } from './bm25f.js';
 import { countLive, MAX_TF, type Postings, type PostingsList } from './postings.js';
 import { KeyTable } from './key-table.js';
@@ -329,15 +330,9 @@ export class LexicalIndex {
 
   private grow(): void {
     const cap = this.keys.length * 2;
-    const lens = new Uint32Array(cap * this.nf);
-    lens.set(this.lens);
-    this.lens = lens;
-    const keys = new Float64Array(cap);
-    keys.set(this.keys);
-    this.keys = keys;
-    const alive = new Uint8Array(cap);
-    alive.set(this.alive);
-    this.alive = alive;
+    this.lens = resized(this.lens, cap * this.nf);
+    this.keys = resized(this.keys, cap);
+    this.alive = resized(this.alive, cap);
   }
 
   /** Frees the postings lists' unused capacity (see Postings.trim); lists grow again as needed. */

@@ -7,6 +7,8 @@
 // Memory: per posting 4 bytes (ordinal) + 4 (impact) + 1 per field (tf, capped at 255, kept to recompute
 // impacts); per 128 postings of a long list 8 bytes of block bounds.
 
+import { resized } from './typed-arrays.js';
+
 export const BLOCK = 128;
 export const MAX_TF = 255;
 
@@ -66,15 +68,9 @@ export class Postings implements PostingsList {
     const nf = this.nf;
     if (this.length === this.docs.length) {
       const cap = this.docs.length * 2;
-      const d = new Int32Array(cap);
-      d.set(this.docs);
-      this.docs = d;
-      const t = new Uint8Array(cap * nf);
-      t.set(this.tfs);
-      this.tfs = t;
-      const m = new Float32Array(cap);
-      m.set(this.imp);
-      this.imp = m;
+      this.docs = resized(this.docs, cap);
+      this.tfs = resized(this.tfs, cap * nf);
+      this.imp = resized(this.imp, cap);
     }
     const i = this.length++;
     this.docs[i] = doc;

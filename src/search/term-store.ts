@@ -7,6 +7,7 @@
 //
 // Memory per term: its Map entry and text (~60 bytes + the text), SHORT × (4 + 4 + nf) bytes of pool and
 // 5 bytes (length, owner); a long list's Postings adds its arrays (postings.ts) and ~500 bytes of objects.
+import { resized } from './typed-arrays.js';
 import { MAX_TF, Postings, type PostingsList } from './postings.js';
 
 /** Postings a term keeps in the shared pool, at most. */
@@ -251,21 +252,11 @@ export class TermStore {
   private newId(): number {
     if (this.nextId === this.cap) {
       const cap = Math.max(64, this.cap * 2);
-      const lens = new Uint8Array(cap);
-      lens.set(this.lens);
-      this.lens = lens;
-      const owners = new Int32Array(cap);
-      owners.set(this.owners);
-      this.owners = owners;
-      const docs = new Int32Array(cap * this.short);
-      docs.set(this.docs);
-      this.docs = docs;
-      const imp = new Float32Array(cap * this.short);
-      imp.set(this.imp);
-      this.imp = imp;
-      const tfs = new Uint8Array(cap * this.short * this.nf);
-      tfs.set(this.tfs);
-      this.tfs = tfs;
+      this.lens = resized(this.lens, cap);
+      this.owners = resized(this.owners, cap);
+      this.docs = resized(this.docs, cap * this.short);
+      this.imp = resized(this.imp, cap * this.short);
+      this.tfs = resized(this.tfs, cap * this.short * this.nf);
       this.cap = cap;
     }
     return this.nextId++;
