@@ -7,6 +7,7 @@
 // better-sqlite3 compiled for it (scripts/install-node22.sh provides both; without them that run skips).
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -142,7 +143,10 @@ describe('the production install', { timeout: 240_000 }, () => {
         });
         assert.match(backup.stdout, /integrity checked/);
       } finally {
+        // Waits for the exit: at SIGTERM the service saves its search snapshot into the data folder.
+        const exited = child.exitCode === null ? once(child, 'exit') : null;
         child.kill('SIGTERM');
+        await exited;
       }
     });
   }
