@@ -1,0 +1,86 @@
+// Reading a LexicalIndex's vocabulary and documents: document frequency and BM25 idf, a query's weighted
+// postings lists, its top-k by the strategy chosen (top-k.ts: exhaustive; wand.ts: block-max WAND), the
+// count of the documents it matches, whether a document holds a term, each term's live documents.
+import type { DocumentTable } from './document-table.js';
+import type { Hit, QueryTerm, SearchOptions } from './lexical-types.js';
+import { countLive, type PostingsList } from './postings.js';
+import type { TermStore } from './term-store.js';
+import { preferExhaustive, type QueryList, type ScoreAccumulator, type StrategyLimits } from './top-k.js';
+import { wandTopK } from './wand.js';
+
+/** Whether the live document `key` contains `term` (binary search in the term's postings). */
+export function contains(terms: TermStore, docs: DocumentTable, term: string, key: number): boolean {
+  const ord = docs.ordOf.get(key);
+  const id = terms.id(term);
+  if (ord === undefined || id === undefined) return false;
+  return terms.includes(id, ord);
+}
+
+/** For every term, the live documents in which it occurs in any of `fields` (see LexicalIndex.forEachTerm). */
+export function forEachTerm(
+  terms: TermStore,
+  docs: DocumentTable,
+  fields: readonly number[],
+  fn: (term: string, ordinals: number[]) => void,
+): void {
+  for (const [t, id] of terms.entries()) {
+    const ords = terms.liveOrdinals(id, fields, docs.alive);
+    if (ords.length > 0) fn(t, ords);
+  }
+}
+
+/** Documents containing the term (dead ones included until compaction). */
+export function docFreq(terms: TermStore, term: string): number {
+  const id = terms.id(term);
+  return id === undefined ? 0 : terms.length(id);
+}
+
+/** BM25 idf with the +1 inside the log (never negative). */
+export function idf(terms: TermStore, docs: DocumentTable, term: string): number {
+  const df = docFreq(terms, term);
+  const n = Math.max(docs.aliveCount, df);
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
+/** The k best live documents for the query (see LexicalIndex.search). */
+export function topHits(
+  terms: TermStore,
+  docs: DocumentTable,
+  scorer: ScoreAccumulator,
+  limits: StrategyLimits,
+  query: readonly QueryTerm[],
+  k: number,
+  options: SearchOptions,
+): Hit[] {
+  if (k <= 0 || docs.aliveCount === 0) return [];
+  const qs: QueryList[] = [];
+  for (const q of query) {
+    const id = terms.id(q.term);
+    const w = (q.weight ?? 1) * idf(terms, docs, q.term);
+    if (id !== undefined && terms.length(id) > 0 && w > 0) qs.push({ p: terms.list(id), w });
+  }
+  if (qs.length === 0) return [];
+  // Match counts are kept in bytes.
+  if (qs.length > 255) qs.length = 255;
+  const exhaustive = options.exhaustive === undefined ? preferExhaustive(qs, limits) : options.exhaustive;
+  const top = exhaustive
+    ? scorer.topK(qs, k, docs.nextOrd, docs.alive, docs.keys, options.filter)
+    : wandTopK(qs, k, docs.alive, docs.keys, options.filter);
+  return top.sorted().map(({ doc, score, matched }) => ({ key: docs.keys[doc]!, score, matched }));
+}
+
+/** Live documents matching at least one term (OR), counted up to `cap`. */
+export function countMatches(
+  terms: TermStore,
+  docs: DocumentTable,
+  query: readonly string[],
+  cap: number,
+  filter?: (key: number) => boolean,
+): number {
+  const lists: PostingsList[] = [];
+  for (const t of query) {
+    const id = terms.id(t);
+    if (id !== undefined) lists.push(terms.list(id));
+  }
+  return countLive(lists, docs.nextOrd, docs.alive, docs.keys, cap, filter);
+}
