@@ -4,7 +4,7 @@
 import { getHeapStatistics } from 'node:v8';
 import type { SearchKind } from './feed.js';
 import type { ProviderSpec } from './embeddings/factory.js';
-import type { VocabularyStatus } from './lexical.js';
+import type { TermLimits, VocabularyStatus } from './lexical.js';
 import type { IndexMemory } from './registry-index.js';
 import type { VectorIndex } from './vectors.js';
 
@@ -27,6 +27,16 @@ export interface VocabularyBounds {
 export function heapFull(): boolean {
   const heap = getHeapStatistics();
   return heap.used_heap_size > HEAP_FULL_SHARE * heap.heap_size_limit;
+}
+
+/** What one item, one agent and all items may bring into each kind's vocabulary. */
+export function termLimits(options: Pick<RegistrySearchOptions, 'vocabulary'>): TermLimits {
+  return {
+    perDocument: ITEM_TERMS,
+    newPerDocument: ITEM_NEW_TERMS,
+    perOwner: options.vocabulary?.perAgent ?? Infinity,
+    total: options.vocabulary?.total ?? Infinity,
+  };
 }
 
 export interface Log {

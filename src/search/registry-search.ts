@@ -5,23 +5,23 @@
 // few seconds. Item vectors come from one embedding worker, are kept in the store per model, and are
 // computed off the request path; `pending` counts what is not indexed or embedded yet. Each kind's engine,
 // attribute table and filter predicate: registry-index.ts; building and following the log: registry-sync.ts;
-// the options and shapes: registry-options.ts; the /readyz figures: registry-status.ts.
+// one search: registry-query.ts; the snapshot's shape and match: registry-snapshots.ts; the options and
+// shapes: registry-options.ts; the /readyz figures: registry-status.ts.
 import type { IndexFeed, SearchChange, SearchKind } from './feed.js';
 import { createProvider } from './embeddings/factory.js';
 import type { EmbeddingProvider } from './embeddings/provider.js';
 import { WorkerEmbeddings } from './embeddings/worker.js';
-import type { TermLimits, VocabularyStatus } from './lexical.js';
+import type { VocabularyStatus } from './lexical.js';
 import { defaultVectorIndex, KindIndex, type SearchFilter } from './registry-index.js';
 import { ItemVectors } from './item-vectors.js';
 import {
   heapFull,
-  ITEM_NEW_TERMS,
-  ITEM_TERMS,
   type ChangeListener,
   type Log,
   type RegistrySearchOptions,
   type SearchHits,
   type SearchStatus,
+  termLimits,
 } from './registry-options.js';
 import { FullVocabularyNotice, loadingText, MemoryFigures } from './registry-status.js';
 import { searchIndex } from './registry-query.js';
@@ -72,12 +72,7 @@ export class RegistrySearch {
           log: () => this.log,
         })
       : null;
-    const limits: TermLimits = {
-      perDocument: ITEM_TERMS,
-      newPerDocument: ITEM_NEW_TERMS,
-      perOwner: options.vocabulary?.perAgent ?? Infinity,
-      total: options.vocabulary?.total ?? Infinity,
-    };
+    const limits = termLimits(options);
     const bounds = { limits, memoryFull: options.memoryFull ?? heapFull };
     this.makeIndexes = () => ({
       skill: new KindIndex('skill', this.provider, bounds),
@@ -104,19 +99,8 @@ export class RegistrySearch {
     void this.build().then(
       () => {
         if (this.closed) return;
-        this.timer = setInterval(
-          () => void this.sync().catch((error: unknown) => this.log?.warn({ err: error }, 'search index sync failed')),
-          SYNC_EVERY_MS,
-        );
-        this.timer.unref();
-        this.purger = setInterval(
-          () =>
-            void this.purgeChangeLog().catch((error: unknown) =>
-              this.log?.warn({ err: error }, 'purging the search change log failed'),
-            ),
-          PURGE_EVERY_MS,
-        );
-        this.purger.unref();
+        this.timer = this.every(SYNC_EVERY_MS, () => this.sync(), 'search index sync failed');
+        this.purger = this.every(PURGE_EVERY_MS, () => this.purgeChangeLog(), 'purging the search change log failed');
         if (this.snapshots) {
           this.snapshotTimer = setInterval(() => void this.saveSnapshot(), SNAPSHOT_EVERY_MS);
           this.snapshotTimer.unref();
@@ -128,6 +112,13 @@ export class RegistrySearch {
         this.markReady();
       },
     );
+  }
+
+  /** Runs `task` every `ms` (without keeping the process alive); a failure is logged as `failed`. */
+  private every(ms: number, task: () => Promise<unknown>, failed: string): NodeJS.Timeout {
+    const timer = setInterval(() => void task().catch((error: unknown) => this.log?.warn({ err: error }, failed)), ms);
+    timer.unref();
+    return timer;
   }
 
   async close(): Promise<void> {
