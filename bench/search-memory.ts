@@ -15,7 +15,7 @@ import { AttributeTable } from '../src/search/attribute-table.js';
 import { KindIndex } from '../src/search/registry-index.js';
 import { KeyTable } from '../src/search/key-table.js';
 import { TermStore } from '../src/search/term-store.js';
-import { ITEM_NEW_TERMS, ITEM_TERMS } from '../src/search/registry-search.js';
+import { ITEM_NEW_TERMS, ITEM_TERMS } from '../src/search/registry-options.js';
 import { loadIndexSnapshot, snapshotFingerprint, writeIndexSnapshot } from '../src/search/snapshot.js';
 import type { SearchItem } from '../src/search/feed.js';
 

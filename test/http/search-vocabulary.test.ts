@@ -3,7 +3,8 @@
 // by /readyz instead of growing until the process dies (then again at every restart, while rebuilding).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ITEM_NEW_TERMS, RegistrySearch } from '../../src/search/registry-search.js';
+import { ITEM_NEW_TERMS } from '../../src/search/registry-options.js';
+import { RegistrySearch } from '../../src/search/registry-search.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { call, contributeUnit, register, testApp, testConfig } from '../helpers/app.js';
 

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
-import { MAX_SEARCH_RESULTS } from '../../src/search/registry-search.js';
+import { MAX_SEARCH_RESULTS } from '../../src/search/registry-options.js';
 import type { KnowledgeUnit } from '../../src/domain/model.js';
 import { backends } from '../helpers/backends.js';
 import {

@@ -6,7 +6,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { RegistrySearch, type RegistrySearchOptions } from '../../src/search/registry-search.js';
+import type { RegistrySearchOptions } from '../../src/search/registry-options.js';
+import { RegistrySearch } from '../../src/search/registry-search.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { call, contributeUnit, register, testApp } from '../helpers/app.js';
 

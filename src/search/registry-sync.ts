@@ -1,0 +1,86 @@
+// Building the registry's search index from the store and following the store's change log (when each
+// happens: registry-search.ts): items read in keyset batches and indexed in slices, a batch of logged
+// changes applied to each kind's index, and the log's purge.
+import type { IndexFeed, SearchChange, SearchKind } from './feed.js';
+import type { KindIndex } from './registry-index.js';
+import type { ChangeListener } from './registry-options.js';
+import { inSlices } from './slices.js';
+
+/** Changes read per query while following the log. */
+export const CHANGE_BATCH = 1_000;
+/** Items read per query while building: a batch is read on the event loop (SQLite) before it is sliced. */
+const BUILD_BATCH = 200;
+const KEPT_CHANGES = 100_000;
+
+/** Items indexed so far of those a build goes through. */
+export interface BuildProgress {
+  done: number;
+  total: number;
+}
+
+/**
+ * Forgets all but the last KEPT_CHANGES changes of the log (every instance follows it; one that falls
+ * further behind rebuilds its index from the store).
+ */
+export async function purgeChangeLog(feed: IndexFeed): Promise<number> {
+  const { last } = await feed.searchChangeBounds();
+  return last > KEPT_CHANGES ? feed.purgeSearchChanges(last - KEPT_CHANGES) : 0;
+}
+
+/**
+ * Builds the index from the store: items in keyset batches, indexed in slices of a few milliseconds
+ * (slices.ts) so that requests are served all along; `started` is given the progress, updated as it goes.
+ */
+export async function indexFromStore(
+  feed: IndexFeed,
+  indexes: Record<SearchKind, KindIndex>,
+  hooks: { started(progress: BuildProgress): void; closed(): boolean; indexed(kind: SearchKind): void },
+): Promise<void> {
+  const progress = {
+    done: 0,
+    total: (await feed.countSearchItems('skill')) + (await feed.countSearchItems('unit')),
+  };
+  hooks.started(progress);
+  for (const kind of ['skill', 'unit'] as const) {
+    const index = indexes[kind];
+    let after = 0;
+    for (;;) {
+      if (hooks.closed()) return;
+      const items = await feed.searchItems(kind, after, BUILD_BATCH);
+      await inSlices(items, (item) => index.put(item));
+      progress.done += items.length;
+      hooks.indexed(kind);
+      if (items.length < BUILD_BATCH) break;
+      after = items[items.length - 1]!.seq;
+    }
+    await inSlices(index.engine.lexical.postingsLists(), (p) => p.trim());
+  }
+}
+
+/**
+ * Applies a batch of logged changes to each kind's index: the listeners hear the items touched, items no
+ * longer in the store are dropped, the others indexed again; `applied` hears how many changed text.
+ */
+export async function applyChangeBatch(
+  feed: IndexFeed,
+  indexes: () => Record<SearchKind, KindIndex>,
+  changes: SearchChange[],
+  listeners: readonly ChangeListener[],
+  applied: (kind: SearchKind, changed: number) => void,
+): Promise<void> {
+  for (const kind of ['skill', 'unit'] as const) {
+    const seqs = [...new Set(changes.filter((c) => c.kind === kind).map((c) => c.itemSeq))];
+    if (seqs.length === 0) continue;
+    for (const listener of listeners) listener(kind, seqs);
+    const index = indexes()[kind];
+    const found = await feed.searchItemsBySeq(kind, seqs);
+    const present = new Set(found.map((item) => item.seq));
+    for (const seq of seqs) if (!present.has(seq)) index.drop(seq);
+    let changed = 0;
+    // In slices: a batch of changes (a catch-up after a start) must not hold the event loop.
+    await inSlices(found, (item) => {
+      if (index.put(item)) changed++;
+    });
+    applied(kind, changed);
+  }
+}
