@@ -4,8 +4,11 @@ import type { KnowledgeUnit } from '../../src/domain/model.js';
 
 let counter = 0;
 
-/** A fact of `agentId`'s with a fresh id (`ku_<prefix>_<n>`), one millisecond after the one before. */
-export function unitRecord(agentId: string, prefix: string): KnowledgeUnit {
+/**
+ * A fact of `agentId`'s with a fresh id (`ku_<prefix>_<n>`), one millisecond after the one before, with
+ * `overrides` on top.
+ */
+export function unitRecord(agentId: string, prefix: string, overrides: Partial<KnowledgeUnit> = {}): KnowledgeUnit {
   counter++;
   const at = new Date(Date.UTC(2026, 10, 24, 10, 0, 0, counter)).toISOString();
   return {
@@ -21,5 +24,6 @@ export function unitRecord(agentId: string, prefix: string): KnowledgeUnit {
     validations: { valid: 0, invalid: 0 },
     created_at: at,
     updated_at: at,
+    ...overrides,
   };
 }

@@ -11,27 +11,9 @@ import type { KnowledgeUnit } from '../../src/domain/model.js';
 import { GroupCommit } from '../../src/store/sqlite/group-commit.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { StoreUnavailableError, type Store } from '../../src/store/store.js';
+import { unitRecord } from '../helpers/records.js';
 
-let n = 0;
-function unit(overrides: Partial<KnowledgeUnit> = {}): KnowledgeUnit {
-  n++;
-  const at = new Date(Date.UTC(2026, 10, 22, 10, 0, 0, n)).toISOString();
-  return {
-    id: `ku_group_${n}`,
-    agent_id: 'writer',
-    title: `Unit ${n}`,
-    type: 'fact',
-    domain: 'testing',
-    content: { description: 'Group commit.', examples: [] },
-    metadata: { source: 'test', confidence: 0.5 },
-    tags: [],
-    quality_score: 0.5,
-    validations: { valid: 0, invalid: 0 },
-    created_at: at,
-    updated_at: at,
-    ...overrides,
-  };
-}
+const unit = (overrides: Partial<KnowledgeUnit> = {}) => unitRecord('writer', 'group', overrides);
 
 describe('SQLite group commit', () => {
   const dir = mkdtempSync(join(tmpdir(), 'group-commit-'));
