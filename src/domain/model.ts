@@ -141,9 +141,6 @@ const skillFields = {
     Type.String({ description: 'the version reads give by default; null when every version is yanked' }),
   ),
   yanked: Type.Boolean({ description: 'this version was withdrawn: readable by its number, never chosen as latest' }),
-  digest: Type.String({
-    description: 'sha256:<hex> of the version: of SKILL.md alone, or of its archive when it has files',
-  }),
   file_count: Type.Integer({ description: 'bundle files besides SKILL.md' }),
   created_at: Timestamp,
   updated_at: Timestamp,
@@ -152,6 +149,9 @@ const skillFields = {
 
 export const Skill = Type.Object({
   ...skillFields,
+  digest: Type.String({
+    description: 'sha256:<hex> of the version: of SKILL.md alone, or of its archive when it has files',
+  }),
   conformance: Type.Object({
     conformant: Type.Boolean({ description: 'true when the SKILL.md follows the Agent Skills format' }),
     warnings: Type.Array(SkillWarning, { description: 'why not, and the soft findings; kept with the version' }),
@@ -161,7 +161,10 @@ export const Skill = Type.Object({
 });
 export type Skill = Static<typeof Skill>;
 
-/** A skill in a list: its latest version without SKILL.md, files and warnings (GET /v1/skills/{id} has them). */
+/**
+ * A skill in a list: its latest version without SKILL.md, files, warnings and the version digest (GET
+ * /v1/skills/{id} has them).
+ */
 export const SkillSummary = Type.Object({
   ...skillFields,
   conformance: Type.Object({ conformant: Type.Boolean() }),

@@ -8,7 +8,7 @@ import type { HostSkill, NewSkillVersion, SkillBundle, SkillExport, SkillPlan } 
 
 /** The skill row's columns, as lists read them (a summary: no SKILL.md). */
 export const SKILL_SUMMARY_COLUMNS = `s.id, s.agent_id, s.name, s.display_name, s.description, s.domain, s.tags, s.license,
-  s.visibility, s.quality_score, s.version, s.latest_version_seq, s.conformant, s.digest, s.file_count, s.created_at,
+  s.visibility, s.quality_score, s.version, s.latest_version_seq, s.conformant, s.file_count, s.created_at,
   s.updated_at, s.published_at`;
 
 export interface SkillSummaryRow {
@@ -25,7 +25,6 @@ export interface SkillSummaryRow {
   version: string;
   latest_version_seq: number | string | null;
   conformant: unknown;
-  digest: string;
   file_count: number;
   created_at: string;
   updated_at: string;
@@ -143,7 +142,6 @@ function skillFields(row: SkillSummaryRow | SkillVersionRow, decode: Decode) {
     agent_id: row.agent_id,
     quality_score: row.quality_score,
     version: row.version,
-    digest: row.digest,
     file_count: Number(row.file_count),
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -163,6 +161,7 @@ export function toSkillSummary(row: SkillSummaryRow, decode: Decode): SkillSumma
 export function toSkill(row: SkillVersionRow, files: SkillFileRow[], decode: Decode): Skill {
   return {
     ...skillFields(row, decode),
+    digest: row.digest,
     latest_version: row.latest_version,
     yanked: decode.bool(row.yanked),
     conformance: { conformant: decode.bool(row.conformant), warnings: decode.json(row.warnings) as SkillWarning[] },

@@ -70,6 +70,8 @@ for (const backend of backends()) {
         ['3.1.0'],
       );
       assert.equal(listed.data[0].skill_md_content, undefined);
+      assert.equal('digest' in listed.data[0], false, 'the version digest is read from the skill itself');
+      assert.match((await call(t.app, 'GET', `/v1/skills/${id}`)).json().data.digest, /^sha256:[0-9a-f]{64}$/);
     });
 
     it('ends concurrent publications of one name in one skill with distinct versions, never a 500', async () => {
