@@ -8,7 +8,8 @@ import { contributeUnit, getUnit, listUnits, validateUnit } from '../service/kno
 import { listAnswer } from '../service/list-answer.js';
 import { reputationProfile } from '../service/reputation.js';
 import { findHostSkill, hostSkillPage } from '../service/skill-lookup.js';
-import { getSkill, getSkillFile, listSkills, publishSkill } from '../service/skills.js';
+import { publishSkill } from '../service/skill-publish.js';
+import { getSkill, getSkillFile, listSkills } from '../service/skills.js';
 import { bundleFiles, fileContent, type RegistryBackend } from './backend.js';
 
 export type { ErrorLog };

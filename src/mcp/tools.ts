@@ -20,7 +20,8 @@ import {
 import { contributeUnit, getUnit, listUnits, validateUnit } from '../service/knowledge.js';
 import type { Access } from '../service/operation.js';
 import { reputationProfile } from '../service/reputation.js';
-import { getSkill, listSkills, publishSkill } from '../service/skills.js';
+import { publishSkill } from '../service/skill-publish.js';
+import { getSkill, listSkills } from '../service/skills.js';
 import type { RegistryBackend } from './backend.js';
 import {
   ReputationResult,

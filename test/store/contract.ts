@@ -6,7 +6,7 @@ import { visibleTo } from '../../src/domain/access.js';
 import { sha256Digest, versionDigest } from '../../src/domain/bundles.js';
 import semver from 'semver';
 import { isRelease, latestVersion, versionSortKey } from '../../src/domain/versions.js';
-import { newSkillPlan } from '../../src/service/skills.js';
+import { newSkillPlan } from '../../src/service/skill-publish.js';
 import { plannedSkill } from '../../src/store/skill-rows.js';
 import { unitQuality } from '../../src/domain/quality.js';
 import { decideVerdict } from '../../src/domain/verdicts.js';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { newSkillPlan } from '../../src/service/skills.js';
+import { newSkillPlan } from '../../src/service/skill-publish.js';
 import { MIGRATION_LOCK_KEY } from '../../src/store/postgres/connection.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { PublishRaceError, StoreUnavailableError, type Store } from '../../src/store/store.js';

@@ -1,6 +1,7 @@
 // GET/POST /v1/skills, GET/DELETE /v1/skills/:id.
 import { rewardText } from '../../domain/reputation.js';
-import { deleteSkill, getSkill, listSkills, publishSkill, setVisibility } from '../../service/skills.js';
+import { publishSkill } from '../../service/skill-publish.js';
+import { deleteSkill, getSkill, listSkills, setVisibility } from '../../service/skills.js';
 import { listAnswer } from '../../service/list-answer.js';
 import { respondOnce } from '../idempotency.js';
 import { resourceRoutes } from './resource.js';
