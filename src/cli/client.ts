@@ -12,16 +12,14 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request, type Dispatcher } from 'undici';
-import { ApiError, CODE_FOR_STATUS } from '../domain/errors.js';
+import { ApiError } from '../domain/errors.js';
+import { AnswerTooLargeError, backoffMs, discard, readCapped, refusal, retryAfterMs } from './answers.js';
 import { PACKAGE_VERSION } from '../version.js';
 
 export const VERSION = PACKAGE_VERSION;
 
 /** The registry could not be reached, or did not answer in time. */
 export class UnreachableError extends Error {}
-/** An answer larger than the command expects of it (a hostile or broken registry). */
-export class AnswerTooLargeError extends Error {}
-
 export type Query = Record<string, string | number | boolean | undefined>;
 export type Method = 'GET' | 'POST' | 'DELETE';
 
@@ -79,8 +77,6 @@ export const DEFAULTS = {
 } as const;
 /** A JSON answer larger than this is not read: a skill with its SKILL.md and file list, or a unit, is far smaller. */
 export const MAX_JSON_BYTES = 8 * 1024 * 1024;
-const BACKOFF_BASE_MS = 250;
-const BACKOFF_CAP_MS = 8_000;
 
 export const KEY_REFUSED =
   'the registry did not accept the API key (unknown, revoked or malformed): log in again, or unset REG_API_KEY / --key';
@@ -97,40 +93,6 @@ const header = (headers: Record<string, string | string[] | undefined>, name: st
   return Array.isArray(value) ? value[0] : value;
 };
 
-/** Retry-After in ms: delay-seconds or an HTTP date; undefined when absent or unreadable. */
-export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
-/** Exponential backoff with full jitter (AWS's "full jitter"): a random wait in [0, min(cap, base·2^n)). */
-export function backoffMs(retry: number, random = Math.random): number {
-  return Math.floor(random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** retry));
-}
-
-/** Stops reading a body and closes its connection; the abort that follows is expected, not an error to report. */
-function discard(body: Readable): void {
-  body.on('error', () => undefined);
-  body.destroy();
-}
-
-/** Reads a body to the end, or throws AnswerTooLargeError past `maxBytes` (and stops reading). */
-export async function readCapped(body: Readable, maxBytes: number, what: string): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) {
-      discard(body);
-      throw new AnswerTooLargeError(`${what} is larger than ${maxBytes} bytes; stopped reading it`);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
-
 function networkMessage(
   error: unknown,
   options: Required<Pick<ClientOptions, 'timeoutMs' | 'connectTimeoutMs'>>,
@@ -141,23 +103,6 @@ function networkMessage(
     return `no answer within ${options.timeoutMs / 1000} s`;
   const cause = (error as { cause?: { code?: string } }).cause;
   return code ?? cause?.code ?? (error as Error).message;
-}
-
-/** A refusal from an answer's body: the registry's envelope, or the bare status for anything else (a proxy's page). */
-async function refusal(status: number, headers: Record<string, string>, body: Readable): Promise<ApiError> {
-  let envelope: { error?: { code?: unknown; message?: unknown } } | undefined;
-  try {
-    envelope = JSON.parse((await readCapped(body, 64 * 1024, 'the error answer')).toString('utf8'));
-  } catch {
-    envelope = undefined;
-  }
-  const retryAfter = headers['retry-after'];
-  const kept: Record<string, string> = retryAfter ? { 'retry-after': retryAfter } : {};
-  const code = envelope?.error?.code;
-  const message = envelope?.error?.message;
-  if (typeof code === 'string' && typeof message === 'string')
-    return new ApiError(status, code as ApiError['code'], message, kept);
-  return new ApiError(status, CODE_FOR_STATUS[status] ?? 'INTERNAL_ERROR', `HTTP ${status}`, kept);
 }
 
 const RETRYABLE_5XX = new Set([502, 503, 504]);

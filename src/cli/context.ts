@@ -1,14 +1,8 @@
 // What every command is given (the client, where to print) and how the command line ends: exit codes and
 // error printing. Errors print the registry's message (or ours), never a stack.
 import { ApiError } from '../domain/errors.js';
-import {
-  AnswerTooLargeError,
-  type ClientOptions,
-  DEFAULTS,
-  RegistryClient,
-  UnreachableError,
-  type Wait,
-} from './client.js';
+import { AnswerTooLargeError } from './answers.js';
+import { type ClientOptions, DEFAULTS, RegistryClient, UnreachableError, type Wait } from './client.js';
 import { resolveTarget, type StoredLogin } from './config-file.js';
 
 /** Exit codes (docs/cli.md, "Exit codes"). */

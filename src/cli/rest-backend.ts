@@ -8,7 +8,8 @@ import type { SkillSummary, UnitSummary } from '../domain/summaries.js';
 import { bundleFiles, type ListPage, type RegistryBackend } from '../mcp/backend.js';
 import { isTextType, skillUri } from '../mcp/skill-uris.js';
 import { ApiError } from '../domain/errors.js';
-import { AnswerTooLargeError, UnreachableError, type Query, type RegistryClient } from './client.js';
+import { AnswerTooLargeError } from './answers.js';
+import { UnreachableError, type Query, type RegistryClient } from './client.js';
 
 /** Each skills/list entry costs one GET: small pages keep an anonymous caller within its rate limit. */
 const SKILL_PAGE = 10;

@@ -2,7 +2,8 @@
 // path that some system cannot create, or that makes a tool run the publisher's code, is refused by name.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkBundle, installablePaths } from '../../src/domain/bundles.js';
+import { installablePaths } from '../../src/domain/bundle-paths.js';
+import { checkBundle } from '../../src/domain/bundles.js';
 
 const refusal = (paths: string[]) => {
   const found = installablePaths(paths);

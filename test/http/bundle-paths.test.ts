@@ -1,5 +1,5 @@
 // Publication refuses bundle paths that cannot be installed everywhere, or that would make a tool run the
-// publisher's code in the installed folder (src/domain/bundles.ts, installablePaths): 400 naming the file
+// publisher's code in the installed folder (src/domain/bundle-paths.ts, installablePaths): 400 naming the file
 // and the rule, and nothing is stored.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -1,14 +1,9 @@
 // A skill version fetched and verified before anything is written: its file list held to the one rule for
-// bundle paths (domain/bundles.ts), its SKILL.md or archive checked against the version digest, every file
+// bundle paths (domain/bundle-paths.ts), its SKILL.md or archive checked against the version digest, every file
 // against its own digest and size, and every download read with a byte cap. "Verified" means checked
 // against a digest the registry gave, never less.
-import {
-  installablePaths,
-  MAX_BUNDLE_BYTES,
-  MAX_BUNDLE_FILES,
-  MAX_FILE_BYTES,
-  normalizeBundlePath,
-} from '../../domain/bundles.js';
+import { installablePaths } from '../../domain/bundle-paths.js';
+import { MAX_BUNDLE_BYTES, MAX_BUNDLE_FILES, MAX_FILE_BYTES, normalizeBundlePath } from '../../domain/bundles.js';
 import type { Skill } from '../../domain/model.js';
 import { CommandFailed, type CommandContext } from '../context.js';
 import { archiveCap, MAX_SKILL_MD_BYTES, sha256Hex, unpackArchive, verifyDigest, type ListedFile } from './archive.js';

@@ -1,0 +1,242 @@
+// What install, outdated and update do with a skills folder: install one skill (refusing to overwrite what
+// another skill or a person put there), reproduce every skill skills-lock.json pins (all downloaded and
+// verified before any is written), and where each pinned skill stands against the registry's newest version.
+import { lstat, readdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { CommandFailed, type CommandContext, UsageError } from '../context.js';
+import { installedDigest, replaceFolder } from './folder.js';
+import { LOCK_FILE, readLock, writeLock, type LockEntry, type LockFile } from './lockfile.js';
+import { downloadVersion, fetchSkill, type Download, type InstalledFile, type ServedSkill } from './resolve.js';
+
+export interface InstallOptions {
+  root: string;
+  dir?: string;
+  force?: boolean;
+  allowYanked?: boolean;
+}
+
+function refuseYanked(skill: ServedSkill, allowYanked: boolean | undefined, hint: string): void {
+  if (skill.yanked && !allowYanked) {
+    throw new CommandFailed(
+      `${skill.name} ${skill.version} is yanked (withdrawn by its publisher); ${hint}, or pass --allow-yanked to install it anyway`,
+      'YANKED',
+    );
+  }
+}
+
+const entryFor = (ctx: CommandContext, download: Download, digest: string): LockEntry => ({
+  id: download.skill.id,
+  publisher: download.skill.agent_id,
+  name: download.skill.name,
+  version: download.skill.version,
+  digest,
+  registry: ctx.url,
+});
+
+/** The digest to pin: the registry's version digest, checked against what was downloaded. */
+function pinnedDigest(download: Download, written: string | null): string {
+  const digest = download.skill.digest ?? written;
+  if (!digest)
+    throw new CommandFailed(`the version digest of ${download.skill.name} could not be computed`, 'DIGEST_UNSUPPORTED');
+  return digest;
+}
+
+const exists = (path: string) =>
+  lstat(path).then(
+    () => true,
+    () => false,
+  );
+const nonEmpty = (path: string) =>
+  readdir(path).then(
+    (names) => names.length > 0,
+    () => false,
+  );
+
+export interface Installed {
+  id: string;
+  name: string;
+  version: string;
+  digest: string;
+  dir: string;
+  unchanged: boolean;
+  yanked: boolean;
+  files: InstalledFile[];
+}
+
+export async function installOne(
+  ctx: CommandContext,
+  { id, version }: { id: string; version?: string },
+  options: InstallOptions,
+  lock: LockFile | null,
+): Promise<Installed> {
+  const skill = await fetchSkill(ctx, id, version);
+  refuseYanked(
+    skill,
+    options.allowYanked,
+    version ? 'choose another version (kreg versions)' : 'every version is yanked',
+  );
+  const folder = options.dir ? resolve(options.dir) : resolve(options.root, skill.name);
+  const pinned = lock?.skills[skill.name];
+  if (!options.force && (await exists(folder))) {
+    if (pinned && pinned.id !== skill.id) {
+      throw new CommandFailed(
+        `${folder} holds ${pinned.name} of ${pinned.publisher} (${pinned.id}), another skill of that name; pass --force to replace it`,
+        'EXISTS',
+      );
+    }
+    if (!pinned && (await nonEmpty(folder)))
+      throw new CommandFailed(
+        `${folder} already holds files this command did not install; pass --force to replace them`,
+        'EXISTS',
+      );
+    if (pinned && pinned.version === skill.version && (await installedDigest(folder)) === pinned.digest) {
+      return {
+        id: skill.id,
+        name: skill.name,
+        version: skill.version,
+        digest: pinned.digest,
+        dir: folder,
+        unchanged: true,
+        yanked: skill.yanked,
+        files: [],
+      };
+    }
+  }
+  const download = await downloadVersion(ctx, skill);
+  await replaceFolder(folder, download.files);
+  const digest = pinnedDigest(download, await installedDigest(folder));
+  if (lock) {
+    lock.skills[skill.name] = entryFor(ctx, download, digest);
+    await writeLock(options.root, lock);
+  }
+  return {
+    id: skill.id,
+    name: skill.name,
+    version: skill.version,
+    digest,
+    dir: folder,
+    unchanged: false,
+    yanked: skill.yanked,
+    files: download.report,
+  };
+}
+
+/** Every pinned skill exactly as skills-lock.json has it: downloaded and verified first, then written. */
+export async function installFromLock(ctx: CommandContext, options: InstallOptions): Promise<Installed[]> {
+  const lock = await readLock(options.root);
+  const entries = Object.entries(lock.skills);
+  if (entries.length === 0)
+    throw new UsageError(
+      `nothing to install: ${join(options.root, LOCK_FILE)} pins no skills; name one (kreg install <id>)`,
+    );
+  const pending: { folder: string; entry: LockEntry; download: Download }[] = [];
+  const done: Installed[] = [];
+  for (const [name, entry] of entries) {
+    const folder = resolve(options.root, name);
+    if (entry.registry !== ctx.url) {
+      throw new CommandFailed(
+        `${LOCK_FILE} pins ${name} to the registry at ${entry.registry}, not ${ctx.url}: pass --url ${entry.registry}`,
+        'REGISTRY_MISMATCH',
+      );
+    }
+    if ((await installedDigest(folder)) === entry.digest) {
+      done.push({
+        id: entry.id,
+        name,
+        version: entry.version,
+        digest: entry.digest,
+        dir: folder,
+        unchanged: true,
+        yanked: false,
+        files: [],
+      });
+      continue;
+    }
+    const skill = await fetchSkill(ctx, entry.id, entry.version);
+    if (skill.digest !== undefined && skill.digest !== entry.digest) {
+      throw new CommandFailed(
+        `the registry gives ${name} ${entry.version} the digest ${skill.digest}, but ${LOCK_FILE} pins ${entry.digest}; nothing was written`,
+        'LOCK_MISMATCH',
+      );
+    }
+    refuseYanked(skill, options.allowYanked, `move to a version that is not yanked with kreg update ${name}`);
+    pending.push({ folder, entry, download: await downloadVersion(ctx, skill) });
+  }
+  for (const { folder, entry, download } of pending) {
+    await replaceFolder(folder, download.files);
+    const digest = await installedDigest(folder);
+    if (digest !== entry.digest)
+      throw new CommandFailed(
+        `${folder} does not have the digest ${LOCK_FILE} pins (${entry.digest}), but ${digest}`,
+        'LOCK_MISMATCH',
+      );
+    done.push({
+      id: entry.id,
+      name: entry.name,
+      version: entry.version,
+      digest: entry.digest,
+      dir: folder,
+      unchanged: false,
+      yanked: download.skill.yanked,
+      files: download.report,
+    });
+  }
+  return done;
+}
+
+export interface Status {
+  dir: string;
+  id: string;
+  name: string;
+  current: string;
+  latest: string | null;
+  current_yanked: boolean;
+  outdated: boolean;
+}
+
+/** Where each pinned skill stands: the newest version that is not yanked, as the registry says. */
+export async function statuses(ctx: CommandContext, lock: LockFile, only: string[]): Promise<Status[]> {
+  const unknown = only.filter((name) => !lock.skills[name]);
+  if (unknown.length > 0) throw new UsageError(`${LOCK_FILE} pins no skill named ${unknown.join(', ')}`);
+  const result: Status[] = [];
+  for (const [name, entry] of Object.entries(lock.skills)) {
+    if (only.length > 0 && !only.includes(name)) continue;
+    const at = await fetchSkill(ctx, entry.id, entry.version);
+    const latest = at.latest_version;
+    result.push({
+      dir: name,
+      id: entry.id,
+      name: entry.name,
+      current: entry.version,
+      latest,
+      current_yanked: at.yanked,
+      outdated: latest !== null && latest !== entry.version,
+    });
+  }
+  return result;
+}
+
+/**
+ * Moves pinned skills (all, or those named) to their newest version that is not yanked and pins it; every
+ * download is verified before the first folder changes.
+ */
+export async function updatePinned(
+  ctx: CommandContext,
+  root: string,
+  names: string[],
+): Promise<{ dir: string; name: string; from: string; to: string }[]> {
+  const lock = await readLock(root);
+  const moving = (await statuses(ctx, lock, names)).filter((s) => s.outdated);
+  const downloads = [];
+  for (const status of moving)
+    downloads.push({ status, download: await downloadVersion(ctx, await fetchSkill(ctx, status.id, status.latest!)) });
+  const updated: { dir: string; name: string; from: string; to: string }[] = [];
+  for (const { status, download } of downloads) {
+    const folder = resolve(root, status.dir);
+    await replaceFolder(folder, download.files);
+    lock.skills[status.dir] = entryFor(ctx, download, pinnedDigest(download, await installedDigest(folder)));
+    updated.push({ dir: folder, name: status.dir, from: status.current, to: status.latest! });
+  }
+  if (updated.length > 0) await writeLock(root, lock);
+  return updated;
+}
