@@ -1,8 +1,10 @@
 // Group commit on PostgreSQL: writes of one instance that arrive together share one transaction, each in
 // its own savepoint; one that fails fails alone; a group whose connection breaks is written again write by
-// write; what was acknowledged survives the connection's end; and two instances whose groups cross each
-// other's row locks answer every write, retrying the deadlock's victim.
+// write; what was acknowledged survives the connection's end; a write's savepoint travels with its first
+// statement; and two instances whose groups cross each other's row locks answer every write, retrying the
+// deadlock's victim.
 import assert from 'node:assert/strict';
+import { createServer, Socket, type AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { Pool } from 'pg';
@@ -22,17 +24,65 @@ let counter = 0;
 
 const unit = (agentId: string) => unitRecord(agentId, 'grp');
 
+/**
+ * A TCP proxy in front of PostgreSQL that counts round trips per connection: each time the client sends
+ * after having heard from the server (its first bytes count as one too).
+ */
+async function countingLink(targetUrl: string) {
+  const target = new URL(targetUrl);
+  const turns: number[] = [];
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = new Socket();
+    const at = turns.push(0) - 1;
+    let heard = true;
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => {});
+      socket.on('close', () => (socket === client ? upstream : client).destroy());
+    }
+    upstream.connect(Number(target.port || 5432), target.hostname);
+    client.on('data', (data) => {
+      if (heard) turns[at]! += 1;
+      heard = false;
+      upstream.write(data);
+    });
+    upstream.on('data', (data) => {
+      heard = true;
+      client.write(data);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = new URL(targetUrl);
+  url.hostname = '127.0.0.1';
+  url.port = String((server.address() as AddressInfo).port);
+  return {
+    url: url.toString(),
+    /** Round trips per connection opened through the link, since the last reset. */
+    counts: () => [...turns],
+    reset: () => turns.fill(0),
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
 describe('PostgreSQL group commit', { skip }, () => {
   let schema: string;
   let pool: Pool;
+  /** The groups' connection, pipelined as the store's is. */
+  let groups: Pool;
 
   before(async () => {
     schema = await freshSchema(url!);
     await adminQuery(url!, `CREATE TABLE ${schema}.written (n int PRIMARY KEY)`);
     pool = createPool(url!, { schema });
+    groups = createPool(url!, { schema, max: 1 }, true);
   });
   after(async () => {
     await pool?.end();
+    await groups?.end();
     await dropSchema(url!, schema);
   });
 
@@ -45,7 +95,7 @@ describe('PostgreSQL group commit', { skip }, () => {
 
   it('writes that arrive together share one transaction; one that fails rolls back alone', async () => {
     await pool.query('TRUNCATE written');
-    const group = new GroupCommit(pool);
+    const group = new GroupCommit(pool, groups);
     const outcomes = await Promise.allSettled([
       group.write(insert(1)),
       group.write(insert(2)),
@@ -67,7 +117,7 @@ describe('PostgreSQL group commit', { skip }, () => {
 
   it('a group whose connection breaks is written again write by write; only the breaking write fails', async () => {
     await pool.query('TRUNCATE written');
-    const group = new GroupCommit(pool);
+    const group = new GroupCommit(pool, groups);
     const outcomes = await Promise.allSettled([
       group.write(insert(1)),
       group.write(async (client) => {
@@ -102,7 +152,7 @@ describe('PostgreSQL group commit', { skip }, () => {
       holder.release();
     };
     try {
-      const group = new GroupCommit(pool);
+      const group = new GroupCommit(pool, groups);
       const blocked = group.write(async (client) => {
         await client.query('UPDATE written SET n = 101 WHERE n = 100');
       });
@@ -118,6 +168,25 @@ describe('PostgreSQL group commit', { skip }, () => {
       assert.deepEqual(await rows(), [5, 101], 'the held-up write ran again once the row was free');
     } finally {
       await release();
+    }
+  });
+
+  it("sends each write's savepoint with its first statement: a group of n one-statement writes is n + 1 round trips", async () => {
+    await pool.query('TRUNCATE written');
+    const link = await countingLink(url!);
+    const linked = createPool(link.url, { schema, max: 1 }, true);
+    try {
+      const group = new GroupCommit(pool, linked);
+      await group.write(insert(0)); // the connection opened
+      link.reset();
+      const writes = [1, 2, 3, 4, 5].map((n) => group.write(insert(n)));
+      assert.equal(new Set(await Promise.all(writes)).size, 1, 'one group');
+      // BEGIN and the first savepoint with the first write, each further savepoint with its write, the COMMIT.
+      assert.deepEqual(link.counts(), [writes.length + 1]);
+      assert.deepEqual(await rows(), [0, 1, 2, 3, 4, 5]);
+    } finally {
+      await linked.end();
+      await link.close();
     }
   });
 

@@ -2,7 +2,8 @@
 // each group runs in one transaction on one connection, each write in a savepoint of its own, with one
 // COMMIT (one WAL flush) for all. A write that fails rolls back to its savepoint and fails alone; every
 // write is answered only once the COMMIT has returned. One group is written at a time per instance, so
-// writes of one instance never wait on each other's row locks.
+// writes of one instance never wait on each other's row locks. The group's connection is pipelined: a
+// write's savepoint goes out together with the write's first statement, not one round trip ahead of it.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pool, PoolClient } from 'pg';
 import { inTransaction } from './connection.js';
@@ -58,8 +59,13 @@ export class GroupCommit {
   private pending = 0;
   private idle: (() => void)[] = [];
 
+  /**
+   * `pool` runs a write again alone after its group failed; `groups` holds the groups' connection, best
+   * pipelined (createPool's `pipelined`), and may be the same pool.
+   */
   constructor(
     private readonly pool: Pool,
+    private readonly groups: Pool = pool,
     private readonly maxWrites = GROUP_MAX_WRITES,
   ) {}
 
@@ -128,7 +134,7 @@ export class GroupCommit {
   private async commit(group: Queued[]): Promise<Outcome[] | 'failed'> {
     let client: PoolClient;
     try {
-      client = await this.pool.connect();
+      client = await this.groups.connect();
     } catch {
       return 'failed';
     }
@@ -143,9 +149,10 @@ export class GroupCommit {
     const outcomes: Outcome[] = [];
     try {
       for (const op of group) {
-        // One round trip opens the transaction (or releases the previous write's savepoint) and sets this one's.
-        await client.query(outcomes.length === 0 ? BEGIN_GROUP : 'RELEASE SAVEPOINT w; SAVEPOINT w');
-        outcomes.push(await this.attempt(client, op));
+        // Opens the transaction (or releases the previous write's savepoint) and sets this one's; on a
+        // pipelined connection the write's first statement follows it at once, in the same round trip.
+        const mark = client.query(outcomes.length === 0 ? BEGIN_GROUP : 'RELEASE SAVEPOINT w; SAVEPOINT w');
+        outcomes.push(await this.attempt(client, op, mark));
       }
     } catch (error) {
       // The connection broke (or cannot even roll back to a savepoint): it is destroyed, and the server
@@ -165,19 +172,32 @@ export class GroupCommit {
     return outcomes;
   }
 
-  /** One write in its savepoint; its failure rolls back to the savepoint (a failure to do so ends the group). */
-  private async attempt(client: PoolClient, op: Queued): Promise<Outcome> {
+  /**
+   * One write in its savepoint (`mark`, sent just before it); its failure rolls back to the savepoint. A
+   * savepoint that failed, or a failure to roll back to it, ends the group.
+   */
+  private async attempt(client: PoolClient, op: Queued, mark: Promise<unknown>): Promise<Outcome> {
+    // Observed at once, so that its failure is never unhandled while the write runs; thrown below.
+    const marked = mark.then(
+      () => null,
+      (error: unknown) => ({ error }),
+    );
+    let outcome: { value: unknown } | { error: unknown };
     try {
-      return { ok: true, value: await op.work(client) };
+      outcome = { value: await op.work(client) };
     } catch (error) {
-      const mapped = mapError(error);
-      await client.query('ROLLBACK TO SAVEPOINT w');
-      // A deadlock's victim waited on a lock another transaction holds while waiting on one of this group's,
-      // and a write that waited too long on another transaction's lock holds up the rest of its group: each
-      // runs again in a later group (after this one's COMMIT has released its locks).
-      if (isConflict(mapped) || lockWaitedOut(error)) return { retry: true, error: mapped };
-      return { ok: false, error: mapped };
+      outcome = { error };
     }
+    const unmarked = await marked;
+    if (unmarked) throw unmarked.error;
+    if ('value' in outcome) return { ok: true, value: outcome.value };
+    const mapped = mapError(outcome.error);
+    await client.query('ROLLBACK TO SAVEPOINT w');
+    // A deadlock's victim waited on a lock another transaction holds while waiting on one of this group's,
+    // and a write that waited too long on another transaction's lock holds up the rest of its group: each
+    // runs again in a later group (after this one's COMMIT has released its locks).
+    if (isConflict(mapped) || lockWaitedOut(outcome.error)) return { retry: true, error: mapped };
+    return { ok: false, error: mapped };
   }
 
   private again(op: Queued, error: unknown): void {

@@ -30,7 +30,9 @@ export async function openPostgresStore(url: string, options: PoolOptions = {}):
   }, FOLD_EVERY_MS);
   folding.unref();
 
-  const group = new GroupCommit(pool);
+  // The groups' own connection, pipelined (one group is written at a time): one connection more than the pool's.
+  const groupPool = createPool(url, { ...options, max: 1 }, true);
+  const group = new GroupCommit(pool, groupPool);
 
   /**
    * A write, with its idempotent response saved with it, only when `happened` says the write took place (a
@@ -64,7 +66,7 @@ export async function openPostgresStore(url: string, options: PoolOptions = {}):
       closed = true;
       clearInterval(folding);
       await group.drain();
-      await pool.end();
+      await Promise.all([groupPool.end(), pool.end()]);
     },
 
     async claimOidcAgent(agentId, at) {
