@@ -37,7 +37,7 @@ export class Sent<T> {
 export type Work<T> = (client: PoolClient) => Promise<T | Sent<T>>;
 
 /** A write's value once its last statement, if left unanswered, has succeeded. */
-export async function answered<T>(result: T | Sent<T>): Promise<T> {
+async function answered<T>(result: T | Sent<T>): Promise<T> {
   if (!(result instanceof Sent)) return result;
   await result.last;
   return result.value as T;
