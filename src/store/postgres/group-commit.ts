@@ -95,12 +95,12 @@ export class GroupCommit {
   private idle: (() => void)[] = [];
 
   /**
-   * `pool` runs a write again alone after its group failed; `groups` holds the groups' connection, best
-   * pipelined (createPool's `pipelined`), and may be the same pool.
+   * `pool` runs a write again alone after its group failed; `groups` holds the groups' connection, which
+   * must be pipelined (createPool's `pipelined`): a write may leave a statement unanswered on it.
    */
   constructor(
     private readonly pool: Pool,
-    private readonly groups: Pool = pool,
+    private readonly groups: Pool,
     private readonly maxWrites = GROUP_MAX_WRITES,
   ) {}
 
