@@ -25,6 +25,14 @@ function tsFiles(dir: string): string[] {
   });
 }
 
+function jsonFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return jsonFiles(path);
+    return entry.name.endsWith('.json') ? [path] : [];
+  });
+}
+
 const mtime = (path: string) => {
   try {
     return statSync(path).mtimeMs;
@@ -52,6 +60,8 @@ export function buildServer(root: string, outDir: string, extra: string[]): numb
     writeFileSync(out, outputText);
     compiled++;
   }
+  // Data the code imports (JSON modules) sits beside it, as tsc emits it for `npm run build`.
+  for (const file of jsonFiles(join(root, 'src'))) cpSync(file, join(outDir, relative(root, file)));
   // The web front reads its templates and files beside its compiled code (as `npm run build` places them).
   for (const folder of ['templates', 'assets']) {
     cpSync(join(root, 'src', 'web', folder), join(outDir, 'src', 'web', folder), {

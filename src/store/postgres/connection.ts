@@ -75,10 +75,16 @@ function connectionConfig(url: string, options: PoolOptions): pg.ClientConfig {
   return config;
 }
 
-export function createPool(url: string, options: PoolOptions = {}): Pool {
+/**
+ * The instance's pool. `pipelined`: each connection sends a statement without waiting for the answer to
+ * the one before (pg's pipeline mode; answers still come in order, each statement with its own outcome),
+ * for a caller that issues a statement it does not need to wait for (group-commit.ts's savepoints).
+ */
+export function createPool(url: string, options: PoolOptions = {}, pipelined = false): Pool {
   const timeouts = timeoutsOf(options);
   const pool = new pg.Pool({
     ...connectionConfig(url, options),
+    pipeline: pipelined,
     max: options.max ?? 10,
     statement_timeout: timeouts.statementMs,
     // Client side: a server that accepts a query and never answers (partition, frozen host) fails it too.

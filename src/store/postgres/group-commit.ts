@@ -2,7 +2,9 @@
 // each group runs in one transaction on one connection, each write in a savepoint of its own, with one
 // COMMIT (one WAL flush) for all. A write that fails rolls back to its savepoint and fails alone; every
 // write is answered only once the COMMIT has returned. One group is written at a time per instance, so
-// writes of one instance never wait on each other's row locks.
+// writes of one instance never wait on each other's row locks. The group's connection is pipelined: a
+// write's savepoint goes out together with the write's first statement, and a write may leave its last
+// statement unanswered (Sent), so that the next write follows it in the same round trip.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pool, PoolClient } from 'pg';
 import { inTransaction } from './connection.js';
@@ -19,7 +21,27 @@ export const CONFLICT_ATTEMPTS = 4;
  */
 export const GROUP_LOCK_WAIT_MS = 1_000;
 
-export type Work<T> = (client: PoolClient) => Promise<T>;
+/**
+ * What a write answers when its last statement has been sent and not yet answered: its value, and that
+ * statement. The group sends the next write's savepoint and first statement right behind it instead of
+ * waiting a round trip for its answer, and counts the write only once the statement has succeeded (its
+ * failure fails the write). For a last statement whose answer the write itself does not need.
+ */
+export class Sent<T> {
+  constructor(
+    readonly value: T,
+    readonly last: Promise<unknown>,
+  ) {}
+}
+
+export type Work<T> = (client: PoolClient) => Promise<T | Sent<T>>;
+
+/** A write's value once its last statement, if left unanswered, has succeeded. */
+async function answered<T>(result: T | Sent<T>): Promise<T> {
+  if (!(result instanceof Sent)) return result;
+  await result.last;
+  return result.value as T;
+}
 
 interface Queued {
   work: Work<unknown>;
@@ -28,9 +50,23 @@ interface Queued {
   conflicts: number;
 }
 
-const BEGIN_GROUP = `BEGIN; SET LOCAL lock_timeout = ${GROUP_LOCK_WAIT_MS}; SAVEPOINT w`;
+const BEGIN_GROUP = `BEGIN; SET LOCAL lock_timeout = ${GROUP_LOCK_WAIT_MS}`;
+/**
+ * Write i of a group runs after savepoint w<i>, set inside the previous write's (never released before the
+ * COMMIT), so that a write whose last statement fails after the next write was sent behind it rolls back
+ * with everything sent after it, whatever the failure.
+ */
+const savepoint = (i: number) => `w${i}`;
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown } | { retry: true; error: unknown };
+type Failure = { error: unknown } | null;
+
+/** A statement's failure as a value (null: it succeeded), observed at once so it is never unhandled. */
+const settled = (statement: Promise<unknown>): Promise<Failure> =>
+  statement.then(
+    () => null,
+    (error: unknown) => ({ error }),
+  );
 
 /** Waits a little, more with each attempt, so the other side of a conflict can finish first. */
 const backoff = (attempt: number) => sleep(5 + Math.random() * 20 * attempt);
@@ -58,8 +94,13 @@ export class GroupCommit {
   private pending = 0;
   private idle: (() => void)[] = [];
 
+  /**
+   * `pool` runs a write again alone after its group failed; `groups` holds the groups' connection, which
+   * must be pipelined (createPool's `pipelined`): a write may leave a statement unanswered on it.
+   */
   constructor(
     private readonly pool: Pool,
+    private readonly groups: Pool,
     private readonly maxWrites = GROUP_MAX_WRITES,
   ) {}
 
@@ -128,7 +169,7 @@ export class GroupCommit {
   private async commit(group: Queued[]): Promise<Outcome[] | 'failed'> {
     let client: PoolClient;
     try {
-      client = await this.pool.connect();
+      client = await this.groups.connect();
     } catch {
       return 'failed';
     }
@@ -142,10 +183,37 @@ export class GroupCommit {
     };
     const outcomes: Outcome[] = [];
     try {
-      for (const op of group) {
-        // One round trip opens the transaction (or releases the previous write's savepoint) and sets this one's.
-        await client.query(outcomes.length === 0 ? BEGIN_GROUP : 'RELEASE SAVEPOINT w; SAVEPOINT w');
-        outcomes.push(await this.attempt(client, op));
+      // The write before this one, whose last statement is still unanswered.
+      let sent: { value: unknown; last: Promise<Failure> } | null = null;
+      for (let i = 0; i < group.length;) {
+        // Opens the transaction (the first time) and sets this write's savepoint; the connection is
+        // pipelined, so the write's first statement follows at once, in the same round trip.
+        const mark = client.query(`${i === 0 ? `${BEGIN_GROUP}; ` : ''}SAVEPOINT ${savepoint(i)}`);
+        const started = this.start(client, group[i]!, mark);
+        if (sent) {
+          const previous = sent;
+          sent = null;
+          const failure = await previous.last;
+          if (failure) {
+            // The previous write failed at its last statement: it rolls back to its savepoint, with
+            // what was sent behind it (run or, in a transaction that had stopped, failed unrun), and this
+            // write starts again.
+            await started.catch(() => {});
+            outcomes.push(await this.undone(client, i - 1, failure.error));
+            continue;
+          }
+          outcomes.push({ ok: true, value: previous.value });
+        }
+        const result = await started;
+        if ('error' in result) outcomes.push(await this.undone(client, i, result.error));
+        else if (result.last) sent = { value: result.value, last: result.last };
+        else outcomes.push({ ok: true, value: result.value });
+        i++;
+      }
+      if (sent) {
+        const failure = await sent.last;
+        const last = group.length - 1;
+        outcomes.push(failure ? await this.undone(client, last, failure.error) : { ok: true, value: sent.value });
       }
     } catch (error) {
       // The connection broke (or cannot even roll back to a savepoint): it is destroyed, and the server
@@ -165,19 +233,40 @@ export class GroupCommit {
     return outcomes;
   }
 
-  /** One write in its savepoint; its failure rolls back to the savepoint (a failure to do so ends the group). */
-  private async attempt(client: PoolClient, op: Queued): Promise<Outcome> {
+  /**
+   * Runs one write after its savepoint (`mark`, sent just before it): its value (with its last statement
+   * when left unanswered) or its error. Rejects when the savepoint failed, which ends the group.
+   */
+  private async start(
+    client: PoolClient,
+    op: Queued,
+    mark: Promise<unknown>,
+  ): Promise<{ value: unknown; last?: Promise<Failure> } | { error: unknown }> {
+    // Observed at once, so that its failure is never unhandled while the write runs.
+    const marked = settled(mark);
+    let result: { value: unknown; last?: Promise<Failure> } | { error: unknown };
     try {
-      return { ok: true, value: await op.work(client) };
+      const value = await op.work(client);
+      // Left unanswered: a failed savepoint then fails the last statement too, and its rollback ends the group.
+      if (value instanceof Sent) return { value: value.value, last: settled(Promise.all([mark, value.last])) };
+      result = { value };
     } catch (error) {
-      const mapped = mapError(error);
-      await client.query('ROLLBACK TO SAVEPOINT w');
-      // A deadlock's victim waited on a lock another transaction holds while waiting on one of this group's,
-      // and a write that waited too long on another transaction's lock holds up the rest of its group: each
-      // runs again in a later group (after this one's COMMIT has released its locks).
-      if (isConflict(mapped) || lockWaitedOut(error)) return { retry: true, error: mapped };
-      return { ok: false, error: mapped };
+      result = { error };
     }
+    const unmarked = await marked;
+    if (unmarked) throw unmarked.error;
+    return result;
+  }
+
+  /** A write that failed rolls back to its savepoint (a failure to do so ends the group). */
+  private async undone(client: PoolClient, i: number, error: unknown): Promise<Outcome> {
+    const mapped = mapError(error);
+    await client.query(`ROLLBACK TO SAVEPOINT ${savepoint(i)}`);
+    // A deadlock's victim waited on a lock another transaction holds while waiting on one of this group's,
+    // and a write that waited too long on another transaction's lock holds up the rest of its group: each
+    // runs again in a later group (after this one's COMMIT has released its locks).
+    if (isConflict(mapped) || lockWaitedOut(error)) return { retry: true, error: mapped };
+    return { ok: false, error: mapped };
   }
 
   private again(op: Queued, error: unknown): void {
@@ -198,7 +287,9 @@ export class GroupCommit {
   /** A write in a transaction of its own (after its group failed). */
   private async alone(op: Queued): Promise<void> {
     try {
-      op.resolve(await retryingConflicts(() => inTransaction(this.pool, op.work)));
+      op.resolve(
+        await retryingConflicts(() => inTransaction(this.pool, async (client) => answered(await op.work(client)))),
+      );
     } catch (error) {
       op.reject(error instanceof StoreUnavailableError ? error : mapError(error));
     }

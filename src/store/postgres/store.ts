@@ -8,7 +8,7 @@ import { AgentExistsError, type IdempotentResponse, type Store } from '../store.
 import { appliedMigrations, createPool, inTransaction, migrate, run, type PoolOptions } from './connection.js';
 import { postgresDb } from './db.js';
 import { refuseUnstorable } from './errors.js';
-import { GroupCommit, retryingConflicts } from './group-commit.js';
+import { GroupCommit, retryingConflicts, Sent, type Work } from './group-commit.js';
 import { purgeResponses, saveResponse } from './idempotency.js';
 import * as skills from './skills.js';
 import { FOLD_EVERY_MS, foldUnitCounts } from './unit-counts.js';
@@ -30,24 +30,26 @@ export async function openPostgresStore(url: string, options: PoolOptions = {}):
   }, FOLD_EVERY_MS);
   folding.unref();
 
-  const group = new GroupCommit(pool);
+  // The groups' own connection, pipelined (one group is written at a time): one connection more than the pool's.
+  const groupPool = createPool(url, { ...options, max: 1 }, true);
+  const group = new GroupCommit(pool, groupPool);
 
   /**
    * A write, with its idempotent response saved with it, only when `happened` says the write took place (a
    * refusal is never replayed). It joins the next group commit (run again when it lost a deadlock).
    */
-  const writeIf = <T>(
-    work: (client: PoolClient) => Promise<T>,
-    happened: (result: T) => boolean,
-    response?: IdempotentResponse,
-  ): Promise<T> =>
+  const writeIf = <T>(work: Work<T>, happened: (result: T) => boolean, response?: IdempotentResponse): Promise<T> =>
     group.write(async (client) => {
       const result = await work(client);
-      if (happened(result)) await saveResponse(client, response);
-      return result;
+      const value = result instanceof Sent ? result.value : result;
+      if (!response || !happened(value)) return result;
+      // Sent right behind a last statement left unanswered, and answered with it.
+      const saved = saveResponse(client, response);
+      if (result instanceof Sent) return new Sent(value, Promise.all([result.last, saved]));
+      await saved;
+      return value;
     });
-  const write = <T>(work: (client: PoolClient) => Promise<T>, response?: IdempotentResponse): Promise<T> =>
-    writeIf(work, () => true, response);
+  const write = <T>(work: Work<T>, response?: IdempotentResponse): Promise<T> => writeIf(work, () => true, response);
   /** A bulk write (imports) in a transaction of its own, so it never holds up the writes of a group. */
   const writeAlone = <T>(work: (client: PoolClient) => Promise<T>): Promise<T> =>
     retryingConflicts(() => inTransaction(pool, work));
@@ -64,7 +66,7 @@ export async function openPostgresStore(url: string, options: PoolOptions = {}):
       closed = true;
       clearInterval(folding);
       await group.drain();
-      await pool.end();
+      await Promise.all([groupPool.end(), pool.end()]);
     },
 
     async claimOidcAgent(agentId, at) {
@@ -117,7 +119,7 @@ export async function openPostgresStore(url: string, options: PoolOptions = {}):
 
     async contributeUnit(unit, baseQuality, rewardMillis, response, quota) {
       refuseUnstorable(unit);
-      await write((client) => writes.contribute(client, { unit, baseQuality }, rewardMillis, quota), response);
+      await write(async (client) => writes.contribute(client, { unit, baseQuality }, rewardMillis, quota), response);
     },
     deleteUnit: (id, at) => write((client) => writes.deleteUnit(client, id, at)),
     recordVerdict(verdict, response) {

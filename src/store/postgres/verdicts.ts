@@ -6,6 +6,7 @@ import { render } from '../sql.js';
 import type { NewVerdict, VerdictOutcome } from '../store.js';
 import { verdictTallyUpdate } from '../verdict-tally.js';
 import { run } from './connection.js';
+import { Sent } from './group-commit.js';
 import { withWrites } from './statements.js';
 import { reward } from './writes.js';
 
@@ -25,7 +26,7 @@ ON CONFLICT (unit_seq, agent_id) DO UPDATE SET valid = excluded.valid, feedback 
  * Reads what the verdict rule needs (the unit, locked, and this agent's earlier verdict, one statement), lets
  * it decide, and writes its decision (the verdict, the unit's tally and the validator's reward, one statement).
  */
-export async function recordVerdict(client: PoolClient, v: NewVerdict): Promise<VerdictOutcome> {
+export async function recordVerdict(client: PoolClient, v: NewVerdict): Promise<VerdictOutcome | Sent<VerdictOutcome>> {
   // FOR UPDATE: verdicts on one unit, from any instance, queue here, so each one starts from the counts
   // the previous one committed and none is lost.
   const [unit] = (
@@ -53,15 +54,18 @@ export async function recordVerdict(client: PoolClient, v: NewVerdict): Promise<
     values: [unit.seq, v.unitId, v.agentId, v.valid, v.feedback, v.at, v.weight],
   };
   const tally = render(verdictTallyUpdate(decision, v.at, unit.seq), 'postgres');
+  const outcome = { recorded: true, first: previous === undefined } as const;
+  // The write is sent and left unanswered: the group sends the next write behind it (group-commit.ts).
   if (decision.rewardMillis > 0) {
     const validator = { agentId: v.agentId, targetId: v.unitId, at: v.at };
-    await reward(client, [validator], 'validate_knowledge', decision.rewardMillis, undefined, [
-      verdict,
-      { name: 'tally', ...tally },
-    ]);
-  } else {
-    const statement = withWrites([verdict], tally);
-    await run(client, statement.text, statement.values);
+    return new Sent(
+      outcome,
+      reward(client, [validator], 'validate_knowledge', decision.rewardMillis, undefined, [
+        verdict,
+        { name: 'tally', ...tally },
+      ]),
+    );
   }
-  return { recorded: true, first: previous === undefined };
+  const statement = withWrites([verdict], tally);
+  return new Sent(outcome, run(client, statement.text, statement.values));
 }

@@ -10,6 +10,7 @@ import type { AgentOrigin, NewKey, SearchKind, StorageQuota, UnitImport } from '
 import { checkQuota } from '../quota.js';
 import { run, type Queryable } from './connection.js';
 import { uniqueViolation } from './errors.js';
+import { Sent } from './group-commit.js';
 import { chunks, columnsOf, unnestInsert, withWrites, type Statement } from './statements.js';
 
 const UNIT_TYPES = {
@@ -182,17 +183,23 @@ export async function insertUnits(client: PoolClient, items: readonly UnitImport
   }
 }
 
-/** A contribution: the unit, its reward in the history and the agent's totals (with its quota), one statement. */
-export async function contribute(
+/**
+ * A contribution: the unit, its reward in the history and the agent's totals (with its quota), one statement,
+ * sent and left unanswered (the group sends the next write behind it; the quota refusal comes with its answer).
+ */
+export function contribute(
   client: PoolClient,
   item: UnitImport,
   rewardMillis: number,
   quota: StorageQuota | undefined,
-): Promise<void> {
+): Sent<void> {
   const { unit } = item;
   const usage = { units: 1, skills: 0, bytes: rows.unitBytes(unit) };
   const rewarded = { agentId: unit.agent_id, targetId: unit.id, at: unit.created_at, usage };
-  await reward(client, [rewarded], 'contribute_knowledge', rewardMillis, quota, [unitsInsert([item])]);
+  return new Sent(
+    undefined,
+    reward(client, [rewarded], 'contribute_knowledge', rewardMillis, quota, [unitsInsert([item])]),
+  );
 }
 
 /**
