@@ -106,11 +106,10 @@ export const validateUnit = operation(
     id: string,
     input: VerdictInput,
   ): Promise<Change<{ data: { id: string; validated: boolean; feedback: string } }>> => {
-    const unit = await findUnit(ctx, id);
+    // The verdict counts with the validator's standing now (its contributions still held); both reads at once.
+    const [unit, standing] = await Promise.all([findUnit(ctx, id), ctx.store.reputation(agent.agentId, 0)]);
     assertMayValidate(agent, unit);
     const feedback = input.feedback ?? '';
-    // The verdict counts with the validator's standing now (its contributions still held).
-    const standing = await ctx.store.reputation(agent.agentId, 0);
     const weight = verdictWeight(standing?.contributions ?? 0);
     const at = ctx.clock();
     const verdict = {
