@@ -100,8 +100,14 @@ for (const kind of ['skill', 'unit'] as const)
     histogram[bucket] = (histogram[bucket] ?? 0) + 1;
   }
 let arrayBytes = 0;
+let longPostings = 0;
+let escapedPostings = 0;
 for (const kind of ['skill', 'unit'] as const)
-  for (const p of indexes[kind].engine.lexical.postingsLists()) arrayBytes += p.byteLength;
+  for (const p of indexes[kind].engine.lexical.postingsLists()) {
+    arrayBytes += p.byteLength;
+    longPostings += p.length;
+    escapedPostings += p.tfs.escLen;
+  }
 const estimate = (await indexes.unit.memory()).lexicalBytes + (await indexes.skill.memory()).lexicalBytes;
 
 // Snapshot: size, write and load times, and the memory of a loaded index (what a restart holds).
@@ -137,11 +143,18 @@ release('engine: name keys, kept terms, byName', () => {
     swap(engine, 'nameKeys', []);
   }
 });
+/** The lexical index's private parts (its document table, its term store, the head's view of both). */
+const lexicalParts = (kind: 'skill' | 'unit') =>
+  indexes[kind].engine.lexical as unknown as { docs: object; terms: object; parts: object };
 release('lexical: key to ordinal', () => {
-  for (const kind of both) swap(indexes[kind].engine.lexical, 'ordOf', new KeyTable());
+  for (const kind of both) swap(lexicalParts(kind).docs, 'ordOf', new KeyTable());
 });
 release('lexical: vocabulary + postings', () => {
-  for (const kind of both) swap(indexes[kind].engine.lexical, 'terms', new TermStore(4));
+  for (const kind of both) {
+    const empty = new TermStore(4);
+    swap(lexicalParts(kind), 'terms', empty);
+    swap(lexicalParts(kind).parts, 'terms', empty);
+  }
 });
 release('rest (per-ordinal arrays, engines)', () => {
   indexes.skill = undefined as unknown as KindIndex;
@@ -177,6 +190,8 @@ const summary = {
   ),
   listLengths: histogram,
   postingsArraysMiB: mib(arrayBytes),
+  longPostings,
+  escapedPostings,
   partsMiB: Object.fromEntries(
     Object.entries(parts).map(([k, v]) => [k, { heap: mib(v.heap), buffers: mib(v.buffers) }]),
   ),

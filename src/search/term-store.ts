@@ -9,16 +9,17 @@
 // 5 bytes (length, owner); a long list's Postings adds its arrays (postings.ts) and ~500 bytes of objects.
 import { resized } from './typed-arrays.js';
 import { MAX_TF, Postings, type PostingsList } from './postings.js';
+import { PackedTfs, rowOf, type PackedRows } from './packed-tfs.js';
 
 /** Postings a term keeps in the shared pool, at most. */
 export const SHORT = 2;
 /** In the length column: the list is a Postings of its own. */
 const LONG = 255;
 
-/** One term's postings as saved: ordinals, nf term frequencies per posting, impacts. */
+/** One term's postings as saved: ordinals, their term frequencies (packed-tfs.ts), impacts. */
 export interface SavedList {
   docs: Int32Array;
-  tfs: Uint8Array;
+  tfs: PackedRows;
   imp: Float32Array;
   length: number;
   owner: number;
@@ -90,19 +91,19 @@ export class TermStore {
     };
   }
 
-  /** The term's list as saved (views; `tfs` nf per posting). */
+  /** The term's list as saved (views, but for a short list's term frequencies). */
   saved(id: number): SavedList {
     const n = this.lens[id]!;
     const owner = this.owners[id]!;
     if (n === LONG) {
       const p = this.longs.get(id)!;
-      return { docs: p.docs, tfs: p.tfs, imp: p.imp, length: p.length, owner };
+      return { docs: p.docs, tfs: p.tfs.saved(), imp: p.imp, length: p.length, owner };
     }
     const o = id * this.short;
     const nf = this.nf;
     return {
       docs: this.docs.subarray(o, o + n),
-      tfs: this.tfs.subarray(o * nf, (o + n) * nf),
+      tfs: PackedTfs.of(nf, this.tfs.subarray(o * nf, (o + n) * nf), n).saved(),
       imp: this.imp.subarray(o, o + n),
       length: n,
       owner,
@@ -156,10 +157,7 @@ export class TermStore {
    */
   refreshImpacts(impact: (tfs: Uint8Array, offset: number, ord: number) => number): void {
     const nf = this.nf;
-    for (const p of this.longs.values()) {
-      for (let i = 0; i < p.length; i++) p.imp[i] = impact(p.tfs, i * nf, p.docs[i]!);
-      p.buildBlocks();
-    }
+    for (const p of this.longs.values()) p.refreshImpacts((row, ord) => impact(row, 0, ord));
     for (let id = 0; id < this.nextId; id++) {
       const n = this.lens[id]!;
       if (n === LONG) continue;
@@ -181,10 +179,11 @@ export class TermStore {
         w = p.retainLive(alive);
         if (w > 0 && w <= this.short) {
           // Back to the pool.
+          const row = new Uint8Array(this.nf);
           for (let i = 0; i < w; i++) {
             const at = id * this.short + i;
             this.docs[at] = p.docs[i]!;
-            this.tfs.set(p.tfs.subarray(i * this.nf, (i + 1) * this.nf), at * this.nf);
+            this.tfs.set(p.row(i, row), at * this.nf);
           }
           this.longs.delete(id);
           this.lens[id] = w;
@@ -228,14 +227,15 @@ export class TermStore {
     const id = this.add(term, list.owner);
     const n = list.length;
     if (n > this.short) {
-      this.longs.set(id, Postings.restored(this.nf, list.docs, list.tfs, list.imp));
+      this.longs.set(id, Postings.restored(this.nf, list.docs.subarray(0, n), list.tfs, list.imp.subarray(0, n)));
       this.lens[id] = LONG;
       return;
     }
     const o = id * this.short;
     this.docs.set(list.docs.subarray(0, n), o);
     this.imp.set(list.imp.subarray(0, n), o);
-    this.tfs.set(list.tfs.subarray(0, n * this.nf), o * this.nf);
+    for (let i = 0; i < n; i++)
+      rowOf(list.tfs, this.nf, i, this.tfs.subarray((o + i) * this.nf, (o + i + 1) * this.nf));
     this.lens[id] = n;
   }
 
