@@ -172,6 +172,13 @@ gc();
 const fullGcMs = Math.round((performance.now() - gcStart) * 10) / 10;
 await rm(dir, { recursive: true, force: true });
 
+// The first writes after a load: new items added to the loaded indexes (the lists they touch grow).
+const WRITES = 1_000;
+t = performance.now();
+for (let i = 0; i < WRITES; i++) fresh.unit.put(unitSearchItem(c, units + i));
+const writesMs = performance.now() - t;
+const written = reading();
+
 const total = built.heap + built.buffers - base.heap - base.buffers;
 const summary = {
   units,
@@ -202,6 +209,11 @@ const summary = {
   },
   loadedMiB: { heap: mib(loaded.heap - base.heap), buffers: mib(loaded.buffers - base.buffers), rss: mib(loaded.rss) },
   fullGcMs,
+  firstWrites: {
+    items: WRITES,
+    seconds: Math.round(writesMs / 100) / 10,
+    grewMiB: mib(written.heap + written.buffers - loaded.heap - loaded.buffers),
+  },
   loadedIndexes: fresh.unit.engine.size + fresh.skill.engine.size,
 };
 console.log(JSON.stringify(summary, null, 2));

@@ -15,11 +15,14 @@ export const BLOCK = 128;
 export const MAX_TF = 255;
 
 /**
- * The capacity a list keeps for its length once it stops doubling (after a build, or loaded from a
- * snapshot): an eighth more, so that the items added next do not copy every long list at once (at a
- * million items, that copy is the whole index).
+ * The capacity a full list grows to when a posting is added: twice as much while it is small, then an
+ * eighth more (at least GROWTH_STEP). A list holds no spare room after a build (trim) or a load, so only
+ * the lists that items are added to grow, and by a bounded share: at a million items, doubling every list
+ * the first writes touch would soon be half the index again.
  */
-export const roomFor = (length: number): number => length + (length >> 3) + 2;
+export const grownCapacity = (capacity: number): number =>
+  Math.max(2, capacity + Math.max(capacity >> 3, Math.min(capacity, GROWTH_STEP)));
+const GROWTH_STEP = 4096;
 
 /** What scoring reads of a postings list: a Postings, or a view of a short list in the shared pool (term-store.ts). */
 export interface PostingsList {
@@ -48,12 +51,12 @@ export class Postings implements PostingsList {
 
   /**
    * A list from saved arrays (a snapshot; copied): `docs` ascending, `tfs` their packed term frequencies
-   * (checked by the caller), `imp` the impacts. With room to grow (roomFor).
+   * (checked by the caller), `imp` the impacts. Without spare room (see grownCapacity).
    */
   static restored(nf: number, docs: Int32Array, tfs: PackedRows, imp: Float32Array): Postings {
     if (imp.length !== docs.length) throw new Error('postings arrays of different lengths');
     const p = new Postings(nf);
-    const cap = roomFor(docs.length);
+    const cap = docs.length;
     p.docs = new Int32Array(cap);
     p.docs.set(docs);
     p.tfs = PackedTfs.restored(nf, tfs, docs.length, cap);
@@ -67,7 +70,7 @@ export class Postings implements PostingsList {
   /** Appends a posting: `tf` its nf term frequencies (at most MAX_TF each). */
   push(doc: number, tf: ArrayLike<number>, impact: number): void {
     if (this.length === this.docs.length) {
-      const cap = this.docs.length * 2;
+      const cap = grownCapacity(this.docs.length);
       this.docs = resized(this.docs, cap);
       this.tfs.resize(cap);
       this.imp = resized(this.imp, cap);
@@ -80,9 +83,10 @@ export class Postings implements PostingsList {
     else if (this.blockLast !== null) this.addToBlock(i);
   }
 
-  private ensureBlockCapacity(nb: number): void {
+  /** Room for `nb` blocks: twice that when it grows, exactly that (`exact`) when the list is built whole. */
+  private ensureBlockCapacity(nb: number, exact = false): void {
     if (this.blockLast !== null && this.blockLast.length >= nb) return;
-    const cap = Math.max(4, nb * 2);
+    const cap = exact ? nb : Math.max(4, nb * 2);
     const last = new Int32Array(cap);
     const max = new Float32Array(cap);
     if (this.blockLast !== null) {
@@ -104,19 +108,19 @@ export class Postings implements PostingsList {
     this.blockLast = null;
     this.blockMax = null;
     if (this.length <= BLOCK) return;
-    this.ensureBlockCapacity(Math.ceil(this.length / BLOCK));
+    this.ensureBlockCapacity(Math.ceil(this.length / BLOCK), true);
     for (let i = 0; i < this.length; i++) this.addToBlock(i);
   }
 
-  /** Gives back most of the room the doubling left unused (after a bulk build), keeping roomFor's. */
+  /** Gives back the room growth left unused (after a bulk build): the list's arrays are then its length. */
   trim(): void {
-    const cap = roomFor(this.length);
+    const cap = Math.max(2, this.length);
     if (this.docs.length > cap) {
       this.docs = this.docs.slice(0, cap);
       this.tfs.resize(cap);
       this.imp = this.imp.slice(0, cap);
     }
-    const nb = Math.max(4, Math.ceil(this.length / BLOCK));
+    const nb = Math.ceil(this.length / BLOCK);
     if (this.blockLast !== null && this.blockLast.length > nb) {
       this.blockLast = this.blockLast.slice(0, nb);
       this.blockMax = this.blockMax!.slice(0, nb);
