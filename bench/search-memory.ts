@@ -14,6 +14,7 @@ import { createProvider } from '../src/search/embeddings/factory.js';
 import { AttributeTable } from '../src/search/attribute-table.js';
 import { KindIndex } from '../src/search/registry-index.js';
 import { KeyTable } from '../src/search/key-table.js';
+import { ItemNames } from '../src/search/item-names.js';
 import { TermStore } from '../src/search/term-store.js';
 import { ITEM_NEW_TERMS, ITEM_TERMS } from '../src/search/registry-options.js';
 import { loadIndexSnapshot, snapshotFingerprint, writeIndexSnapshot } from '../src/search/snapshot.js';
@@ -136,12 +137,8 @@ release('attributes (table, interned texts)', () => {
     swap(indexes[kind], 'tieBreak', null);
   }
 });
-release('engine: name keys, kept terms, byName', () => {
-  for (const kind of both) {
-    const engine = indexes[kind].engine;
-    for (const field of ['info', 'byName', 'kept']) swap(engine, field, new Map());
-    swap(engine, 'nameKeys', []);
-  }
+release('engine: name keys, kept terms, items by name', () => {
+  for (const kind of both) swap(indexes[kind].engine, 'names', new ItemNames());
 });
 /** The lexical index's private parts (its document table, its term store, the head's view of both). */
 const lexicalParts = (kind: 'skill' | 'unit') =>

@@ -17,7 +17,7 @@ import type { SavedList } from './term-store.js';
 import { codeBytes, escapesBelow } from './packed-tfs.js';
 import type { KindIndex } from './registry-index.js';
 import { fromSavedRow, savedRow, type SavedRow } from './attribute-row.js';
-import type { ItemInfo } from './engine.js';
+import type { ItemInfo } from './item-names.js';
 import type { LexicalHead } from './lexical.js';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 
