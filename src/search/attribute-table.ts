@@ -34,7 +34,6 @@ export class AttributeTable {
   private cap = 0;
   private used = 0;
   private freeSlots: number[] = [];
-  private seqs = new Float64Array(0);
   private quality = new Float64Array(0);
   private created = new Float64Array(0);
   private textKeys = new Float64Array(0);
@@ -77,7 +76,6 @@ export class AttributeTable {
       this.slotOf.set(seq, s);
     } else this.clearSlot(s);
     const st = this.strings;
-    this.seqs[s] = seq;
     this.quality[s] = a.quality;
     this.textKeys[s] = a.textKey;
     const ms = instant(a.createdAt);
@@ -172,7 +170,7 @@ export class AttributeTable {
 
   /** Bytes held by the columns (typed arrays at capacity) and an estimate for the maps and texts. */
   get byteLength(): number {
-    const arrays = [this.seqs, this.quality, this.created, this.textKeys, this.idBytes, this.idLen, this.refs];
+    const arrays = [this.quality, this.created, this.textKeys, this.idBytes, this.idLen, this.refs];
     let bytes = this.flags.byteLength + this.tagOff.byteLength + this.tagLen.byteLength + this.tagPool.byteLength;
     for (const a of arrays) bytes += a.byteLength;
     return bytes + this.slotOf.byteLength + this.strings.byteLength + (this.createdText.size + this.idText.size) * 80;
@@ -269,7 +267,6 @@ export class AttributeTable {
         b.set(a);
         return b;
       };
-      this.seqs = grow(this.seqs, (n) => new Float64Array(n));
       this.quality = grow(this.quality, (n) => new Float64Array(n));
       this.created = grow(this.created, (n) => new Float64Array(n));
       this.textKeys = grow(this.textKeys, (n) => new Float64Array(n));

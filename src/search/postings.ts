@@ -16,13 +16,12 @@ export const MAX_TF = 255;
 
 /**
  * The capacity a full list grows to when a posting is added: twice as much while it is small, then an
- * eighth more (at least GROWTH_STEP). A list holds no spare room after a build (trim) or a load, so only
- * the lists that items are added to grow, and by a bounded share: at a million items, doubling every list
- * the first writes touch would soon be half the index again.
+ * eighth more. A list holds no spare room after a build (trim) or a load, so only the lists that items
+ * are added to grow, and by a bounded share: at a million items, doubling every list the first writes
+ * touch would soon be half the index again.
  */
 export const grownCapacity = (capacity: number): number =>
-  Math.max(2, capacity + Math.max(capacity >> 3, Math.min(capacity, GROWTH_STEP)));
-const GROWTH_STEP = 4096;
+  capacity < 64 ? Math.max(2, capacity * 2) : capacity + (capacity >> 3);
 
 /** What scoring reads of a postings list: a Postings, or a view of a short list in the shared pool (term-store.ts). */
 export interface PostingsList {
