@@ -1,7 +1,8 @@
 // The search index saved to disk, so a restart loads it in seconds instead of rebuilding it from the
 // store, then catches up from the store's change log (from the sequence the snapshot was taken at).
 // The file (snapshot-file.ts) holds, per kind: the lexical index's head (ordinals' keys, liveness,
-// field lengths), every term's postings (long and short lists alike), each item's name key and kept terms,
+// field lengths), every term's postings (long and short lists alike: ordinals, term frequencies packed as
+// packed-tfs.ts keeps them with their side table, impacts), each item's name key and kept terms,
 // and its attributes as rows of values (attribute-table.ts's SavedRow).
 // Vectors are not in it: they are loaded from the store, per model.
 //
