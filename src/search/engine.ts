@@ -69,18 +69,13 @@ export class SearchEngine {
     return this.lexical.size;
   }
 
-  /** The terms of each field of a document, as indexed. */
-  fieldTerms(doc: SearchDocument): string[][] {
-    return documentFields(this.analyzer, this.config, doc);
-  }
-
   /**
    * Adds or replaces an item (and its vector, when given; a replaced item without one loses its old one).
    * Answers how many of its distinct terms the lexical index's limits left out (0: all indexed).
    */
   upsert(doc: SearchDocument, vector?: Float32Array | null): number {
     this.remove(doc.key);
-    const fields = this.fieldTerms(doc);
+    const fields = documentFields(this.analyzer, this.config, doc);
     const refused = this.lexical.add(doc.key, fields, doc.owner);
     const nameKey = this.analyzer.nameKey(doc.name);
     const info: ItemInfo = {
@@ -282,6 +277,11 @@ export class SearchEngine {
   item(key: number): ItemInfo | undefined {
     const ord = this.lexical.ordinal(key);
     return ord === undefined ? undefined : this.names.info(ord);
+  }
+
+  /** Bytes of the items' name keys and kept terms (typed arrays at capacity, the rest estimated). */
+  get itemBytes(): number {
+    return this.names.byteLength;
   }
 
   /** Approximate memory of the indexes (lexical postings and vectors). */
