@@ -199,3 +199,18 @@ test('short lists in the shared pool answer as lists of their own: through growt
     { numRuns: 80, seed: 7 },
   );
 });
+
+test('the per-document columns restored from a snapshot grow by an eighth when a document is added', async () => {
+  const { DocumentTable } = await import('../../src/search/document-table.js');
+  const built = new DocumentTable(FIELDS.length);
+  const fields = FIELDS.map(() => ['word']);
+  for (let key = 0; key < 10_000; key++) built.add(key, fields);
+  const restored = new DocumentTable(FIELDS.length);
+  restored.restore(built.saved());
+  for (let ord = 0; ord < 10_000; ord++) restored.restoreOrdinal(ord);
+  assert.equal(restored.keys.length, 10_000, 'no spare room after a load');
+  restored.add(10_000, fields);
+  assert.equal(restored.keys.length, 11_250);
+  assert.equal(restored.lens.length, 11_250 * FIELDS.length);
+  assert.equal(restored.aliveCount, 10_001);
+});
