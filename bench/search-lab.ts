@@ -166,7 +166,8 @@ async function main() {
       expansion: { ...NO_EXPANSION.expansion, ...expansion },
       prf: { ...NO_EXPANSION.prf, ...prf },
     };
-    const indexKey = JSON.stringify([cfg.analyzer, cfg.bodyWords, cfg.bodyProseOnly]);
+    // An engine's configuration is fixed when it is made: a new configuration gets an engine of its own.
+    const indexKey = JSON.stringify(cfg);
     let engine = engines.get(indexKey);
     if (!engine) {
       const t1 = performance.now();
@@ -232,8 +233,6 @@ async function main() {
       engines.clear();
       engines.set(indexKey, engine);
     }
-    // The whole config, from the defaults: nothing of the previous variant stays.
-    engine.setConfig(cfg);
     const current = engine;
     const model = cooccurrence;
     current.rewriteQuery = (terms, filter) => {

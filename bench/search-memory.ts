@@ -14,6 +14,7 @@ import { createProvider } from '../src/search/embeddings/factory.js';
 import { AttributeTable } from '../src/search/attribute-table.js';
 import { KindIndex } from '../src/search/registry-index.js';
 import { KeyTable } from '../src/search/key-table.js';
+import { ItemNames } from '../src/search/item-names.js';
 import { TermStore } from '../src/search/term-store.js';
 import { ITEM_NEW_TERMS, ITEM_TERMS } from '../src/search/registry-options.js';
 import { loadIndexSnapshot, snapshotFingerprint, writeIndexSnapshot } from '../src/search/snapshot.js';
@@ -100,8 +101,14 @@ for (const kind of ['skill', 'unit'] as const)
     histogram[bucket] = (histogram[bucket] ?? 0) + 1;
   }
 let arrayBytes = 0;
+let longPostings = 0;
+let escapedPostings = 0;
 for (const kind of ['skill', 'unit'] as const)
-  for (const p of indexes[kind].engine.lexical.postingsLists()) arrayBytes += p.byteLength;
+  for (const p of indexes[kind].engine.lexical.postingsLists()) {
+    arrayBytes += p.byteLength;
+    longPostings += p.length;
+    escapedPostings += p.tfs.escLen;
+  }
 const estimate = (await indexes.unit.memory()).lexicalBytes + (await indexes.skill.memory()).lexicalBytes;
 
 // Snapshot: size, write and load times, and the memory of a loaded index (what a restart holds).
@@ -130,18 +137,21 @@ release('attributes (table, interned texts)', () => {
     swap(indexes[kind], 'tieBreak', null);
   }
 });
-release('engine: name keys, kept terms, byName', () => {
-  for (const kind of both) {
-    const engine = indexes[kind].engine;
-    for (const field of ['info', 'byName', 'kept']) swap(engine, field, new Map());
-    swap(engine, 'nameKeys', []);
-  }
+release('engine: name keys, kept terms, items by name', () => {
+  for (const kind of both) swap(indexes[kind].engine, 'names', new ItemNames());
 });
+/** The lexical index's private parts (its document table, its term store, the head's view of both). */
+const lexicalParts = (kind: 'skill' | 'unit') =>
+  indexes[kind].engine.lexical as unknown as { docs: object; terms: object; parts: object };
 release('lexical: key to ordinal', () => {
-  for (const kind of both) swap(indexes[kind].engine.lexical, 'ordOf', new KeyTable());
+  for (const kind of both) swap(lexicalParts(kind).docs, 'ordOf', new KeyTable());
 });
 release('lexical: vocabulary + postings', () => {
-  for (const kind of both) swap(indexes[kind].engine.lexical, 'terms', new TermStore(4));
+  for (const kind of both) {
+    const empty = new TermStore(4);
+    swap(lexicalParts(kind), 'terms', empty);
+    swap(lexicalParts(kind).parts, 'terms', empty);
+  }
 });
 release('rest (per-ordinal arrays, engines)', () => {
   indexes.skill = undefined as unknown as KindIndex;
@@ -158,6 +168,13 @@ const gcStart = performance.now();
 gc();
 const fullGcMs = Math.round((performance.now() - gcStart) * 10) / 10;
 await rm(dir, { recursive: true, force: true });
+
+// The first writes after a load: new items added to the loaded indexes (the lists they touch grow).
+const WRITES = 1_000;
+t = performance.now();
+for (let i = 0; i < WRITES; i++) fresh.unit.put(unitSearchItem(c, units + i));
+const writesMs = performance.now() - t;
+const written = reading();
 
 const total = built.heap + built.buffers - base.heap - base.buffers;
 const summary = {
@@ -177,6 +194,8 @@ const summary = {
   ),
   listLengths: histogram,
   postingsArraysMiB: mib(arrayBytes),
+  longPostings,
+  escapedPostings,
   partsMiB: Object.fromEntries(
     Object.entries(parts).map(([k, v]) => [k, { heap: mib(v.heap), buffers: mib(v.buffers) }]),
   ),
@@ -187,6 +206,11 @@ const summary = {
   },
   loadedMiB: { heap: mib(loaded.heap - base.heap), buffers: mib(loaded.buffers - base.buffers), rss: mib(loaded.rss) },
   fullGcMs,
+  firstWrites: {
+    items: WRITES,
+    seconds: Math.round(writesMs / 100) / 10,
+    grewMiB: mib(written.heap + written.buffers - loaded.heap - loaded.buffers),
+  },
   loadedIndexes: fresh.unit.engine.size + fresh.skill.engine.size,
 };
 console.log(JSON.stringify(summary, null, 2));

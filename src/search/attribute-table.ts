@@ -3,18 +3,16 @@
 // cost a few dozen bytes each instead of an object, its strings and a Map entry of their own.
 //
 // Columns: quality (Float64), creation time (epoch milliseconds, Float64; a text that is not a plain
-// ISO-8601 instant of years 0-9999 is kept as text beside), the text fingerprint (Float64), the id (up to
-// ID_WIDTH ASCII bytes in place, else as text beside), domain / visibility / publisher / type / the name's
-// first word as ids into an interned string table, the tags as a run of ids in one shared pool, the two
-// booleans as bits. Comparing ids byte by byte and instants as numbers orders them exactly as comparing
+// ISO-8601 instant of years 0-9999 is kept as text beside), the text fingerprint (Float64), the id (up
+// to 32 ASCII bytes in place, else as text beside: attribute-ids.ts), domain / visibility / publisher /
+// type / the name's first word as ids into an interned string table, the tags as a run of ids in one
+// shared pool, the two booleans as bits. Comparing ids byte by byte and instants as numbers orders them exactly as comparing
 // their texts does, so the tie order is the one of the plain objects.
 import type { Attributes, FilterView } from './attribute-row.js';
 import { KeyTable } from './key-table.js';
 import { Strings } from './strings.js';
+import { IdColumn } from './attribute-ids.js';
 
-const ID_WIDTH = 32;
-/** In the id length column: the id is kept as text beside. */
-const ID_TEXT = 255;
 const LISTED = 1;
 const LISTED_SET = 2;
 const CONFORMANT = 4;
@@ -34,12 +32,10 @@ export class AttributeTable {
   private cap = 0;
   private used = 0;
   private freeSlots: number[] = [];
-  private seqs = new Float64Array(0);
   private quality = new Float64Array(0);
   private created = new Float64Array(0);
   private textKeys = new Float64Array(0);
-  private idBytes = new Uint8Array(0);
-  private idLen = new Uint8Array(0);
+  private readonly ids = new IdColumn();
   private refs = new Int32Array(0); // 5 per slot: domain, visibility, agent, type, name (-1: none)
   private flags = new Uint8Array(0);
   private tagOff = new Uint32Array(0);
@@ -49,7 +45,6 @@ export class AttributeTable {
   private tagGarbage = 0;
   /** Texts that do not fit their column, by slot. */
   private readonly createdText = new Map<number, string>();
-  private readonly idText = new Map<number, string>();
 
   get size(): number {
     return this.slotOf.size;
@@ -77,13 +72,12 @@ export class AttributeTable {
       this.slotOf.set(seq, s);
     } else this.clearSlot(s);
     const st = this.strings;
-    this.seqs[s] = seq;
     this.quality[s] = a.quality;
     this.textKeys[s] = a.textKey;
     const ms = instant(a.createdAt);
     this.created[s] = ms;
     if (Number.isNaN(ms)) this.createdText.set(s, a.createdAt);
-    this.setId(s, a.id);
+    this.ids.set(s, a.id);
     const r = s * 5;
     this.refs[r] = st.id(a.domain);
     this.refs[r + 1] = st.id(a.visibility);
@@ -118,7 +112,7 @@ export class AttributeTable {
     const a: Attributes = {
       quality: v.quality,
       createdAt: this.createdAt(s),
-      id: this.id(s),
+      id: this.ids.get(s),
       textKey: this.textKeys[s]!,
       domain: v.domain,
     };
@@ -167,15 +161,16 @@ export class AttributeTable {
       const tb = this.createdAt(b);
       if (ta !== tb) return ta < tb ? 1 : -1;
     }
-    return this.compareIds(b, a);
+    return this.ids.compare(b, a);
   };
 
   /** Bytes held by the columns (typed arrays at capacity) and an estimate for the maps and texts. */
   get byteLength(): number {
-    const arrays = [this.seqs, this.quality, this.created, this.textKeys, this.idBytes, this.idLen, this.refs];
+    const arrays = [this.quality, this.created, this.textKeys, this.refs];
     let bytes = this.flags.byteLength + this.tagOff.byteLength + this.tagLen.byteLength + this.tagPool.byteLength;
     for (const a of arrays) bytes += a.byteLength;
-    return bytes + this.slotOf.byteLength + this.strings.byteLength + (this.createdText.size + this.idText.size) * 80;
+    bytes += this.ids.byteLength + this.slotOf.byteLength + this.strings.byteLength;
+    return bytes + this.createdText.size * 80;
   }
 
   // ---- the columns' parts ------------------------------------------------------------------------
@@ -211,42 +206,6 @@ export class AttributeTable {
     return Number.isNaN(ms) ? this.createdText.get(s)! : new Date(ms).toISOString();
   }
 
-  private id(s: number): string {
-    const n = this.idLen[s]!;
-    if (n === ID_TEXT) return this.idText.get(s)!;
-    return String.fromCharCode(...this.idBytes.subarray(s * ID_WIDTH, s * ID_WIDTH + n));
-  }
-
-  private setId(s: number, id: string): void {
-    if (id.length >= ID_TEXT || id.length > ID_WIDTH || !/^[\x00-\x7f]*$/.test(id)) {
-      this.idLen[s] = ID_TEXT;
-      this.idText.set(s, id);
-      return;
-    }
-    this.idLen[s] = id.length;
-    const o = s * ID_WIDTH;
-    for (let i = 0; i < id.length; i++) this.idBytes[o + i] = id.charCodeAt(i);
-  }
-
-  /** The order of the two ids as texts (ASCII bytes compare as their code units do). */
-  private compareIds(a: number, b: number): number {
-    const na = this.idLen[a]!;
-    const nb = this.idLen[b]!;
-    if (na === ID_TEXT || nb === ID_TEXT) {
-      const ia = this.id(a);
-      const ib = this.id(b);
-      return ia < ib ? -1 : ia > ib ? 1 : 0;
-    }
-    const oa = a * ID_WIDTH;
-    const ob = b * ID_WIDTH;
-    const n = Math.min(na, nb);
-    for (let i = 0; i < n; i++) {
-      const d = this.idBytes[oa + i]! - this.idBytes[ob + i]!;
-      if (d) return d;
-    }
-    return na - nb;
-  }
-
   private clearSlot(s: number): void {
     for (let c = 0; c < 5; c++) this.strings.release(this.refs[s * 5 + c]!);
     const off = this.tagOff[s]!;
@@ -254,7 +213,7 @@ export class AttributeTable {
     this.tagGarbage += this.tagLen[s]!;
     this.tagLen[s] = 0;
     this.createdText.delete(s);
-    this.idText.delete(s);
+    this.ids.clear(s);
   }
 
   private newSlot(): number {
@@ -269,12 +228,10 @@ export class AttributeTable {
         b.set(a);
         return b;
       };
-      this.seqs = grow(this.seqs, (n) => new Float64Array(n));
       this.quality = grow(this.quality, (n) => new Float64Array(n));
       this.created = grow(this.created, (n) => new Float64Array(n));
       this.textKeys = grow(this.textKeys, (n) => new Float64Array(n));
-      this.idBytes = grow(this.idBytes, (n) => new Uint8Array(n), ID_WIDTH);
-      this.idLen = grow(this.idLen, (n) => new Uint8Array(n));
+      this.ids.grow(cap);
       this.refs = grow(this.refs, (n) => new Int32Array(n), 5);
       this.flags = grow(this.flags, (n) => new Uint8Array(n));
       this.tagOff = grow(this.tagOff, (n) => new Uint32Array(n));

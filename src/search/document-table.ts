@@ -1,7 +1,7 @@
 // A LexicalIndex's per-document columns, by insertion ordinal: each field's length, the caller's key and
 // whether the document is alive; the key → ordinal table of live documents (key-table.ts); every field's
 // total length and the live count (what BM25F's average lengths are made of). A document costs 4 bytes
-// per field (length) + 9 bytes + 4 bytes of key table; the arrays grow by doubling.
+// per field (length) + 9 bytes + 4 bytes of key table; the arrays grow by doubling, then by an eighth.
 import { resized } from './typed-arrays.js';
 import { KeyTable } from './key-table.js';
 
@@ -62,8 +62,10 @@ export class DocumentTable {
     return true;
   }
 
+  /** Twice the room while the table is small, then an eighth more (after a load, the first add copies the columns once). */
   private grow(): void {
-    const cap = this.keys.length * 2;
+    const n = this.keys.length;
+    const cap = n < 4096 ? n * 2 : n + (n >> 3);
     this.lens = resized(this.lens, cap * this.nf);
     this.keys = resized(this.keys, cap);
     this.alive = resized(this.alive, cap);

@@ -1,5 +1,7 @@
 // What the search module knows of an item: plain text fields, no storage concerns. Skills and knowledge
 // units both map onto it (see toSearchDocument helpers in index.ts).
+import type { Analyzer } from './analyzer.js';
+import type { SearchConfig } from './hybrid.js';
 
 /** One searchable item. `key` is a caller-chosen non-negative integer (e.g. the store's row sequence). */
 export interface SearchDocument {
@@ -14,6 +16,27 @@ export interface SearchDocument {
   body: string;
   /** Who the item is from (an agent id): what one owner adds to the vocabulary is bounded. */
   owner?: string;
+}
+
+/**
+ * The terms of each field of a document, as indexed (name, description, tags and domain, body), with the
+ * engine's analyzer and its configuration's body options.
+ */
+export function documentFields(
+  analyzer: Analyzer,
+  config: Pick<SearchConfig, 'bodyWords' | 'bodyProseOnly'>,
+  doc: SearchDocument,
+): string[][] {
+  const a = analyzer;
+  // Analysis of a long body is the costly part of indexing: only its start is read when bodyWords is set.
+  const bw = config.bodyWords;
+  let text = doc.body;
+  if (config.bodyProseOnly)
+    text = text.replace(/^ {0,3}(```|~~~)[\s\S]*?(^ {0,3}\1|(?![\s\S]))/gm, ' ').replace(/<[^>\n]{1,200}>/g, ' ');
+  let body = a.indexTerms(bw > 0 ? text.slice(0, bw * 12) : text);
+  if (config.bodyWords > 0 && body.length > config.bodyWords) body = body.slice(0, config.bodyWords);
+  const tags = [...doc.tags, ...(doc.domain ? [doc.domain] : [])].join(' , ');
+  return [a.indexTerms(doc.name), a.indexTerms(doc.description), a.indexTerms(tags), body];
 }
 
 /**

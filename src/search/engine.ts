@@ -4,12 +4,13 @@
 // `search` takes the query's vector when it has one; without vectors the ranking is lexical only.
 // Helpers: scoring.ts (semantic normalization, rank fusion), duplicates.ts (near-duplicates last).
 import { Analyzer } from './analyzer.js';
-import type { SearchDocument } from './document.js';
+import { documentFields, type SearchDocument } from './document.js';
 import { collapseDuplicates } from './duplicates.js';
 import { configFor, nameEvidence, phraseMatches, termsNeeded, type SearchConfig } from './hybrid.js';
 import { LexicalIndex, type QueryTerm } from './lexical.js';
 import { fuseRanks, semanticScale, type Candidate, type RankedHit } from './scoring.js';
 import { ExactVectorIndex, type VectorIndex } from './vectors.js';
+import { ItemNames, NO_TERMS, type ItemInfo } from './item-names.js';
 
 export interface EngineSearchOptions {
   /** Results wanted (after offset). */
@@ -38,35 +39,20 @@ export interface EngineSearchResult {
 /** Terms of a query beyond this many are ignored (a pasted document is not a query). */
 export const MAX_QUERY_TERMS = 32;
 
-export interface ItemInfo {
-  nameKey: string;
-  /** The name's terms, for name evidence and feedback (kept when the config uses them: see itemTerms). */
-  nameTerms: string[];
-  /** Sorted unique description terms, for near-duplicate detection (likewise). */
-  descSet: string[];
-}
-
-const NO_TERMS: string[] = [];
-
 export class SearchEngine {
-  /** Query-time parameters may be changed between searches (the lab does); index-time ones may not. */
-  config: SearchConfig;
+  /** Every parameter, fixed when the engine is made (a lab compares configurations with an engine each). */
+  readonly config: SearchConfig;
   readonly analyzer: Analyzer;
   readonly lexical: LexicalIndex;
   vectors: VectorIndex | null;
-  /** Each indexed item's name key, by its lexical ordinal (undefined once the ordinal is dead). */
-  private readonly nameKeys: (string | undefined)[] = [];
-  /** The kept terms of the items that have any (see itemTerms), by key. */
-  private readonly kept = new Map<number, Pick<ItemInfo, 'nameTerms' | 'descSet'>>();
-  /** Items by normalized name: one key, or several in insertion order (most names are unique). */
-  private readonly byName = new Map<string, number | number[]>();
-  /** Per-item terms kept beside the index: all (any config may be set later), or what this config reads. */
+  /** Each indexed item's name key and kept terms, by its lexical ordinal; its ordinals by name key. */
+  private readonly names = new ItemNames();
+  /** Per-item terms kept beside the index: all (for feedback experiments), or what the config reads. */
   private readonly keeps: { name: boolean; description: boolean };
 
   /**
    * `itemTerms` 'needed' keeps only the per-item terms the config reads (the registry: at 1M items the
-   * rest is hundreds of MB), and setConfig then refuses a config that needs more; 'all' (the default, for
-   * the lab) keeps them all.
+   * rest is hundreds of MB); 'all' (the default, for the lab's query rewriting) keeps them all.
    */
   constructor(
     config: Partial<SearchConfig> = {},
@@ -83,46 +69,13 @@ export class SearchEngine {
     return this.lexical.size;
   }
 
-  /** Changes query-time parameters (everything but analyzer and bodyWords, which shape the index). */
-  setConfig(overrides: Partial<SearchConfig>): void {
-    if (
-      overrides.analyzer !== undefined &&
-      JSON.stringify(overrides.analyzer) !== JSON.stringify(this.config.analyzer)
-    ) {
-      throw new Error('analyzer options are fixed when the index is built');
-    }
-    if (overrides.bodyWords !== undefined && overrides.bodyWords !== this.config.bodyWords)
-      throw new Error('bodyWords is fixed when the index is built');
-    if (overrides.bodyProseOnly !== undefined && overrides.bodyProseOnly !== this.config.bodyProseOnly)
-      throw new Error('bodyProseOnly is fixed when the index is built');
-    const needs = termsNeeded({ ...this.config, ...overrides });
-    if ((needs.name && !this.keeps.name) || (needs.description && !this.keeps.description))
-      throw new Error('this engine keeps only the item terms its first config needed');
-    this.config = { ...this.config, ...overrides };
-    this.lexical.setScoring(this.config.fields, this.config.k1);
-  }
-
-  /** The terms of each field of a document, as indexed. */
-  fieldTerms(doc: SearchDocument): string[][] {
-    const a = this.analyzer;
-    // Analysis of a long body is the costly part of indexing: only its start is read when bodyWords is set.
-    const bw = this.config.bodyWords;
-    let text = doc.body;
-    if (this.config.bodyProseOnly)
-      text = text.replace(/^ {0,3}(```|~~~)[\s\S]*?(^ {0,3}\1|(?![\s\S]))/gm, ' ').replace(/<[^>\n]{1,200}>/g, ' ');
-    let body = a.indexTerms(bw > 0 ? text.slice(0, bw * 12) : text);
-    if (this.config.bodyWords > 0 && body.length > this.config.bodyWords) body = body.slice(0, this.config.bodyWords);
-    const tags = [...doc.tags, ...(doc.domain ? [doc.domain] : [])].join(' , ');
-    return [a.indexTerms(doc.name), a.indexTerms(doc.description), a.indexTerms(tags), body];
-  }
-
   /**
    * Adds or replaces an item (and its vector, when given; a replaced item without one loses its old one).
    * Answers how many of its distinct terms the lexical index's limits left out (0: all indexed).
    */
   upsert(doc: SearchDocument, vector?: Float32Array | null): number {
     this.remove(doc.key);
-    const fields = this.fieldTerms(doc);
+    const fields = documentFields(this.analyzer, this.config, doc);
     const refused = this.lexical.add(doc.key, fields, doc.owner);
     const nameKey = this.analyzer.nameKey(doc.name);
     const info: ItemInfo = {
@@ -137,10 +90,9 @@ export class SearchEngine {
 
   /** Each item's name key and kept terms, in the order they were indexed (a snapshot saves them). */
   *items(): IterableIterator<[number, ItemInfo]> {
-    for (let ord = 0; ord < this.nameKeys.length; ord++) {
-      if (this.nameKeys[ord] === undefined) continue;
-      const key = this.lexical.keyOf(ord);
-      yield [key, this.item(key)!];
+    for (let ord = 0; ord < this.lexical.ordinalLimit; ord++) {
+      const info = this.names.info(ord);
+      if (info) yield [this.lexical.keyOf(ord), info];
     }
   }
 
@@ -151,17 +103,8 @@ export class SearchEngine {
   restoreItem(key: number, info: ItemInfo): void {
     const ord = this.lexical.ordinal(key);
     if (ord === undefined) return;
-    if (this.nameKeys[ord] !== undefined) this.forget(key, ord);
-    while (this.nameKeys.length < ord) this.nameKeys.push(undefined);
-    this.nameKeys[ord] = info.nameKey;
-    if (info.nameTerms.length > 0 || info.descSet.length > 0)
-      this.kept.set(key, { nameTerms: info.nameTerms, descSet: info.descSet });
-    const nameKey = info.nameKey;
-    if (!nameKey) return;
-    const same = this.byName.get(nameKey);
-    if (same === undefined) this.byName.set(nameKey, key);
-    else if (typeof same === 'number') this.byName.set(nameKey, [same, key]);
-    else same.push(key);
+    if (this.names.has(ord)) this.names.forget(ord);
+    this.names.set(ord, info);
   }
 
   /** Sets or replaces only the vector of an indexed item (embeddings arrive after the text). */
@@ -171,28 +114,15 @@ export class SearchEngine {
 
   remove(key: number): boolean {
     const ord = this.lexical.ordinal(key);
-    if (ord === undefined || this.nameKeys[ord] === undefined) {
+    if (ord === undefined || !this.names.has(ord)) {
       // Restored from a snapshot taken while the item was deleted: only its postings are left.
       this.lexical.remove(key);
       return false;
     }
-    this.forget(key, ord);
+    this.names.forget(ord);
     this.lexical.remove(key);
     this.vectors?.remove(key);
     return true;
-  }
-
-  /** Drops an item's name key and kept terms. */
-  private forget(key: number, ord: number): void {
-    const nameKey = this.nameKeys[ord]!;
-    this.nameKeys[ord] = undefined;
-    this.kept.delete(key);
-    const same = this.byName.get(nameKey);
-    if (same === key) this.byName.delete(nameKey);
-    else if (Array.isArray(same)) {
-      const rest = same.filter((k) => k !== key);
-      this.byName.set(nameKey, rest.length === 1 ? rest[0]! : rest);
-    }
   }
 
   /** Query terms with their weights (query-term weighting). */
@@ -252,14 +182,12 @@ export class SearchEngine {
       cands.set(h.key, { lex: h.score * coord, sem: null, exact: false });
     }
 
-    const exact = this.byName.get(this.analyzer.nameKey(q));
-    if (exact !== undefined) {
-      for (const key of typeof exact === 'number' ? [exact] : exact) {
-        if (filter && !filter(key)) continue;
-        const c = cands.get(key);
-        if (c) c.exact = true;
-        else cands.set(key, { lex: 0, sem: null, exact: true });
-      }
+    for (const ord of this.names.named(this.analyzer.nameKey(q))) {
+      const key = this.lexical.keyOf(ord);
+      if (filter && !filter(key)) continue;
+      const c = cands.get(key);
+      if (c) c.exact = true;
+      else cands.set(key, { lex: 0, sem: null, exact: true });
     }
 
     const qv =
@@ -348,10 +276,12 @@ export class SearchEngine {
   /** An item's name key and kept terms. */
   item(key: number): ItemInfo | undefined {
     const ord = this.lexical.ordinal(key);
-    const nameKey = ord === undefined ? undefined : this.nameKeys[ord];
-    if (nameKey === undefined) return undefined;
-    const kept = this.kept.get(key);
-    return { nameKey, nameTerms: kept?.nameTerms ?? NO_TERMS, descSet: kept?.descSet ?? NO_TERMS };
+    return ord === undefined ? undefined : this.names.info(ord);
+  }
+
+  /** Bytes of the items' name keys and kept terms (typed arrays at capacity, the rest estimated). */
+  get itemBytes(): number {
+    return this.names.byteLength;
   }
 
   /** Approximate memory of the indexes (lexical postings and vectors). */

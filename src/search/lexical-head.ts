@@ -5,6 +5,7 @@ import type { DocumentTable } from './document-table.js';
 import type { LexicalHead } from './lexical-types.js';
 import type { SavedList, TermStore } from './term-store.js';
 import type { VocabularyBounds } from './vocabulary-bounds.js';
+import { packedFits } from './packed-tfs.js';
 
 /** The parts of a LexicalIndex its head is made of. */
 export interface HeadParts {
@@ -37,7 +38,7 @@ export function checkList(x: HeadParts, term: string, p: SavedList): void {
   if (
     !sorted ||
     p.docs.length < n ||
-    p.tfs.length < n * x.nf ||
+    !packedFits(p.tfs, n, x.nf) ||
     p.imp.length < n ||
     (n > 0 && (p.docs[0]! < 0 || p.docs[n - 1]! >= x.docs.nextOrd)) ||
     !x.bounds.knowsOwner(p.owner) ||

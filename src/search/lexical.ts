@@ -13,9 +13,10 @@
 // next search; its postings are dropped by compact(), which runs by itself once dead postings pass a share.
 // Document frequencies count dead documents until then, as in Lucene.
 //
-// Memory: the vocabulary and postings are in term-store.ts (a term seen once costs its Map entry and ~25
-// bytes of a shared pool; a longer list ~500 bytes of objects plus ~13 bytes a posting); the per-document
-// columns in document-table.ts. Typed arrays grow by doubling, so up to twice that is reserved until trim().
+// Memory: the vocabulary and postings are in term-store.ts (a term seen once costs its text, ~24 bytes of
+// text table and ~25 bytes of a shared pool; a longer list ~500 bytes of objects plus ~9 bytes a posting);
+// the per-document columns in document-table.ts. Long lists grow as postings arrive (postings.ts); trim()
+// gives back what growth left unused.
 // What documents may add to the vocabulary is bounded (vocabulary-bounds.ts); reads are in lexical-query.ts.
 import { Bm25fImpacts } from './bm25f.js';
 import { DocumentTable } from './document-table.js';

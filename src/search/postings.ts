@@ -4,20 +4,24 @@
 // maximum impact (the bounds block-max WAND skips by, wand.ts). Also the list-level operations the index
 // needs: compaction, membership, the live ordinals of some fields, counting matches, memory.
 //
-// Memory: per posting 4 bytes (ordinal) + 4 (impact) + 1 per field (tf, capped at 255, kept to recompute
-// impacts); per 128 postings of a long list 8 bytes of block bounds.
+// Memory: per posting 4 bytes (ordinal) + 4 (impact) + the term frequencies (capped at 255, kept to
+// recompute impacts), packed 2 bits a field (packed-tfs.ts: one byte for four fields, plus a side-table
+// row for the few postings with a frequency of three or more); per 128 postings 8 bytes of block bounds.
 
 import { resized } from './typed-arrays.js';
+import { PackedTfs, type PackedRows } from './packed-tfs.js';
 
 export const BLOCK = 128;
 export const MAX_TF = 255;
 
 /**
- * The capacity a list keeps for its length once it stops doubling (after a build, or loaded from a
- * snapshot): an eighth more, so that the items added next do not copy every long list at once (at a
- * million items, that copy is the whole index).
+ * The capacity a full list grows to when a posting is added: twice as much while it is small, then an
+ * eighth more. A list holds no spare room after a build (trim) or a load, so only the lists that items
+ * are added to grow, and by a bounded share: at a million items, doubling every list the first writes
+ * touch would soon be half the index again.
  */
-export const roomFor = (length: number): number => length + (length >> 3) + 2;
+export const grownCapacity = (capacity: number): number =>
+  capacity < 64 ? Math.max(2, capacity * 2) : capacity + (capacity >> 3);
 
 /** What scoring reads of a postings list: a Postings, or a view of a short list in the shared pool (term-store.ts). */
 export interface PostingsList {
@@ -31,7 +35,7 @@ export interface PostingsList {
 
 export class Postings implements PostingsList {
   docs: Int32Array;
-  tfs: Uint8Array;
+  tfs: PackedTfs;
   imp: Float32Array;
   length = 0;
   /** Once the list passes one block: each block's last ordinal and its maximum impact. */
@@ -40,23 +44,21 @@ export class Postings implements PostingsList {
 
   constructor(readonly nf: number) {
     this.docs = new Int32Array(2);
-    this.tfs = new Uint8Array(2 * nf);
+    this.tfs = new PackedTfs(nf, 2);
     this.imp = new Float32Array(2);
   }
 
   /**
-   * A list from saved arrays (a snapshot; copied): `docs` ascending, `tfs` nf per posting, `imp` the
-   * impacts. With room to grow (roomFor).
+   * A list from saved arrays (a snapshot; copied): `docs` ascending, `tfs` their packed term frequencies
+   * (checked by the caller), `imp` the impacts. Without spare room (see grownCapacity).
    */
-  static restored(nf: number, docs: Int32Array, tfs: Uint8Array, imp: Float32Array): Postings {
-    if (tfs.length !== docs.length * nf || imp.length !== docs.length)
-      throw new Error('postings arrays of different lengths');
+  static restored(nf: number, docs: Int32Array, tfs: PackedRows, imp: Float32Array): Postings {
+    if (imp.length !== docs.length) throw new Error('postings arrays of different lengths');
     const p = new Postings(nf);
-    const cap = roomFor(docs.length);
+    const cap = docs.length;
     p.docs = new Int32Array(cap);
     p.docs.set(docs);
-    p.tfs = new Uint8Array(cap * nf);
-    p.tfs.set(tfs);
+    p.tfs = PackedTfs.restored(nf, tfs, docs.length, cap);
     p.imp = new Float32Array(cap);
     p.imp.set(imp);
     p.length = docs.length;
@@ -64,25 +66,26 @@ export class Postings implements PostingsList {
     return p;
   }
 
+  /** Appends a posting: `tf` its nf term frequencies (at most MAX_TF each). */
   push(doc: number, tf: ArrayLike<number>, impact: number): void {
-    const nf = this.nf;
     if (this.length === this.docs.length) {
-      const cap = this.docs.length * 2;
+      const cap = grownCapacity(this.docs.length);
       this.docs = resized(this.docs, cap);
-      this.tfs = resized(this.tfs, cap * nf);
+      this.tfs.resize(cap);
       this.imp = resized(this.imp, cap);
     }
     const i = this.length++;
     this.docs[i] = doc;
-    for (let f = 0; f < nf; f++) this.tfs[i * nf + f] = Math.min(MAX_TF, tf[f]!);
+    this.tfs.set(i, tf);
     this.imp[i] = impact;
     if (this.length === BLOCK + 1 && this.blockLast === null) this.buildBlocks();
     else if (this.blockLast !== null) this.addToBlock(i);
   }
 
-  private ensureBlockCapacity(nb: number): void {
+  /** Room for `nb` blocks: twice that when it grows, exactly that (`exact`) when the list is built whole. */
+  private ensureBlockCapacity(nb: number, exact = false): void {
     if (this.blockLast !== null && this.blockLast.length >= nb) return;
-    const cap = Math.max(4, nb * 2);
+    const cap = exact ? nb : Math.max(4, nb * 2);
     const last = new Int32Array(cap);
     const max = new Float32Array(cap);
     if (this.blockLast !== null) {
@@ -104,20 +107,19 @@ export class Postings implements PostingsList {
     this.blockLast = null;
     this.blockMax = null;
     if (this.length <= BLOCK) return;
-    this.ensureBlockCapacity(Math.ceil(this.length / BLOCK));
+    this.ensureBlockCapacity(Math.ceil(this.length / BLOCK), true);
     for (let i = 0; i < this.length; i++) this.addToBlock(i);
   }
 
-  /** Gives back most of the room the doubling left unused (after a bulk build), keeping roomFor's. */
+  /** Gives back the room growth left unused (after a bulk build): the list's arrays are then its length. */
   trim(): void {
-    const nf = this.nf;
-    const cap = roomFor(this.length);
+    const cap = Math.max(2, this.length);
     if (this.docs.length > cap) {
       this.docs = this.docs.slice(0, cap);
-      this.tfs = this.tfs.slice(0, cap * nf);
+      this.tfs.resize(cap);
       this.imp = this.imp.slice(0, cap);
     }
-    const nb = Math.max(4, Math.ceil(this.length / BLOCK));
+    const nb = Math.ceil(this.length / BLOCK);
     if (this.blockLast !== null && this.blockLast.length > nb) {
       this.blockLast = this.blockLast.slice(0, nb);
       this.blockMax = this.blockMax!.slice(0, nb);
@@ -130,36 +132,46 @@ export class Postings implements PostingsList {
    * kept (the list is left untouched when none is).
    */
   retainLive(alive: Uint8Array): number {
-    const nf = this.nf;
     let w = 0;
+    for (let i = 0; i < this.length; i++) if (alive[this.docs[i]!]) w++;
+    if (w === 0 || w === this.length) return w;
+    const docs = this.docs;
+    this.tfs.retain(this.length, (i) => alive[docs[i]!] === 1);
+    w = 0;
     for (let i = 0; i < this.length; i++) {
-      const d = this.docs[i]!;
-      if (!alive[d]) continue;
-      this.docs[w] = d;
-      for (let f = 0; f < nf; f++) this.tfs[w * nf + f] = this.tfs[i * nf + f]!;
-      w++;
+      const d = docs[i]!;
+      if (alive[d]) docs[w++] = d;
     }
-    if (w > 0 && w < this.length) {
-      this.length = w;
-      if (this.docs.length > 4 * w) {
-        const cap = Math.max(2, w);
-        this.docs = this.docs.slice(0, cap);
-        this.tfs = this.tfs.slice(0, cap * nf);
-        this.imp = this.imp.slice(0, cap);
-      }
+    this.length = w;
+    if (this.docs.length > 4 * w) {
+      const cap = Math.max(2, w);
+      this.docs = this.docs.slice(0, cap);
+      this.tfs.resize(cap);
+      this.imp = this.imp.slice(0, cap);
     }
     return w;
   }
 
+  /** Recomputes every impact with `impact(row, ordinal)` (the posting's nf term frequencies), and the block bounds. */
+  refreshImpacts(impact: (row: Uint8Array, ord: number) => number): void {
+    const row = new Uint8Array(this.nf);
+    for (let i = 0; i < this.length; i++) this.imp[i] = impact(this.tfs.row(i, row), this.docs[i]!);
+    this.buildBlocks();
+  }
+
+  /** Posting `i`'s term frequencies, into `out` (nf long). */
+  row(i: number, out: Uint8Array): Uint8Array {
+    return this.tfs.row(i, out);
+  }
+
   /** The live documents whose term frequency is positive in any of `fields`, ascending. */
   liveOrdinals(fields: readonly number[], alive: Uint8Array): number[] {
-    const nf = this.nf;
     const ords: number[] = [];
     for (let i = 0; i < this.length; i++) {
       const d = this.docs[i]!;
       if (!alive[d]) continue;
       for (const f of fields) {
-        if (this.tfs[i * nf + f]! > 0) {
+        if (this.tfs.positive(i, f)) {
           ords.push(d);
           break;
         }

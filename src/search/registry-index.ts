@@ -105,8 +105,8 @@ export class KindIndex {
     const { lexical, vectors } = await this.engine.memoryBytesInSlices();
     const items = this.attributes.size;
     const postings = this.engine.lexical.postingsCount;
-    // The attribute table, and the engine's per-item record (objects, estimated).
-    const itemBytes = this.attributes.byteLength + items * 100;
+    // The attribute table, and the engine's name keys and kept terms.
+    const itemBytes = this.attributes.byteLength + this.engine.itemBytes;
     return {
       items,
       postings,

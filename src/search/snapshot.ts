@@ -1,7 +1,8 @@
 // The search index saved to disk, so a restart loads it in seconds instead of rebuilding it from the
 // store, then catches up from the store's change log (from the sequence the snapshot was taken at).
 // The file (snapshot-file.ts) holds, per kind: the lexical index's head (ordinals' keys, liveness,
-// field lengths), every term's postings (long and short lists alike), each item's name key and kept terms,
+// field lengths), every term's postings (long and short lists alike: ordinals, term frequencies packed as
+// packed-tfs.ts keeps them with their side table, impacts), each item's name key and kept terms,
 // and its attributes as rows of values (attribute-table.ts's SavedRow).
 // Vectors are not in it: they are loaded from the store, per model.
 //
@@ -14,19 +15,21 @@ import { endianness } from 'node:os';
 import { SLICE_MS } from './slices.js';
 import { readSnapshot, SnapshotWriter, type SnapshotRecord } from './snapshot-file.js';
 import type { SavedList } from './term-store.js';
+import { codeBytes, escapesBelow } from './packed-tfs.js';
 import type { KindIndex } from './registry-index.js';
 import { fromSavedRow, savedRow, type SavedRow } from './attribute-row.js';
-import type { ItemInfo } from './engine.js';
+import type { ItemInfo } from './item-names.js';
 import type { LexicalHead } from './lexical.js';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 
 /** Raised when the layout of the file changes; an older file is then rebuilt from the store. */
-export const SNAPSHOT_FORMAT = 2;
+export const SNAPSHOT_FORMAT = 3;
 const KINDS = ['skill', 'unit'] as const;
 type Kind = (typeof KINDS)[number];
 const CHUNK_TERMS = 4_096;
 const CHUNK_POSTINGS = 1_000_000;
 const CHUNK_ITEMS = 4_096;
+const NO_ESCAPES = new Int32Array(0);
 /** Saved in place of a changed item's text fingerprint: it matches no text, so the item is indexed again. */
 const STALE_TEXT = -1;
 
@@ -84,28 +87,37 @@ async function writeKind(out: SnapshotWriter, kind: Kind, index: KindIndex, head
   await out.bytes(lens);
   await out.bytes(keys);
   await out.bytes(alive);
-  // Terms, in chunks: names, owners and lengths as JSON, then the arrays of all their postings.
+  // Terms, in chunks: names, owners and lengths as JSON, then the arrays of all their postings (ordinals,
+  // packed term frequencies and their side table, impacts).
   let terms: [string, number, number][] = [];
   let lists: SavedList[] = [];
   let postings = 0;
   const nf = index.engine.lexical.fields.length;
+  const width = codeBytes(nf);
   const flush = async () => {
     if (terms.length === 0) return;
+    let escapes = 0;
+    for (const [i, p] of lists.entries()) escapes += escapesBelow(p.tfs, terms[i]![2]);
     const docs = new Int32Array(postings);
-    const tfs = new Uint8Array(postings * nf);
+    const codes = new Uint8Array(postings * width);
+    const escIdx = new Int32Array(escapes);
+    const escRows = new Uint8Array(escapes * nf);
     const imp = new Float32Array(postings);
     let at = 0;
+    let e = 0;
     for (const [i, p] of lists.entries()) {
       const n = terms[i]![2];
       docs.set(p.docs.subarray(0, n), at);
-      tfs.set(p.tfs.subarray(0, n * nf), at * nf);
+      codes.set(p.tfs.codes.subarray(0, n * width), at * width);
+      const k = escapesBelow(p.tfs, n);
+      for (let j = 0; j < k; j++) escIdx[e + j] = p.tfs.escIdx[j]! + at;
+      escRows.set(p.tfs.escRows.subarray(0, k * nf), e * nf);
+      e += k;
       imp.set(p.imp.subarray(0, n), at);
       at += n;
     }
     await out.json({ terms });
-    await out.bytes(docs);
-    await out.bytes(tfs);
-    await out.bytes(imp);
+    for (const array of [docs, codes, escIdx, escRows, imp]) await out.bytes(array);
     terms = [];
     lists = [];
     postings = 0;
@@ -116,7 +128,7 @@ async function writeKind(out: SnapshotWriter, kind: Kind, index: KindIndex, head
     while (n > 0 && p.docs[n - 1]! >= head.nextOrd) n--;
     if (n === 0) return;
     // A view into a short list's pool changes with the index: copied now.
-    const at = p.pooled ? { ...p, docs: p.docs.slice(0, n), tfs: p.tfs.slice(0, n * nf), imp: p.imp.slice(0, n) } : p;
+    const at = p.pooled ? { ...p, docs: p.docs.slice(0, n), imp: p.imp.slice(0, n) } : p;
     terms.push([term, p.owner, n]);
     lists.push(at);
     postings += n;
@@ -180,6 +192,7 @@ export async function loadIndexSnapshot(
     const index = fresh[kind];
     const lexical = index.engine.lexical;
     const nf = lexical.fields.length;
+    const width = codeBytes(nf);
     const { kind: saved, head } = await json<{ kind: string; head: Omit<LexicalHead, 'lens' | 'keys' | 'alive'> }>();
     if (saved !== kind) throw new Error('the snapshot holds its kinds in another order');
     const lens = copy(await bytes(), (b) => new Uint32Array(b));
@@ -200,23 +213,37 @@ export async function loadIndexSnapshot(
     };
     while (record.terms) {
       const docs = copy(await bytes(), (b) => new Int32Array(b));
-      const tfs = copy(await bytes(), (b) => new Uint8Array(b));
+      const codes = copy(await bytes(), (b) => new Uint8Array(b));
+      const escIdx = copy(await bytes(), (b) => new Int32Array(b));
+      const escRows = copy(await bytes(), (b) => new Uint8Array(b));
       const imp = copy(await bytes(), (b) => new Float32Array(b));
+      if (escRows.length !== escIdx.length * nf)
+        throw new Error('a snapshot chunk of term frequencies of the wrong length');
       let at = 0;
+      let e = 0;
       for (const [term, owner, n] of record.terms) {
         if (!Number.isInteger(n) || n < 0 || at + n > docs.length)
           throw new Error('a snapshot list of the wrong length');
+        let k = 0;
+        while (e + k < escIdx.length && escIdx[e + k]! < at + n) k++;
         lexical.restoreList(term, {
           docs: docs.subarray(at, at + n),
-          tfs: tfs.subarray(at * nf, (at + n) * nf),
+          tfs: {
+            codes: codes.subarray(at * width, (at + n) * width),
+            escIdx: k === 0 ? NO_ESCAPES : escIdx.subarray(e, e + k).map((i) => i - at),
+            escRows: escRows.subarray(e * nf, (e + k) * nf),
+            escLen: k,
+          },
           imp: imp.subarray(at, at + n),
           length: n,
           owner,
         });
         at += n;
+        e += k;
         await breathe();
       }
-      if (at !== docs.length) throw new Error('a snapshot chunk of postings of the wrong length');
+      if (at !== docs.length || e !== escIdx.length)
+        throw new Error('a snapshot chunk of postings of the wrong length');
       record = await json();
     }
     for (let ord = 0; ord < head.nextOrd; ord++) {

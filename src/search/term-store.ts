@@ -1,24 +1,27 @@
-// The lexical index's vocabulary and postings (lexical.ts): term → id in one Map, and each id's postings.
+// The lexical index's vocabulary and postings (lexical.ts): term → id (text-table.ts: the terms' bytes in
+// one pool, a hash table of ids), and each id's postings.
 // Most terms of a large registry occur in one or two items, and a list object with its own typed arrays
 // costs several hundred bytes whatever its length, so a list of up to SHORT postings lives in a shared
 // pool (a fixed run of SHORT entries per id in three typed arrays); a longer one is a Postings of its
 // own (postings.ts: growable arrays and block bounds). Lists move from the pool when they pass SHORT and
 // back when compaction shrinks them. Ids of terms dropped by compaction are reused.
 //
-// Memory per term: its Map entry and text (~60 bytes + the text), SHORT × (4 + 4 + nf) bytes of pool and
+// Memory per term: its text's bytes and ~24 bytes of the text table, SHORT × (4 + 4 + nf) bytes of pool and
 // 5 bytes (length, owner); a long list's Postings adds its arrays (postings.ts) and ~500 bytes of objects.
 import { resized } from './typed-arrays.js';
 import { MAX_TF, Postings, type PostingsList } from './postings.js';
+import { TextTable } from './text-table.js';
+import { PackedTfs, rowOf, type PackedRows } from './packed-tfs.js';
 
 /** Postings a term keeps in the shared pool, at most. */
 export const SHORT = 2;
 /** In the length column: the list is a Postings of its own. */
 const LONG = 255;
 
-/** One term's postings as saved: ordinals, nf term frequencies per posting, impacts. */
+/** One term's postings as saved: ordinals, their term frequencies (packed-tfs.ts), impacts. */
 export interface SavedList {
   docs: Int32Array;
-  tfs: Uint8Array;
+  tfs: PackedRows;
   imp: Float32Array;
   length: number;
   owner: number;
@@ -27,12 +30,12 @@ export interface SavedList {
 }
 
 export class TermStore {
-  private readonly ids = new Map<string, number>();
+  /** The vocabulary: each term's text by its id (text-table.ts), the id also its place in the pool. */
+  private readonly vocabulary = new TextTable();
   private readonly longs = new Map<number, Postings>();
-  private readonly freeIds: number[] = [];
-  private nextId = 0;
+  /** One past the highest id given. */
+  private idLimit = 0;
   private cap = 0;
-  private chars = 0;
   private lens = new Uint8Array(0);
   private owners = new Int32Array(0);
   private docs = new Int32Array(0);
@@ -49,18 +52,19 @@ export class TermStore {
 
   /** Terms held. */
   get size(): number {
-    return this.ids.size;
+    return this.vocabulary.size;
   }
 
   id(term: string): number | undefined {
-    return this.ids.get(term);
+    const id = this.vocabulary.id(term);
+    return id < 0 ? undefined : id;
   }
 
   /** A new term with an empty list, brought by `owner` (-1: no one in particular); answers its id. */
   add(term: string, owner: number): number {
-    const id = this.freeIds.pop() ?? this.newId();
-    this.ids.set(term, id);
-    this.chars += term.length;
+    const id = this.vocabulary.add(term);
+    if (id >= this.cap) this.grow();
+    this.idLimit = Math.max(this.idLimit, id + 1);
     this.lens[id] = 0;
     this.owners[id] = owner;
     return id;
@@ -90,19 +94,19 @@ export class TermStore {
     };
   }
 
-  /** The term's list as saved (views; `tfs` nf per posting). */
+  /** The term's list as saved (views, but for a short list's term frequencies). */
   saved(id: number): SavedList {
     const n = this.lens[id]!;
     const owner = this.owners[id]!;
     if (n === LONG) {
       const p = this.longs.get(id)!;
-      return { docs: p.docs, tfs: p.tfs, imp: p.imp, length: p.length, owner };
+      return { docs: p.docs, tfs: p.tfs.saved(), imp: p.imp, length: p.length, owner };
     }
     const o = id * this.short;
     const nf = this.nf;
     return {
       docs: this.docs.subarray(o, o + n),
-      tfs: this.tfs.subarray(o * nf, (o + n) * nf),
+      tfs: PackedTfs.of(nf, this.tfs.subarray(o * nf, (o + n) * nf), n).saved(),
       imp: this.imp.subarray(o, o + n),
       length: n,
       owner,
@@ -156,11 +160,8 @@ export class TermStore {
    */
   refreshImpacts(impact: (tfs: Uint8Array, offset: number, ord: number) => number): void {
     const nf = this.nf;
-    for (const p of this.longs.values()) {
-      for (let i = 0; i < p.length; i++) p.imp[i] = impact(p.tfs, i * nf, p.docs[i]!);
-      p.buildBlocks();
-    }
-    for (let id = 0; id < this.nextId; id++) {
+    for (const p of this.longs.values()) p.refreshImpacts((row, ord) => impact(row, 0, ord));
+    for (let id = 0; id < this.idLimit; id++) {
       const n = this.lens[id]!;
       if (n === LONG) continue;
       for (let i = id * this.short; i < id * this.short + n; i++) this.imp[i] = impact(this.tfs, i * nf, this.docs[i]!);
@@ -173,7 +174,8 @@ export class TermStore {
    */
   retainLive(alive: Uint8Array, dropped: (owner: number) => void): number {
     let total = 0;
-    for (const [term, id] of this.ids) {
+    for (let id = 0; id < this.idLimit; id++) {
+      if (this.vocabulary.uses(id) === 0) continue;
       let w: number;
       const n = this.lens[id]!;
       if (n === LONG) {
@@ -181,10 +183,11 @@ export class TermStore {
         w = p.retainLive(alive);
         if (w > 0 && w <= this.short) {
           // Back to the pool.
+          const row = new Uint8Array(this.nf);
           for (let i = 0; i < w; i++) {
             const at = id * this.short + i;
             this.docs[at] = p.docs[i]!;
-            this.tfs.set(p.tfs.subarray(i * this.nf, (i + 1) * this.nf), at * this.nf);
+            this.tfs.set(p.row(i, row), at * this.nf);
           }
           this.longs.delete(id);
           this.lens[id] = w;
@@ -201,11 +204,9 @@ export class TermStore {
         this.lens[id] = w;
       }
       if (w === 0) {
-        this.ids.delete(term);
-        this.chars -= term.length;
+        this.vocabulary.release(id);
         this.longs.delete(id);
         this.lens[id] = 0;
-        this.freeIds.push(id);
         dropped(this.owners[id]!);
       }
       total += w;
@@ -214,8 +215,8 @@ export class TermStore {
   }
 
   /** Every term with its id, in no particular order. */
-  entries(): IterableIterator<[string, number]> {
-    return this.ids.entries();
+  *entries(): IterableIterator<[string, number]> {
+    for (let id = 0; id < this.idLimit; id++) if (this.vocabulary.uses(id) > 0) yield [this.vocabulary.text(id), id];
   }
 
   /** The lists with a Postings of their own (to trim them a slice at a time). */
@@ -228,37 +229,35 @@ export class TermStore {
     const id = this.add(term, list.owner);
     const n = list.length;
     if (n > this.short) {
-      this.longs.set(id, Postings.restored(this.nf, list.docs, list.tfs, list.imp));
+      this.longs.set(id, Postings.restored(this.nf, list.docs.subarray(0, n), list.tfs, list.imp.subarray(0, n)));
       this.lens[id] = LONG;
       return;
     }
     const o = id * this.short;
     this.docs.set(list.docs.subarray(0, n), o);
     this.imp.set(list.imp.subarray(0, n), o);
-    this.tfs.set(list.tfs.subarray(0, n * this.nf), o * this.nf);
+    for (let i = 0; i < n; i++)
+      rowOf(list.tfs, this.nf, i, this.tfs.subarray((o + i) * this.nf, (o + i + 1) * this.nf));
     this.lens[id] = n;
   }
 
   /** Bytes of the pool and the vocabulary (estimated for the Map), the long lists' apart (longBytes). */
   get poolBytes(): number {
     const pool = this.docs.byteLength + this.imp.byteLength + this.tfs.byteLength;
-    return pool + this.lens.byteLength + this.owners.byteLength + this.ids.size * 60 + this.chars;
+    return pool + this.lens.byteLength + this.owners.byteLength + this.vocabulary.byteLength;
   }
 
   private tfRow(at: number): Uint8Array {
     return this.tfs.subarray(at * this.nf, (at + 1) * this.nf);
   }
 
-  private newId(): number {
-    if (this.nextId === this.cap) {
-      const cap = Math.max(64, this.cap * 2);
-      this.lens = resized(this.lens, cap);
-      this.owners = resized(this.owners, cap);
-      this.docs = resized(this.docs, cap * this.short);
-      this.imp = resized(this.imp, cap * this.short);
-      this.tfs = resized(this.tfs, cap * this.short * this.nf);
-      this.cap = cap;
-    }
-    return this.nextId++;
+  private grow(): void {
+    const cap = Math.max(64, this.cap * 2);
+    this.lens = resized(this.lens, cap);
+    this.owners = resized(this.owners, cap);
+    this.docs = resized(this.docs, cap * this.short);
+    this.imp = resized(this.imp, cap * this.short);
+    this.tfs = resized(this.tfs, cap * this.short * this.nf);
+    this.cap = cap;
   }
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { SearchEngine } from '../../src/search/engine.js';
 import type { SearchDocument } from '../../src/search/document.js';
 import { BUILTIN_ID } from '../../src/search/embeddings/builtin.js';
+import type { SearchConfig } from '../../src/search/hybrid.js';
 
 const skills: SearchDocument[] = [
   {
@@ -138,22 +139,26 @@ test('pruned and exhaustive searches agree through the engine', () => {
 });
 
 test('near-duplicates (same name, near-identical description) rank after every distinct item', () => {
-  const e = new SearchEngine({ collapseDuplicates: 'description' });
-  e.upsert({
-    key: 1,
-    name: 'git-helper',
-    description: 'Commit, branch and rebase with git.',
-    tags: [],
-    body: 'git git',
-  });
-  e.upsert({ key: 2, name: 'git-helper', description: 'Commit, branch and rebase with git!', tags: [], body: 'git' });
-  e.upsert({ key: 3, name: 'git-helper', description: 'Audit git history for leaked secrets.', tags: [], body: '' });
-  const keys = e.search('git helper', { limit: 10 }).hits.map((h) => h.key);
+  const make = (collapseDuplicates: 'description' | 'off') => {
+    const e = new SearchEngine({ collapseDuplicates });
+    e.upsert({
+      key: 1,
+      name: 'git-helper',
+      description: 'Commit, branch and rebase with git.',
+      tags: [],
+      body: 'git git',
+    });
+    e.upsert({ key: 2, name: 'git-helper', description: 'Commit, branch and rebase with git!', tags: [], body: 'git' });
+    e.upsert({ key: 3, name: 'git-helper', description: 'Audit git history for leaked secrets.', tags: [], body: '' });
+    return e;
+  };
+  const keys = make('description')
+    .search('git helper', { limit: 10 })
+    .hits.map((h) => h.key);
   assert.equal(keys.length, 3, 'every match is listed');
   assert.deepEqual(new Set(keys.slice(0, 2)), new Set([keys[0], 3]));
   assert.ok([1, 2].includes(keys[0]!) && [1, 2].includes(keys[2]!), 'the copy comes last');
-  e.setConfig({ collapseDuplicates: 'off' });
-  assert.equal(e.search('git helper', { limit: 10 }).hits.length, 3);
+  assert.equal(make('off').search('git helper', { limit: 10 }).hits.length, 3);
 });
 
 test('countMatches counts items sharing a word with the query, up to a cap', () => {
@@ -198,11 +203,17 @@ test('items sharing a name: exact-name matches follow additions and removals in 
   assert.deepEqual(exact(), [3]);
 });
 
-test('an engine that keeps only the item terms its config needs refuses a config that needs more', () => {
-  const lean = new SearchEngine({ collapseDuplicates: 'off' }, { itemTerms: 'needed' });
-  assert.throws(() => lean.setConfig({ collapseDuplicates: 'description' }), /item terms/);
-  assert.throws(() => lean.setConfig({ namePhrase: 0.1 }), /item terms/);
-  lean.setConfig({ k1: 1.5, collapseDuplicates: 'name' });
-  const full = new SearchEngine({ collapseDuplicates: 'off' });
-  full.setConfig({ collapseDuplicates: 'description', namePhrase: 0.1 });
+test('an engine made to keep only the item terms its config needs keeps just those', () => {
+  const item = { key: 1, name: 'pdf-tables', description: 'Extract tables from PDF files.', tags: [], body: '' };
+  const kept = (config: Partial<SearchConfig>, itemTerms?: 'needed') => {
+    const e = new SearchEngine(config, itemTerms ? { itemTerms } : {});
+    e.upsert(item);
+    const info = e.item(1)!;
+    assert.equal(info.nameKey, 'pdftables');
+    return [info.nameTerms.length > 0, info.descSet.length > 0];
+  };
+  assert.deepEqual(kept({ collapseDuplicates: 'off' }, 'needed'), [false, false]);
+  assert.deepEqual(kept({ collapseDuplicates: 'description' }, 'needed'), [false, true]);
+  assert.deepEqual(kept({ collapseDuplicates: 'off', namePhrase: 0.1 }, 'needed'), [true, false]);
+  assert.deepEqual(kept({ collapseDuplicates: 'off' }), [true, true], 'all of them by default');
 });

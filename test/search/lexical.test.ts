@@ -130,18 +130,24 @@ test('countMatches counts OR matches up to a cap', () => {
   assert.equal(ix.countMatches(['all'], 5), 5);
 });
 
-test('a trimmed list keeps room: the items added after a build do not copy every long list', async () => {
-  const { Postings, roomFor } = await import('../../src/search/postings.js');
+test('a trimmed or restored list holds no spare room; adding to it grows it by an eighth', async () => {
+  const { Postings, grownCapacity } = await import('../../src/search/postings.js');
   const list = new Postings(FIELDS.length);
   for (let i = 0; i < 100_000; i++) list.push(i, [1, 0, 0, 0], 1);
   list.trim();
-  assert.ok(list.docs.length < 2 * list.length, 'the doubling room is given back');
+  assert.equal(list.docs.length, 100_000, 'the room growth left is given back');
+  assert.equal(list.tfs.capacity, 100_000);
+  const restored = Postings.restored(FIELDS.length, list.docs, list.tfs.saved(), list.imp);
+  assert.equal(restored.docs.length, 100_000, 'a list loaded from a snapshot has no room either');
+  list.push(100_000, [1, 0, 0, 0], 1);
+  assert.equal(list.docs.length, 112_500, 'a large list grows by an eighth, not by doubling');
+  assert.equal(grownCapacity(40), 80, 'a small one doubles');
+  assert.equal(grownCapacity(1000), 1125);
   const arrays = list.docs;
-  const room = roomFor(100_000) - 100_000;
-  for (let i = 0; i < room; i++) list.push(100_000 + i, [1, 0, 0, 0], 1);
-  assert.equal(list.docs, arrays, `the next ${room} postings go into the same arrays (no copy of the list)`);
-  list.push(100_000 + room, [1, 0, 0, 0], 1);
-  assert.notEqual(list.docs, arrays, 'beyond the room, the list grows');
+  for (let i = 1; i < 12_500; i++) list.push(100_000 + i, [1, 0, 0, 0], 1);
+  assert.equal(list.docs, arrays, 'the postings added next go into the same arrays');
+  const row = new Uint8Array(FIELDS.length);
+  assert.deepEqual([...list.row(112_499, row)], [1, 0, 0, 0]);
 });
 
 test('memory figures walked in slices equal the ones walked at once', async () => {
@@ -192,4 +198,19 @@ test('short lists in the shared pool answer as lists of their own: through growt
     ),
     { numRuns: 80, seed: 7 },
   );
+});
+
+test('the per-document columns restored from a snapshot grow by an eighth when a document is added', async () => {
+  const { DocumentTable } = await import('../../src/search/document-table.js');
+  const built = new DocumentTable(FIELDS.length);
+  const fields = FIELDS.map(() => ['word']);
+  for (let key = 0; key < 10_000; key++) built.add(key, fields);
+  const restored = new DocumentTable(FIELDS.length);
+  restored.restore(built.saved());
+  for (let ord = 0; ord < 10_000; ord++) restored.restoreOrdinal(ord);
+  assert.equal(restored.keys.length, 10_000, 'no spare room after a load');
+  restored.add(10_000, fields);
+  assert.equal(restored.keys.length, 11_250);
+  assert.equal(restored.lens.length, 11_250 * FIELDS.length);
+  assert.equal(restored.aliveCount, 10_001);
 });
