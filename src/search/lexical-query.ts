@@ -1,12 +1,12 @@
 // Reading a LexicalIndex's vocabulary and documents: document frequency and BM25 idf, a query's weighted
-// postings lists, its top-k by the strategy chosen (top-k.ts: exhaustive; wand.ts: block-max WAND), the
+// postings lists, its top-k by the strategy chosen (top-k.ts: exhaustive; maxscore.ts: block-max MaxScore), the
 // count of the documents it matches, whether a document holds a term, each term's live documents.
 import type { DocumentTable } from './document-table.js';
 import type { Hit, QueryTerm, SearchOptions } from './lexical-types.js';
 import { countLive, type PostingsList } from './postings.js';
 import type { TermStore } from './term-store.js';
 import { preferExhaustive, type QueryList, type ScoreAccumulator, type StrategyLimits } from './top-k.js';
-import { wandTopK } from './wand.js';
+import { maxScoreTopK } from './maxscore.js';
 
 /** Whether the live document `key` contains `term` (binary search in the term's postings). */
 export function contains(terms: TermStore, docs: DocumentTable, term: string, key: number): boolean {
@@ -65,7 +65,7 @@ export function topHits(
   const exhaustive = options.exhaustive === undefined ? preferExhaustive(qs, limits) : options.exhaustive;
   const top = exhaustive
     ? scorer.topK(qs, k, docs.nextOrd, docs.alive, docs.keys, options.filter)
-    : wandTopK(qs, k, docs.alive, docs.keys, options.filter);
+    : maxScoreTopK(qs, k, docs.alive, docs.keys, options.filter);
   return top.sorted().map(({ doc, score, matched }) => ({ key: docs.keys[doc]!, score, matched }));
 }
 

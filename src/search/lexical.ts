@@ -1,8 +1,8 @@
 // An in-memory inverted index with per-field term frequencies and lengths, scored by BM25F (per-field
 // weights and length normalization, one saturation k1), OR semantics, with two top-k strategies:
-// exhaustive term-at-a-time scoring (the reference, top-k.ts) and block-max WAND (documents in blocks of
+// exhaustive term-at-a-time scoring (the reference, top-k.ts) and block-max MaxScore (documents in blocks of
 // 128 per term, each block with the maximum of its postings' impacts, so whole blocks that cannot enter
-// the top-k are skipped; wand.ts). Both return the same top-k. The postings lists are in postings.ts.
+// the top-k are skipped; maxscore.ts). Both return the same top-k. The postings lists are in postings.ts.
 //
 // Impacts: each posting stores its BM25F factor, computed with the average field lengths of the last
 // refresh (bm25f.ts); refreshImpacts() recomputes every impact when an average moves by more than

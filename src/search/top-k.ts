@@ -1,6 +1,6 @@
 // Top-k selection for the lexical index (lexical.ts): the bounded heap of the best hits, the choice of a
 // strategy for a query, and the exhaustive strategy: term-at-a-time scoring of every posting into a dense
-// accumulator (the reference). The other strategy, block-max WAND, is in wand.ts. Both return the same
+// accumulator (the reference). The other strategy, block-max MaxScore, is in maxscore.ts. Both return the same
 // top-k: same scores (terms summed in query order in both) and the same tie order (score descending, then
 // insertion order ascending).
 import type { PostingsList } from './postings.js';
@@ -11,6 +11,12 @@ export interface QueryList {
   w: number;
 }
 
+/** Queries scored and postings visited by each strategy since start (read by bench/search-latency.ts). */
+export const scoringStats = {
+  exhaustive: { queries: 0, postings: 0 },
+  pruned: { queries: 0, postings: 0 },
+};
+
 /** When a query is scored exhaustively (LexicalIndex's fields of the same names; see SearchOptions). */
 export interface StrategyLimits {
   exhaustiveBelow: number;
@@ -18,7 +24,7 @@ export interface StrategyLimits {
   wandMaxTerms: number;
 }
 
-/** Whether the exhaustive strategy should score these lists (else block-max WAND). */
+/** Whether the exhaustive strategy should score these lists (else block-max MaxScore). */
 export function preferExhaustive(qs: readonly QueryList[], limits: StrategyLimits): boolean {
   // Block-max WAND pays off when some list is much shorter than the longest (it skips most of the long
   // lists); with lists of similar lengths it visits nearly every posting at a higher cost per posting
@@ -131,6 +137,8 @@ export class ScoreAccumulator {
     if (this.hits.length < this.acc.length) this.hits = new Uint8Array(this.acc.length);
     let bound = 0;
     for (const q of qs) bound += q.p.length;
+    scoringStats.exhaustive.queries++;
+    scoringStats.exhaustive.postings += bound;
     if (this.touched.length < Math.min(bound, ordinals))
       this.touched = new Int32Array(Math.min(Math.max(bound, this.touched.length * 2), ordinals));
     const acc = this.acc;
