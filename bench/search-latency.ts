@@ -46,8 +46,7 @@ if (strategy !== 'auto') {
   for (const kind of ['skill', 'unit'] as const) {
     const lexical = indexes[kind].engine.lexical;
     lexical.exhaustiveBelow = pruned ? 0 : Infinity;
-    lexical.wandSkew = pruned ? 0 : Infinity;
-    lexical.wandMaxTerms = pruned ? Infinity : 0;
+    lexical.prunedMaxTerms = pruned ? Infinity : 0;
   }
 }
 

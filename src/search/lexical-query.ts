@@ -69,6 +69,9 @@ export function topHits(
   return top.sorted().map(({ doc, score, matched }) => ({ key: docs.keys[doc]!, score, matched }));
 }
 
+/** Up to this many lists, matches are counted by merging the lists (no buffer as long as the index). */
+const MERGED_LISTS = 8;
+
 /** Live documents matching at least one term (OR), counted up to `cap`. */
 export function countMatches(
   terms: TermStore,
@@ -82,5 +85,21 @@ export function countMatches(
     const id = terms.id(t);
     if (id !== undefined) lists.push(terms.list(id));
   }
-  return countLive(lists, docs.nextOrd, docs.alive, docs.keys, cap, filter);
+  if (lists.length < 2 || lists.length > MERGED_LISTS)
+    return countLive(lists, docs.nextOrd, docs.alive, docs.keys, cap, filter);
+  // The lists merged in ordinal order, each document counted once: the count stops at `cap`, after about
+  // `cap` documents for common terms, and nothing as long as the index is allocated.
+  const pos = new Int32Array(lists.length);
+  let n = 0;
+  for (;;) {
+    let d = 0x7fffffff;
+    for (let i = 0; i < lists.length; i++) {
+      const p = lists[i]!;
+      if (pos[i]! < p.length && p.docs[pos[i]!]! < d) d = p.docs[pos[i]!]!;
+    }
+    if (d === 0x7fffffff) return n;
+    for (let i = 0; i < lists.length; i++) if (pos[i]! < lists[i]!.length && lists[i]!.docs[pos[i]!] === d) pos[i]!++;
+    if (!docs.alive[d] || (filter && !filter(docs.keys[d]!))) continue;
+    if (++n >= cap) return n;
+  }
 }

@@ -44,10 +44,12 @@ export class LexicalIndex {
   private readonly scorer = new ScoreAccumulator();
   /** Below this many postings in a query's lists, search() scores exhaustively (see SearchOptions). */
   exhaustiveBelow = 50_000;
-  /** Above it, WAND is used only when the longest list is more than this many times the shortest… */
-  wandSkew = 8;
-  /** …and for at most this many terms (long queries: 1M units, WAND p50 39 ms vs 15 ms exhaustive). */
-  wandMaxTerms = 3;
+  /**
+   * Above it, MaxScore is used for at most this many terms (bench/search-latency.ts, 1M units: two
+   * words 1.6 ms vs 2.9 ms of scoring, the two commonest words 19 vs 29 ms; natural-language questions,
+   * 4-6 terms, 8.6 vs 7.4 ms: the dense accumulator stays ahead there).
+   */
+  prunedMaxTerms = 3;
   /** compact() runs by itself when dead postings pass this share of all postings. */
   compactShare = 0.25;
   /** Impacts are recomputed when an average field length moves by more than this share. */

@@ -20,24 +20,17 @@ export const scoringStats = {
 /** When a query is scored exhaustively (LexicalIndex's fields of the same names; see SearchOptions). */
 export interface StrategyLimits {
   exhaustiveBelow: number;
-  wandSkew: number;
-  wandMaxTerms: number;
+  prunedMaxTerms: number;
 }
 
 /** Whether the exhaustive strategy should score these lists (else block-max MaxScore). */
 export function preferExhaustive(qs: readonly QueryList[], limits: StrategyLimits): boolean {
-  // Block-max WAND pays off when some list is much shorter than the longest (it skips most of the long
-  // lists); with lists of similar lengths it visits nearly every posting at a higher cost per posting
-  // than the dense accumulator (bench/search-lab/scale.ts: 1M units, two-word p99 25 ms vs 11 ms).
+  // Block-max MaxScore pays off on long lists, of similar lengths too (it walks only the lists that can
+  // still reach the top-k, and skips the windows that cannot); on short lists, or with many terms (whose
+  // summed bounds stay above the kth score for most documents), the dense accumulator costs less.
   let postings = 0;
-  let shortest = Infinity;
-  let longest = 0;
-  for (const q of qs) {
-    postings += q.p.length;
-    shortest = Math.min(shortest, q.p.length);
-    longest = Math.max(longest, q.p.length);
-  }
-  return postings <= limits.exhaustiveBelow || shortest * limits.wandSkew > longest || qs.length > limits.wandMaxTerms;
+  for (const q of qs) postings += q.p.length;
+  return postings <= limits.exhaustiveBelow || qs.length > limits.prunedMaxTerms;
 }
 
 /** Max-heap ordering inverted: the root is the worst hit kept (lowest score, then highest ordinal). */

@@ -32,7 +32,7 @@ function corpus(seed: number, size: number, vocab: number, copies: number): stri
   return docs;
 }
 
-test('pruned top-k equals the exhaustive one: random corpora and queries, k 1..200, ties, removals, filters', () => {
+test('pruned top-k equals the exhaustive one, and matches are counted exactly: random corpora and queries, k 1..200, ties, removals, filters', () => {
   fc.assert(
     fc.property(
       fc.record({
@@ -65,6 +65,11 @@ test('pruned top-k equals the exhaustive one: random corpora and queries, k 1..2
         const pruned = ix.search(q, k, { filter, exhaustive: false });
         const exhaustive = ix.search(q, k, { filter, exhaustive: true });
         assert.deepEqual(pruned, exhaustive);
+        // Every match, counted exactly (with the filter), and up to a cap.
+        const all = ix.search(q, docs.length, { filter, exhaustive: true }).length;
+        const terms = q.map((t) => t.term);
+        assert.equal(ix.countMatches(terms, Infinity, filter), all);
+        assert.equal(ix.countMatches(terms, k, filter), Math.min(all, k));
       },
     ),
     { numRuns: 150, seed: 21 },
