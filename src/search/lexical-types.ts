@@ -37,8 +37,7 @@ export interface SearchOptions {
   /**
    * true: score every posting (term at a time, the reference); false: block-max MaxScore; unset: exhaustive
    * when the query's lists hold at most `exhaustiveBelow` postings (dense accumulation beats pruning on
-   * short lists) or are many (`prunedMaxTerms`), MaxScore otherwise. Both
-   * give the same top-k.
+   * short lists) or are many (`prunedMaxTerms`), MaxScore otherwise. Both give the same top-k.
    */
   exhaustive?: boolean;
 }
