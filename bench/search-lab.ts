@@ -12,7 +12,7 @@
 // --config: overrides of SearchConfig (src/search/hybrid.ts) for every run; --sweep: one run per entry,
 // each entry's overrides on top of --config, starting from the defaults (entries that change analyzer,
 // bodyWords or bodyProseOnly build their own index). --detail: per half and kind, MRR@10, success@1/3/10,
-// empty answers, latency. --check-pruning: block-max WAND vs exhaustive top-10 on every query.
+// empty answers, latency. --check-pruning: block-max MaxScore vs exhaustive top-10 on every query.
 // --floor-check: the best similarity of off-topic queries and of dev queries to their wanted skill.
 // --embeddings use: item vectors from the lab's disk cache (bench/search-lab/embed.ts fills it, for the
 // same --embed-body-chars / --embed-max-chars); --ann / --ivf: an approximate vector index, with its

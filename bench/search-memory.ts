@@ -9,16 +9,14 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { corpus, skillItem, unitItem } from './corpus.js';
-import { createProvider } from '../src/search/embeddings/factory.js';
+import { corpus } from './corpus.js';
+import { buildIndexes, makeIndexes } from './search-items.js';
 import { AttributeTable } from '../src/search/attribute-table.js';
-import { KindIndex } from '../src/search/registry-index.js';
+import type { KindIndex } from '../src/search/registry-index.js';
 import { KeyTable } from '../src/search/key-table.js';
 import { ItemNames } from '../src/search/item-names.js';
 import { TermStore } from '../src/search/term-store.js';
-import { ITEM_NEW_TERMS, ITEM_TERMS } from '../src/search/registry-options.js';
 import { loadIndexSnapshot, snapshotFingerprint, writeIndexSnapshot } from '../src/search/snapshot.js';
-import type { SearchItem } from '../src/search/feed.js';
 
 const units = Number(process.argv[2] ?? 100_000);
 const skills = Number(process.argv[3] ?? Math.round(units / 10));
@@ -33,60 +31,12 @@ function reading(): { heap: number; buffers: number; rss: number } {
   return { heap: m.heapUsed, buffers: m.arrayBuffers, rss: m.rss };
 }
 const mib = (bytes: number) => Math.round((bytes / MiB) * 10) / 10;
-
-const provider = createProvider({ kind: 'none' });
-const bounds = {
-  limits: { perDocument: ITEM_TERMS, newPerDocument: ITEM_NEW_TERMS, perOwner: Infinity, total: Infinity },
-  memoryFull: () => false,
-};
-const make = () => ({ skill: new KindIndex('skill', provider, bounds), unit: new KindIndex('unit', provider, bounds) });
-
-function unitSearchItem(c: ReturnType<typeof corpus>, i: number): SearchItem {
-  const { unit } = unitItem(c, i, units);
-  return {
-    kind: 'unit',
-    seq: i + 1,
-    id: unit.id,
-    agentId: unit.agent_id,
-    name: unit.title,
-    description: unit.content.description,
-    tags: unit.tags,
-    domain: unit.domain,
-    body: unit.content.examples.join('\n'),
-    qualityScore: unit.quality_score,
-    createdAt: unit.created_at,
-    type: unit.type,
-  };
-}
-
-function skillSearchItem(c: ReturnType<typeof corpus>, i: number): SearchItem {
-  const { plan } = skillItem(c, i, units);
-  const v = plan.version;
-  return {
-    kind: 'skill',
-    seq: i + 1,
-    id: plan.skillId,
-    agentId: plan.agentId,
-    name: plan.name,
-    description: v.description,
-    tags: v.tags,
-    domain: v.domain,
-    body: v.body,
-    qualityScore: v.qualityScore,
-    createdAt: v.publishedAt,
-    visibility: plan.visibility,
-    listed: true,
-    conformant: v.conformant,
-  };
-}
+const make = makeIndexes;
 
 const c = corpus();
 const base = reading();
 let t = performance.now();
-const indexes = make();
-for (let i = 0; i < units; i++) indexes.unit.put(unitSearchItem(c, i));
-for (let i = 0; i < skills; i++) indexes.skill.put(skillSearchItem(c, i));
-for (const kind of ['skill', 'unit'] as const) indexes[kind].engine.lexical.trim();
+const indexes = buildIndexes(units, skills, c);
 const buildMs = performance.now() - t;
 const built = reading();
 console.error(`built in ${Math.round(buildMs / 1000)} s: ${JSON.stringify(built)}`);

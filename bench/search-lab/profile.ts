@@ -1,4 +1,4 @@
-// Profiles query analysis, lexical top-k (block-max WAND vs exhaustive, k = 10…200) and the engine on the
+// Profiles query analysis, lexical top-k (block-max MaxScore vs exhaustive, k = 10…200) and the engine on the
 // 20k real skills, no embeddings: npx tsx bench/search-lab/profile.ts
 import { join } from 'node:path';
 import { findEvalDir, loadCorpus, loadQueries } from './corpus.js';
@@ -30,7 +30,7 @@ const time = (label: string, fn: (q: string) => void) => {
 };
 time('analyze', (q) => e.queryTerms(q));
 for (const k of [10, 50, 100, 200]) {
-  time(`wand k=${k}`, (q) => e.lexical.search(e.queryTerms(q), k));
+  time(`pruned k=${k}`, (q) => e.lexical.search(e.queryTerms(q), k));
   time(`exh  k=${k}`, (q) => e.lexical.search(e.queryTerms(q), k, { exhaustive: true }));
 }
 time('engine limit 10', (q) => e.search(q, { limit: 10 }));

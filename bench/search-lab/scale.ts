@@ -96,10 +96,10 @@ function measure(label: string, qs: string[][], exhaustive?: boolean) {
 }
 console.log('\n| queries (limit 20) | n | p50 ms | p99 ms | max ms |\n|---|---:|---:|---:|---:|');
 measure('two-word OR, auto', twoWord);
-measure('two-word OR, block-max WAND', twoWord, false);
+measure('two-word OR, block-max MaxScore', twoWord, false);
 measure('two-word OR, exhaustive', twoWord, true);
 measure('dev task queries, auto', tasks);
-measure('dev task queries, block-max WAND', tasks, false);
+measure('dev task queries, block-max MaxScore', tasks, false);
 measure('dev task queries, exhaustive', tasks, true);
 
 let diff = 0;

@@ -1,12 +1,12 @@
 // Reading a LexicalIndex's vocabulary and documents: document frequency and BM25 idf, a query's weighted
-// postings lists, its top-k by the strategy chosen (top-k.ts: exhaustive; wand.ts: block-max WAND), the
+// postings lists, its top-k by the strategy chosen (top-k.ts: exhaustive; maxscore.ts: block-max MaxScore), the
 // count of the documents it matches, whether a document holds a term, each term's live documents.
 import type { DocumentTable } from './document-table.js';
 import type { Hit, QueryTerm, SearchOptions } from './lexical-types.js';
 import { countLive, type PostingsList } from './postings.js';
 import type { TermStore } from './term-store.js';
 import { preferExhaustive, type QueryList, type ScoreAccumulator, type StrategyLimits } from './top-k.js';
-import { wandTopK } from './wand.js';
+import { maxScoreTopK } from './maxscore.js';
 
 /** Whether the live document `key` contains `term` (binary search in the term's postings). */
 export function contains(terms: TermStore, docs: DocumentTable, term: string, key: number): boolean {
@@ -65,9 +65,12 @@ export function topHits(
   const exhaustive = options.exhaustive === undefined ? preferExhaustive(qs, limits) : options.exhaustive;
   const top = exhaustive
     ? scorer.topK(qs, k, docs.nextOrd, docs.alive, docs.keys, options.filter)
-    : wandTopK(qs, k, docs.alive, docs.keys, options.filter);
+    : maxScoreTopK(qs, k, docs.alive, docs.keys, options.filter);
   return top.sorted().map(({ doc, score, matched }) => ({ key: docs.keys[doc]!, score, matched }));
 }
+
+/** Up to this many lists, matches are counted by merging the lists (no buffer as long as the index). */
+const MERGED_LISTS = 8;
 
 /** Live documents matching at least one term (OR), counted up to `cap`. */
 export function countMatches(
@@ -82,5 +85,21 @@ export function countMatches(
     const id = terms.id(t);
     if (id !== undefined) lists.push(terms.list(id));
   }
-  return countLive(lists, docs.nextOrd, docs.alive, docs.keys, cap, filter);
+  if (lists.length < 2 || lists.length > MERGED_LISTS)
+    return countLive(lists, docs.nextOrd, docs.alive, docs.keys, cap, filter);
+  // The lists merged in ordinal order, each document counted once: the count stops at `cap`, after about
+  // `cap` documents for common terms, and nothing as long as the index is allocated.
+  const pos = new Int32Array(lists.length);
+  let n = 0;
+  for (;;) {
+    let d = 0x7fffffff;
+    for (let i = 0; i < lists.length; i++) {
+      const p = lists[i]!;
+      if (pos[i]! < p.length && p.docs[pos[i]!]! < d) d = p.docs[pos[i]!]!;
+    }
+    if (d === 0x7fffffff) return n;
+    for (let i = 0; i < lists.length; i++) if (pos[i]! < lists[i]!.length && lists[i]!.docs[pos[i]!] === d) pos[i]!++;
+    if (!docs.alive[d] || (filter && !filter(docs.keys[d]!))) continue;
+    if (++n >= cap) return n;
+  }
 }

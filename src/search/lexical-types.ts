@@ -35,10 +35,9 @@ export interface SearchOptions {
   /** Only documents whose key passes are returned (and counted). */
   filter?: (key: number) => boolean;
   /**
-   * true: score every posting (term at a time, the reference); false: block-max WAND; unset: exhaustive
+   * true: score every posting (term at a time, the reference); false: block-max MaxScore; unset: exhaustive
    * when the query's lists hold at most `exhaustiveBelow` postings (dense accumulation beats pruning on
-   * short lists), have similar lengths (`wandSkew`) or are many (`wandMaxTerms`), WAND otherwise. Both
-   * give the same top-k.
+   * short lists) or are many (`prunedMaxTerms`), MaxScore otherwise. Both give the same top-k.
    */
   exhaustive?: boolean;
 }

@@ -1,8 +1,8 @@
 // An in-memory inverted index with per-field term frequencies and lengths, scored by BM25F (per-field
 // weights and length normalization, one saturation k1), OR semantics, with two top-k strategies:
-// exhaustive term-at-a-time scoring (the reference, top-k.ts) and block-max WAND (documents in blocks of
+// exhaustive term-at-a-time scoring (the reference, top-k.ts) and block-max MaxScore (documents in blocks of
 // 128 per term, each block with the maximum of its postings' impacts, so whole blocks that cannot enter
-// the top-k are skipped; wand.ts). Both return the same top-k. The postings lists are in postings.ts.
+// the top-k are skipped; maxscore.ts). Both return the same top-k. The postings lists are in postings.ts.
 //
 // Impacts: each posting stores its BM25F factor, computed with the average field lengths of the last
 // refresh (bm25f.ts); refreshImpacts() recomputes every impact when an average moves by more than
@@ -45,10 +45,12 @@ export class LexicalIndex {
   private readonly scorer = new ScoreAccumulator();
   /** Below this many postings in a query's lists, search() scores exhaustively (see SearchOptions). */
   exhaustiveBelow = 50_000;
-  /** Above it, WAND is used only when the longest list is more than this many times the shortest… */
-  wandSkew = 8;
-  /** …and for at most this many terms (long queries: 1M units, WAND p50 39 ms vs 15 ms exhaustive). */
-  wandMaxTerms = 3;
+  /**
+   * Above it, MaxScore is used for at most this many terms (bench/search-latency.ts, 1M units: two
+   * words 1.6 ms vs 2.9 ms of scoring, the two commonest words 19 vs 29 ms; natural-language questions,
+   * 4-6 terms, 8.6 vs 7.4 ms: the dense accumulator stays ahead there).
+   */
+  prunedMaxTerms = 3;
   /** compact() runs by itself when dead postings pass this share of all postings. */
   compactShare = 0.25;
   /** Impacts are recomputed when an average field length moves by more than this share. */

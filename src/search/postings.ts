@@ -1,7 +1,7 @@
 // One term's postings list in the lexical index (lexical.ts): the documents that contain the term, by
 // insertion ordinal (ascending, append-only), with their per-field term frequencies and BM25F impacts in
 // typed arrays that grow by doubling; and, once the list passes one block, each block's last ordinal and
-// maximum impact (the bounds block-max WAND skips by, wand.ts). Also the list-level operations the index
+// maximum impact (the bounds block-max MaxScore skips by, maxscore.ts). Also the list-level operations the index
 // needs: compaction, membership, the live ordinals of some fields, counting matches, memory.
 //
 // Memory: per posting 4 bytes (ordinal) + 4 (impact) + the term frequencies (capped at 255, kept to

@@ -1,6 +1,6 @@
 // Top-k selection for the lexical index (lexical.ts): the bounded heap of the best hits, the choice of a
 // strategy for a query, and the exhaustive strategy: term-at-a-time scoring of every posting into a dense
-// accumulator (the reference). The other strategy, block-max WAND, is in wand.ts. Both return the same
+// accumulator (the reference). The other strategy, block-max MaxScore, is in maxscore.ts. Both return the same
 // top-k: same scores (terms summed in query order in both) and the same tie order (score descending, then
 // insertion order ascending).
 import type { PostingsList } from './postings.js';
@@ -11,27 +11,26 @@ export interface QueryList {
   w: number;
 }
 
+/** Queries scored and postings visited by each strategy since start (read by bench/search-latency.ts). */
+export const scoringStats = {
+  exhaustive: { queries: 0, postings: 0 },
+  pruned: { queries: 0, postings: 0 },
+};
+
 /** When a query is scored exhaustively (LexicalIndex's fields of the same names; see SearchOptions). */
 export interface StrategyLimits {
   exhaustiveBelow: number;
-  wandSkew: number;
-  wandMaxTerms: number;
+  prunedMaxTerms: number;
 }
 
-/** Whether the exhaustive strategy should score these lists (else block-max WAND). */
+/** Whether the exhaustive strategy should score these lists (else block-max MaxScore). */
 export function preferExhaustive(qs: readonly QueryList[], limits: StrategyLimits): boolean {
-  // Block-max WAND pays off when some list is much shorter than the longest (it skips most of the long
-  // lists); with lists of similar lengths it visits nearly every posting at a higher cost per posting
-  // than the dense accumulator (bench/search-lab/scale.ts: 1M units, two-word p99 25 ms vs 11 ms).
+  // Block-max MaxScore pays off on long lists, of similar lengths too (it walks only the lists that can
+  // still reach the top-k, and skips the windows that cannot); on short lists, or with many terms (whose
+  // summed bounds stay above the kth score for most documents), the dense accumulator costs less.
   let postings = 0;
-  let shortest = Infinity;
-  let longest = 0;
-  for (const q of qs) {
-    postings += q.p.length;
-    shortest = Math.min(shortest, q.p.length);
-    longest = Math.max(longest, q.p.length);
-  }
-  return postings <= limits.exhaustiveBelow || shortest * limits.wandSkew > longest || qs.length > limits.wandMaxTerms;
+  for (const q of qs) postings += q.p.length;
+  return postings <= limits.exhaustiveBelow || qs.length > limits.prunedMaxTerms;
 }
 
 /** Max-heap ordering inverted: the root is the worst hit kept (lowest score, then highest ordinal). */
@@ -131,6 +130,8 @@ export class ScoreAccumulator {
     if (this.hits.length < this.acc.length) this.hits = new Uint8Array(this.acc.length);
     let bound = 0;
     for (const q of qs) bound += q.p.length;
+    scoringStats.exhaustive.queries++;
+    scoringStats.exhaustive.postings += bound;
     if (this.touched.length < Math.min(bound, ordinals))
       this.touched = new Int32Array(Math.min(Math.max(bound, this.touched.length * 2), ordinals));
     const acc = this.acc;
