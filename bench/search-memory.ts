@@ -10,7 +10,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { corpus } from './corpus.js';
-import { buildIndexes, makeIndexes } from './search-items.js';
+import { buildIndexes, makeIndexes, unitSearchItem } from './search-items.js';
 import { AttributeTable } from '../src/search/attribute-table.js';
 import type { KindIndex } from '../src/search/registry-index.js';
 import { KeyTable } from '../src/search/key-table.js';
@@ -122,7 +122,7 @@ await rm(dir, { recursive: true, force: true });
 // The first writes after a load: new items added to the loaded indexes (the lists they touch grow).
 const WRITES = 1_000;
 t = performance.now();
-for (let i = 0; i < WRITES; i++) fresh.unit.put(unitSearchItem(c, units + i));
+for (let i = 0; i < WRITES; i++) fresh.unit.put(unitSearchItem(c, units + i, units + WRITES));
 const writesMs = performance.now() - t;
 const written = reading();
 
