@@ -80,3 +80,11 @@ export interface SearchStatus {
   vocabulary: Record<SearchKind, VocabularyStatus>;
   memory: Record<SearchKind, IndexMemory>;
 }
+
+/** How often the index follows the change log between searches, and purges what every instance has applied. */
+export const SYNC_EVERY_MS = 2_000;
+export const PURGE_EVERY_MS = 15 * 60 * 1000;
+/** The index is saved this often while changes arrive (and after a build, and at shutdown). */
+export const SNAPSHOT_EVERY_MS = 10 * 60 * 1000;
+/** How long a shutdown waits for the last save (the process is given 10 s to stop). */
+export const SHUTDOWN_SAVE_MS = 6_000;

@@ -1,6 +1,6 @@
 // The registry's search index: one SearchEngine for skills and one for knowledge units, derived from the
-// store and rebuildable from it. Built in the background at start-up (searches go to the store's own
-// full-text search until it is ready), then kept current by following the store's change log before
+// store and rebuildable from it. Loaded from its snapshot or built in the background at start-up (searches
+// are refused as unavailable until it can answer), then kept current by following the store's change log before
 // every search (so a write, or a delete, through any instance is seen by the next request) and every
 // few seconds. Item vectors come from one embedding worker, are kept in the store per model, and are
 // computed off the request path; `pending` counts what is not indexed or embedded yet. Each kind's engine,
@@ -21,6 +21,10 @@ import {
   type RegistrySearchOptions,
   type SearchHits,
   type SearchStatus,
+  PURGE_EVERY_MS,
+  SHUTDOWN_SAVE_MS,
+  SNAPSHOT_EVERY_MS,
+  SYNC_EVERY_MS,
   termLimits,
 } from './registry-options.js';
 import { FullVocabularyNotice, loadingText, MemoryFigures } from './registry-status.js';
@@ -28,13 +32,6 @@ import { searchIndex } from './registry-query.js';
 import { applyChangeBatch, CHANGE_BATCH, indexFromStore, purgeChangeLog, type BuildProgress } from './registry-sync.js';
 import { SnapshotKeeper } from './snapshot-keeper.js';
 import { loadMatchingSnapshot, snapshotShape } from './registry-snapshots.js';
-
-const SYNC_EVERY_MS = 2_000;
-const PURGE_EVERY_MS = 15 * 60 * 1000;
-/** The index is saved this often while changes arrive (and after a build, and at shutdown). */
-const SNAPSHOT_EVERY_MS = 10 * 60 * 1000;
-/** How long a shutdown waits for the last save (the process is given 10 s to stop). */
-const SHUTDOWN_SAVE_MS = 6_000;
 
 export class RegistrySearch {
   private indexes: Record<SearchKind, KindIndex>;
@@ -46,7 +43,7 @@ export class RegistrySearch {
   private lastChange = 0;
   private syncing: Promise<void> | null = null;
   private built = false;
-  /** 1 while the index is being built (searches then use the database), 0 after. */
+  /** 1 while the index is being built (searches are refused meanwhile), 0 after. */
   private buildLeft = 1;
   /** Items indexed so far of those the build goes through. */
   private progress: BuildProgress = { done: 0, total: 0 };
@@ -108,7 +105,7 @@ export class RegistrySearch {
         this.vectors?.start();
       },
       (error: unknown) => {
-        this.log?.warn({ err: error }, 'building the search index failed; searches use the database until a restart');
+        this.log?.warn({ err: error }, 'building the search index failed; searches are refused until a restart');
         this.markReady();
       },
     );
@@ -177,7 +174,7 @@ export class RegistrySearch {
   }
   private readonly fullVocabulary = new FullVocabularyNotice();
 
-  /** Whether searches can be answered from the index (else: the database's full-text search). */
+  /** Whether searches can be answered (until then they are refused as unavailable). */
   get isReady(): boolean {
     return this.built;
   }

@@ -12,7 +12,7 @@ export interface Context {
   config: Config;
   clock: () => Date;
   ids: IdSource;
-  /** The search index (null: searches go to the store's own full-text search). */
+  /** The search index (null in one-off commands that never search: a search is then refused as unavailable). */
   search: RegistrySearch | null;
 }
 
