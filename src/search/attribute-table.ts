@@ -246,6 +246,12 @@ export class AttributeTable {
     const live = this.tagEnd - this.tagGarbage;
     const cap = Math.max(64, (live + n) * 2);
     const pool = new Int32Array(this.tagGarbage * 2 > this.tagEnd ? cap : Math.max(cap, this.tagPool.length * 2));
+    if (this.tagGarbage === 0) {
+      // Nothing to reclaim (a build or a load only adds): one copy, not one per item.
+      pool.set(this.tagPool.subarray(0, this.tagEnd));
+      this.tagPool = pool;
+      return;
+    }
     let end = 0;
     for (const s of this.slotOf.values()) {
       const off = this.tagOff[s]!;

@@ -147,6 +147,12 @@ export class TextTable {
         ? Math.max(1024, need + (need >> 2))
         : Math.max(need, this.pool.length + (this.pool.length >> 2));
     const pool = new Uint8Array(size);
+    if (this.garbage === 0) {
+      // Nothing to reclaim (a build or a load only adds): one copy, not one per text.
+      pool.set(this.pool.subarray(0, this.end));
+      this.pool = pool;
+      return;
+    }
     let end = 0;
     for (let id = 0; id < this.nextId; id++) {
       if (this.useCounts[id] === 0) continue;
