@@ -1,4 +1,4 @@
-// Results: one JSON file per backend and size, a console table, the issue's targets, and a Markdown
+// Results: one JSON file per backend and size, a console table, the targets, and a Markdown
 // summary of every result file in bench/results/.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -47,7 +47,7 @@ export interface TargetCheck {
 const fmt = (x: number, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : 'n/a');
 const pct = (x: number) => `${fmt(x * 100, 0)}%`;
 
-/** The issue's targets (stated for SQLite at 1M units), applied to one result; `base` is the 10k result. */
+/** The targets (stated for SQLite at 1M units), applied to one result; `base` is the 10k result. */
 export function checkTargets(r: RunResult, base?: RunResult): TargetCheck[] {
   const s = (name: string) => r.scenarios.find((x) => x.name === name);
   const checks: TargetCheck[] = [];
@@ -238,7 +238,7 @@ export function writeSummary(dir: string): string {
     "in the same run under the same load). Latencies are of 2xx responses, in milliseconds: under the run's",
     'connections, and for reads also from one client alone (the latency targets are held against that one,',
     "since with N connections a single-threaded server's p99 is mostly N requests queued behind each other).",
-    "The issue's targets are stated for SQLite at 1M units; for other sizes and backends they are shown as an",
+    'The targets are stated for SQLite at 1M units; for other sizes and backends they are shown as an',
     'indication only.',
     '',
   ];
