@@ -1,10 +1,11 @@
 // Skill rows as both backends return them, and their mapping to the domain's objects. A skill row is
 // the skill and its default version's searchable fields (what lists, filters and search read); a
-// version row holds one version in full; files hang off versions.
+// version row holds one version in full; files hang off versions. What MCP hosts are served of a skill:
+// host-skill-rows.ts.
 import type { Skill, SkillFile, SkillVersionSummary, SkillWarning, Visibility } from '../domain/model.js';
 import type { SkillSummary } from '../domain/summaries.js';
 import type { Decode } from './rows.js';
-import type { HostSkill, NewSkillVersion, SkillBundle, SkillExport, SkillPlan } from './store.js';
+import type { NewSkillVersion, SkillBundle, SkillExport, SkillPlan } from './store.js';
 
 /** The skill row's columns, as lists read them (a summary: no SKILL.md). */
 export const SKILL_SUMMARY_COLUMNS = `s.id, s.agent_id, s.name, s.display_name, s.description, s.domain, s.tags, s.license,
@@ -69,50 +70,6 @@ export interface SkillFileRow {
   size: number | string;
   digest: string;
   media_type: string;
-}
-
-/** A skill's default version as hosts are served it (see HostSkill): joined skill `s` and version `v`. */
-export const HOST_SKILL_COLUMNS = `s.id, s.agent_id, s.name, s.visibility, s.latest_version_seq, v.seq AS version_seq, v.version, v.description, v.frontmatter,
-  v.skill_md_digest, v.skill_md_bytes`;
-
-export interface HostSkillRow {
-  id: string;
-  agent_id: string;
-  name: string;
-  visibility: string;
-  latest_version_seq: number | string | null;
-  version_seq: number | string;
-  version: string;
-  description: string;
-  frontmatter: string | null;
-  skill_md_digest: string;
-  skill_md_bytes: number | string;
-}
-
-/** Host skills from their rows and their versions' file rows (`version_seq` on each). */
-export function toHostSkills(
-  found: HostSkillRow[],
-  files: (SkillFileRow & { version_seq: number | string })[],
-): HostSkill[] {
-  const byVersion = new Map<string, SkillFile[]>();
-  for (const file of files) {
-    const key = String(file.version_seq);
-    const list = byVersion.get(key);
-    if (list) list.push(toSkillFile(file));
-    else byVersion.set(key, [toSkillFile(file)]);
-  }
-  return found.map((row) => ({
-    id: row.id,
-    agentId: row.agent_id,
-    name: row.name,
-    visibility: row.visibility as Visibility,
-    version: row.version,
-    listed: row.latest_version_seq !== null,
-    description: row.description,
-    frontmatter: row.frontmatter,
-    skillMd: { digest: row.skill_md_digest, size: Number(row.skill_md_bytes) },
-    files: byVersion.get(String(row.version_seq)) ?? [],
-  }));
 }
 
 export const VERSION_SUMMARY_COLUMNS =

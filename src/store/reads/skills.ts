@@ -6,6 +6,7 @@ import type { Skill, SkillVersionSummary } from '../../domain/model.js';
 import { versionSortKey, type VersionFacts } from '../../domain/versions.js';
 import type { SkillSummary } from '../../domain/summaries.js';
 import type { RecentSkillQuery } from '../recent-queries.js';
+import * as hostRows from '../host-skill-rows.js';
 import * as skillRows from '../skill-rows.js';
 import { byDialect, oneOf, raw, rowsInSeqOrder, sql, where, type Db, type Sql } from '../sql.js';
 import type { DiscoveryEntry, Page, SkillExport, SkillIdentity, SkillQuery, SkillStore, Viewer } from '../store.js';
@@ -115,8 +116,8 @@ export function skillReads(
 
     async hostSkills(ids) {
       if (ids.length === 0) return [];
-      const found = await db.all<skillRows.HostSkillRow>(
-        sql`SELECT ${raw(skillRows.HOST_SKILL_COLUMNS)} FROM skills s JOIN skill_versions v ON v.skill_seq = s.seq AND v.version = s.version
+      const found = await db.all<hostRows.HostSkillRow>(
+        sql`SELECT ${raw(hostRows.HOST_SKILL_COLUMNS)} FROM skills s JOIN skill_versions v ON v.skill_seq = s.seq AND v.version = s.version
           WHERE ${oneOf(raw('s.id'), ids, 'text')}`,
       );
       if (found.length === 0) return [];
@@ -128,7 +129,7 @@ export function skillReads(
             'bigint',
           )} ORDER BY version_seq, path`,
       );
-      return skillRows.toHostSkills(found, files);
+      return hostRows.toHostSkills(found, files);
     },
 
     /** A page of a skill's versions, newest first by semver precedence (its index gives the order). */
