@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { MAX_SEARCH_RESULTS } from '../../src/search/registry-options.js';
-import type { KnowledgeUnit } from '../../src/domain/model.js';
 import { backends } from '../helpers/backends.js';
+import { unitRecord } from '../helpers/records.js';
 import {
   call,
   contributeSkill,
@@ -149,20 +149,15 @@ for (const backend of backends()) {
       await register(t.app, 'bulk');
       for (let i = 0; i <= MAX_SEARCH_RESULTS; i++) {
         const at = new Date(now + i).toISOString();
-        const unit: KnowledgeUnit = {
+        const unit = unitRecord('bulk', 'bulk', {
           id: `ku_bulk${String(i).padStart(5, '0')}`,
-          agent_id: 'bulk',
           title: `Bulk walrus note ${i}`,
-          type: 'fact',
           domain: 'testing',
           content: { description: 'Walrus facts in bulk.', examples: [] },
           metadata: { source: 'bulk', confidence: 0.5 },
-          tags: [],
-          quality_score: 0.5,
-          validations: { valid: 0, invalid: 0 },
           created_at: at,
           updated_at: at,
-        };
+        });
         await t.store.contributeUnit(unit, 0.5, 0);
       }
       const first = (await call(t.app, 'GET', '/v1/knowledge?q=walrus&limit=100')).json();
