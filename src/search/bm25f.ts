@@ -2,10 +2,15 @@
 // saturation k1, and the average field lengths the stored impacts are computed with.
 //
 // Each posting stores its BM25F factor tfw / (k1 + tfw), tfw = Σ_f w_f·tf_f / (1 − b_f + b_f·len_f / avg_f),
-// computed with the average field lengths of the last refresh. A query then costs one multiply per
+// computed with the average field lengths of the last refresh. The factor lies in [0, 1], so it is kept
+// as a 16-bit integer in units of 1/IMPACT_ONE (2 bytes a posting instead of 4; the rounding, under 1e-5,
+// is far below the drift the averages are allowed). A query then costs one multiply per
 // posting (idf × query weight × impact), and block bounds are exact maxima. The averages drift as items
 // come and go; the index recomputes every impact when one moves by more than its `driftLimit` (and on
-// compaction and on setScoring), so scores stay within that drift of exact BM25F.
+// compaction), so scores stay within that drift of exact BM25F.
+
+/** An impact of 1 (the factor's upper bound) in the stored units. */
+export const IMPACT_ONE = 0xffff;
 
 /** A field's BM25F parameters (lexical.ts's FieldSpec). */
 interface FieldScoring {
@@ -14,28 +19,19 @@ interface FieldScoring {
 }
 
 export class Bm25fImpacts {
-  private weights: Float64Array;
-  private bs: Float64Array;
+  private readonly weights: Float64Array;
+  private readonly bs: Float64Array;
   /** Average field lengths the stored impacts were computed with. */
   private avg: Float64Array;
 
   constructor(
     fields: readonly FieldScoring[],
     /** Saturation of the weighted term frequency. */
-    public k1: number,
+    private readonly k1: number,
   ) {
     this.weights = Float64Array.from(fields, (f) => f.weight);
     this.bs = Float64Array.from(fields, (f) => f.b);
     this.avg = new Float64Array(fields.length).fill(1);
-  }
-
-  /** Takes new weights, b and k1 (as many fields as before); true when any differs from those in use. */
-  set(fields: readonly FieldScoring[], k1: number): boolean {
-    const same = k1 === this.k1 && fields.every((f, i) => f.weight === this.weights[i] && f.b === this.bs[i]);
-    this.k1 = k1;
-    this.weights = Float64Array.from(fields, (f) => f.weight);
-    this.bs = Float64Array.from(fields, (f) => f.b);
-    return !same;
   }
 
   /** From now on, impacts use the current average lengths: `totalLen[f]` over `count` live documents. */
@@ -56,7 +52,10 @@ export class Bm25fImpacts {
     this.avg = avg.slice();
   }
 
-  /** BM25F factor of one posting: tf row `tfs[off..off+nf)` of a document whose field lengths are `lens[lo..lo+nf)`. */
+  /**
+   * BM25F factor of one posting, in units of 1/IMPACT_ONE: tf row `tfs[off..off+nf)` of a document whose
+   * field lengths are `lens[lo..lo+nf)`.
+   */
   impact(tfs: ArrayLike<number>, off: number, lens: Uint32Array, lo: number): number {
     const avg = this.avg;
     const nf = avg.length;
@@ -67,7 +66,7 @@ export class Bm25fImpacts {
       const b = this.bs[f]!;
       tfw += (this.weights[f]! * tf) / (1 - b + (b * lens[lo + f]!) / avg[f]!);
     }
-    return tfw / (this.k1 + tfw);
+    return Math.round((tfw / (this.k1 + tfw)) * IMPACT_ONE);
   }
 
   /** Whether a current average length (`totalLen[f]` over `count`) moved from the impacts' by more than the share `limit`. */

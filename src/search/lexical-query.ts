@@ -1,6 +1,7 @@
 // Reading a LexicalIndex's vocabulary and documents: document frequency and BM25 idf, a query's weighted
 // postings lists, its top-k by the strategy chosen (top-k.ts: exhaustive; maxscore.ts: block-max MaxScore), the
 // count of the documents it matches, whether a document holds a term, each term's live documents.
+import { IMPACT_ONE } from './bm25f.js';
 import type { DocumentTable } from './document-table.js';
 import type { Hit, QueryTerm, SearchOptions } from './lexical-types.js';
 import { countLive, type PostingsList } from './postings.js';
@@ -56,7 +57,8 @@ export function topHits(
   const qs: QueryList[] = [];
   for (const q of query) {
     const id = terms.id(q.term);
-    const w = (q.weight ?? 1) * idf(terms, docs, q.term);
+    // Impacts are stored in units of 1/IMPACT_ONE (bm25f.ts): the weight takes the scale.
+    const w = ((q.weight ?? 1) * idf(terms, docs, q.term)) / IMPACT_ONE;
     if (id !== undefined && terms.length(id) > 0 && w > 0) qs.push({ p: terms.list(id), w });
   }
   if (qs.length === 0) return [];

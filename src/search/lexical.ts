@@ -6,7 +6,7 @@
 //
 // Impacts: each posting stores its BM25F factor, computed with the average field lengths of the last
 // refresh (bm25f.ts); refreshImpacts() recomputes every impact when an average moves by more than
-// `driftLimit` (and on compaction and on setScoring), so scores stay within that drift of exact BM25F.
+// `driftLimit` (and on compaction), so scores stay within that drift of exact BM25F.
 //
 // Documents are identified by a caller's numeric key; each add gets a new internal ordinal (insertion
 // order), so postings stay sorted and append-only. remove() marks the ordinal dead: it disappears from the
@@ -14,7 +14,7 @@
 // Document frequencies count dead documents until then, as in Lucene.
 //
 // Memory: the vocabulary and postings are in term-store.ts (a term seen once costs its text, ~24 bytes of
-// text table and ~25 bytes of a shared pool; a longer list ~500 bytes of objects plus ~9 bytes a posting);
+// text table and ~25 bytes of a shared pool; a longer list ~500 bytes of objects plus ~7 bytes a posting);
 // the per-document columns in document-table.ts. Long lists grow as postings arrive (postings.ts); trim()
 // gives back what growth left unused.
 // What documents may add to the vocabulary is bounded (vocabulary-bounds.ts); reads are in lexical-query.ts.
@@ -33,7 +33,7 @@ export type { FieldSpec, LexicalHead, QueryTerm } from './lexical-types.js';
 export { UNBOUNDED_TERMS, type TermLimits, type VocabularyStatus } from './vocabulary-bounds.js';
 
 export class LexicalIndex {
-  fields: readonly FieldSpec[];
+  readonly fields: readonly FieldSpec[];
   private readonly nf: number;
   private readonly bm25f: Bm25fImpacts;
   private readonly terms: TermStore;
@@ -67,23 +67,6 @@ export class LexicalIndex {
     this.bm25f = new Bm25fImpacts(config.fields, config.k1);
     this.docs = new DocumentTable(this.nf);
     this.parts = { nf: this.nf, terms: this.terms, docs: this.docs, bm25f: this.bm25f, bounds: this.bounds };
-  }
-
-  /** Saturation of the weighted term frequency. */
-  get k1(): number {
-    return this.bm25f.k1;
-  }
-
-  set k1(k1: number) {
-    this.bm25f.k1 = k1;
-  }
-
-  /** Changes weights, b and k1, and recomputes every impact (cost: one pass over the postings). */
-  setScoring(fields: readonly FieldSpec[], k1: number): void {
-    if (fields.length !== this.nf) throw new Error(`expected ${this.nf} fields`);
-    const changed = this.bm25f.set(fields, k1);
-    this.fields = fields.map((f) => ({ ...f }));
-    if (changed) this.refreshImpacts();
   }
 
   /** Live documents. */

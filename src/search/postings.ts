@@ -4,9 +4,9 @@
 // maximum impact (the bounds block-max MaxScore skips by, maxscore.ts). Also the list-level operations the index
 // needs: compaction, membership, the live ordinals of some fields, counting matches, memory.
 //
-// Memory: per posting 4 bytes (ordinal) + 4 (impact) + the term frequencies (capped at 255, kept to
+// Memory: per posting 4 bytes (ordinal) + 2 (impact, bm25f.ts) + the term frequencies (capped at 255, kept to
 // recompute impacts), packed 2 bits a field (packed-tfs.ts: one byte for four fields, plus a side-table
-// row for the few postings with a frequency of three or more); per 128 postings 8 bytes of block bounds.
+// row for the few postings with a frequency of three or more); per 128 postings 6 bytes of block bounds.
 
 import { resized } from './typed-arrays.js';
 import { PackedTfs, type PackedRows } from './packed-tfs.js';
@@ -26,40 +26,40 @@ export const grownCapacity = (capacity: number): number =>
 /** What scoring reads of a postings list: a Postings, or a view of a short list in the shared pool (term-store.ts). */
 export interface PostingsList {
   readonly docs: Int32Array;
-  readonly imp: Float32Array;
+  readonly imp: Uint16Array;
   readonly length: number;
   /** Once the list passes one block: each block's last ordinal and its maximum impact. */
   readonly blockLast: Int32Array | null;
-  readonly blockMax: Float32Array | null;
+  readonly blockMax: Uint16Array | null;
 }
 
 export class Postings implements PostingsList {
   docs: Int32Array;
   tfs: PackedTfs;
-  imp: Float32Array;
+  imp: Uint16Array;
   length = 0;
   /** Once the list passes one block: each block's last ordinal and its maximum impact. */
   blockLast: Int32Array | null = null;
-  blockMax: Float32Array | null = null;
+  blockMax: Uint16Array | null = null;
 
   constructor(readonly nf: number) {
     this.docs = new Int32Array(2);
     this.tfs = new PackedTfs(nf, 2);
-    this.imp = new Float32Array(2);
+    this.imp = new Uint16Array(2);
   }
 
   /**
    * A list from saved arrays (a snapshot; copied): `docs` ascending, `tfs` their packed term frequencies
    * (checked by the caller), `imp` the impacts. Without spare room (see grownCapacity).
    */
-  static restored(nf: number, docs: Int32Array, tfs: PackedRows, imp: Float32Array): Postings {
+  static restored(nf: number, docs: Int32Array, tfs: PackedRows, imp: Uint16Array): Postings {
     if (imp.length !== docs.length) throw new Error('postings arrays of different lengths');
     const p = new Postings(nf);
     const cap = docs.length;
     p.docs = new Int32Array(cap);
     p.docs.set(docs);
     p.tfs = PackedTfs.restored(nf, tfs, docs.length, cap);
-    p.imp = new Float32Array(cap);
+    p.imp = new Uint16Array(cap);
     p.imp.set(imp);
     p.length = docs.length;
     p.buildBlocks();
@@ -87,7 +87,7 @@ export class Postings implements PostingsList {
     if (this.blockLast !== null && this.blockLast.length >= nb) return;
     const cap = exact ? nb : Math.max(4, nb * 2);
     const last = new Int32Array(cap);
-    const max = new Float32Array(cap);
+    const max = new Uint16Array(cap);
     if (this.blockLast !== null) {
       last.set(this.blockLast);
       max.set(this.blockMax!);

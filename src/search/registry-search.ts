@@ -6,7 +6,7 @@
 // computed off the request path; `pending` counts what is not indexed or embedded yet. Each kind's engine,
 // attribute table and filter predicate: registry-index.ts; building and following the log: registry-sync.ts;
 // one search: registry-query.ts; the snapshot's shape and match: registry-snapshots.ts; the options and
-// shapes: registry-options.ts; the /readyz figures: registry-status.ts.
+// shapes: registry-options.ts; the /readyz figures: registry-status.ts; the timers: periodic-tasks.ts.
 import type { IndexFeed, SearchChange, SearchKind } from './feed.js';
 import { createProvider } from './embeddings/factory.js';
 import type { EmbeddingProvider } from './embeddings/provider.js';
@@ -31,13 +31,13 @@ import { FullVocabularyNotice, loadingText, MemoryFigures } from './registry-sta
 import { searchIndex } from './registry-query.js';
 import { applyChangeBatch, CHANGE_BATCH, indexFromStore, purgeChangeLog, type BuildProgress } from './registry-sync.js';
 import { SnapshotKeeper } from './snapshot-keeper.js';
+import { PeriodicTasks } from './periodic-tasks.js';
 import { loadMatchingSnapshot, snapshotShape } from './registry-snapshots.js';
 
 export class RegistrySearch {
   private indexes: Record<SearchKind, KindIndex>;
   private readonly makeIndexes: () => Record<SearchKind, KindIndex>;
   private readonly snapshots: SnapshotKeeper | null;
-  private snapshotTimer: NodeJS.Timeout | null = null;
   private readonly provider: EmbeddingProvider;
   private readonly worker: WorkerEmbeddings | null;
   private lastChange = 0;
@@ -48,9 +48,8 @@ export class RegistrySearch {
   /** Items indexed so far of those the build goes through. */
   private progress: BuildProgress = { done: 0, total: 0 };
   private closed = false;
-  private timer: NodeJS.Timeout | null = null;
-  private purger: NodeJS.Timeout | null = null;
   private log: Log | undefined;
+  private readonly tasks = new PeriodicTasks(() => this.log);
   /** Item vectors, with embeddings on. */
   private readonly vectors: ItemVectors | null;
   readonly ready: Promise<void>;
@@ -96,12 +95,10 @@ export class RegistrySearch {
     void this.build().then(
       () => {
         if (this.closed) return;
-        this.timer = this.every(SYNC_EVERY_MS, () => this.sync(), 'search index sync failed');
-        this.purger = this.every(PURGE_EVERY_MS, () => this.purgeChangeLog(), 'purging the search change log failed');
-        if (this.snapshots) {
-          this.snapshotTimer = setInterval(() => void this.saveSnapshot(), SNAPSHOT_EVERY_MS);
-          this.snapshotTimer.unref();
-        }
+        this.tasks.every(SYNC_EVERY_MS, () => this.sync(), 'search index sync failed');
+        this.tasks.every(PURGE_EVERY_MS, () => this.purgeChangeLog(), 'purging the search change log failed');
+        if (this.snapshots)
+          this.tasks.every(SNAPSHOT_EVERY_MS, () => this.saveSnapshot(), 'saving the search index snapshot failed');
         this.vectors?.start();
       },
       (error: unknown) => {
@@ -111,18 +108,9 @@ export class RegistrySearch {
     );
   }
 
-  /** Runs `task` every `ms` (without keeping the process alive); a failure is logged as `failed`. */
-  private every(ms: number, task: () => Promise<unknown>, failed: string): NodeJS.Timeout {
-    const timer = setInterval(() => void task().catch((error: unknown) => this.log?.warn({ err: error }, failed)), ms);
-    timer.unref();
-    return timer;
-  }
-
   async close(): Promise<void> {
     this.closed = true;
-    if (this.timer) clearInterval(this.timer);
-    if (this.purger) clearInterval(this.purger);
-    if (this.snapshotTimer) clearInterval(this.snapshotTimer);
+    this.tasks.stop();
     this.vectors?.close();
     this.markReady();
     // What the index has applied is saved for the next start, within the shutdown's grace: a save that

@@ -23,7 +23,7 @@ import type { LexicalHead } from './lexical.js';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 
 /** Raised when the layout of the file changes; an older file is then rebuilt from the store. */
-export const SNAPSHOT_FORMAT = 3;
+export const SNAPSHOT_FORMAT = 4;
 const KINDS = ['skill', 'unit'] as const;
 type Kind = (typeof KINDS)[number];
 const CHUNK_TERMS = 4_096;
@@ -102,7 +102,7 @@ async function writeKind(out: SnapshotWriter, kind: Kind, index: KindIndex, head
     const codes = new Uint8Array(postings * width);
     const escIdx = new Int32Array(escapes);
     const escRows = new Uint8Array(escapes * nf);
-    const imp = new Float32Array(postings);
+    const imp = new Uint16Array(postings);
     let at = 0;
     let e = 0;
     for (const [i, p] of lists.entries()) {
@@ -216,7 +216,7 @@ export async function loadIndexSnapshot(
       const codes = copy(await bytes(), (b) => new Uint8Array(b));
       const escIdx = copy(await bytes(), (b) => new Int32Array(b));
       const escRows = copy(await bytes(), (b) => new Uint8Array(b));
-      const imp = copy(await bytes(), (b) => new Float32Array(b));
+      const imp = copy(await bytes(), (b) => new Uint16Array(b));
       if (escRows.length !== escIdx.length * nf)
         throw new Error('a snapshot chunk of term frequencies of the wrong length');
       let at = 0;

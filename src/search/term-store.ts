@@ -6,7 +6,7 @@
 // own (postings.ts: growable arrays and block bounds). Lists move from the pool when they pass SHORT and
 // back when compaction shrinks them. Ids of terms dropped by compaction are reused.
 //
-// Memory per term: its text's bytes and ~24 bytes of the text table, SHORT × (4 + 4 + nf) bytes of pool and
+// Memory per term: its text's bytes and ~24 bytes of the text table, SHORT × (4 + 2 + nf) bytes of pool and
 // 5 bytes (length, owner); a long list's Postings adds its arrays (postings.ts) and ~500 bytes of objects.
 import { resized } from './typed-arrays.js';
 import { MAX_TF, Postings, type PostingsList } from './postings.js';
@@ -22,7 +22,7 @@ const LONG = 255;
 export interface SavedList {
   docs: Int32Array;
   tfs: PackedRows;
-  imp: Float32Array;
+  imp: Uint16Array;
   length: number;
   owner: number;
   /** Views into the shared pool (they change with the index: copy what must stay). */
@@ -39,7 +39,7 @@ export class TermStore {
   private lens = new Uint8Array(0);
   private owners = new Int32Array(0);
   private docs = new Int32Array(0);
-  private imp = new Float32Array(0);
+  private imp = new Uint16Array(0);
   private tfs = new Uint8Array(0);
 
   constructor(

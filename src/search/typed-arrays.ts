@@ -1,6 +1,6 @@
 // Typed arrays that grow: the one copy every growable column of the index makes.
 
-type Column = Int32Array | Uint32Array | Uint8Array | Float32Array | Float64Array;
+type Column = Int32Array | Uint32Array | Uint16Array | Uint8Array | Float32Array | Float64Array;
 
 /** A copy of `array` `length` elements long (longer: zeros after; shorter: cut), of the same type. */
 export function resized<T extends Column>(array: T, length: number): T {
