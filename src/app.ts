@@ -16,7 +16,14 @@ import { apiKeyVerifier, authPlugin, type BearerVerifier } from './http/auth.js'
 import { installConventions } from './http/conventions.js';
 import { installMetrics, metricsRoute } from './http/metrics.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorEnvelope } from './http/error-envelope.js';
-import { DEFAULT_LIMITS, installLimits, SERVER_TIMEOUTS, type Limits, type ServerTimeouts } from './http/limits.js';
+import {
+  DEFAULT_LIMITS,
+  installLimits,
+  PROBES,
+  SERVER_TIMEOUTS,
+  type Limits,
+  type ServerTimeouts,
+} from './http/limits.js';
 import { idempotencyPlugin } from './http/idempotency.js';
 import { openapiOptions } from './http/openapi.js';
 import { installRateLimits, type RateLimitOptions } from './http/rate-limit.js';
@@ -67,14 +74,12 @@ function requestId(request: IncomingMessage): string {
 
 const hops = (count: number) => (_address: string, hop: number) => hop < count;
 
-/** Probes (orchestrators ask by address) are answered whatever the Host; they reveal nothing. */
-const PROBES = new Set(['/healthz', '/readyz']);
-
 /**
  * A page on another site can make a browser send requests here under its own name (DNS rebinding); the
  * Host header then names that site. Only the names the registry answers to are served (REG_ALLOWED_HOSTS).
  */
 function assertAllowedHost(allowed: string[] | null, host: string, url: string): void {
+  // Probes are answered whatever the Host; they reveal nothing.
   if (allowed === null || PROBES.has(url.split('?')[0]!)) return;
   const name = host
     .replace(/^\[([^\]]*)\](:\d+)?$/, '$1')

@@ -172,6 +172,11 @@ export const VARIABLES: Record<string, Variable> = {
     shownDefault: '`<database file>.search` with SQLite; unset with PostgreSQL',
     doc: 'where the search index is saved, so a restart loads it in seconds instead of rebuilding it; `none` turns it off; with PostgreSQL, a local directory per instance (see [docs/search.md](docs/search.md#snapshots-and-restarts))',
   },
+  REG_SEARCH_START_WAIT_S: {
+    schema: integer(0, 600),
+    default: 20,
+    doc: 'while the search index loads at start-up, how long a search waits for it before it is refused with 503 (`0`: refused at once); `/readyz` says not ready meanwhile',
+  },
   REG_METRICS: {
     schema: text('^(off|admin|port:\\d{1,5})$', 16),
     default: 'off',

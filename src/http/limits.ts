@@ -49,6 +49,13 @@ export const SERVER_TIMEOUTS: Readonly<ServerTimeouts> = Object.freeze({
 
 const RETRY_AFTER_SECONDS = 2;
 
+/**
+ * Probes (orchestrators ask by address). They are cheap and never counted against the in-flight caps: a
+ * busy instance, or one whose clients hold searches while its index loads, still says it is alive and how
+ * ready it is; and liveness is not shed while the event loop lags (readiness is: send traffic elsewhere).
+ */
+export const PROBES = new Set(['/healthz', '/readyz']);
+
 export async function installLimits(app: FastifyInstance, limits: Limits): Promise<void> {
   let inFlight = 0;
   const perClient = new Map<string, number>();
@@ -65,6 +72,7 @@ export async function installLimits(app: FastifyInstance, limits: Limits): Promi
   // Counted once the body is in (preValidation comes after parsing): a client trickling a body holds a
   // connection until the request timeout, never a share of the work the service can do at once.
   app.addHook('preValidation', async (request) => {
+    if (PROBES.has(request.routeOptions.url ?? '')) return;
     if (inFlight >= limits.maxInFlight) {
       throw unavailable('the registry is at capacity; retry shortly', RETRY_AFTER_SECONDS);
     }
@@ -83,7 +91,8 @@ export async function installLimits(app: FastifyInstance, limits: Limits): Promi
     await app.register(underPressure, {
       maxEventLoopDelay: limits.maxEventLoopDelayMs,
       retryAfter: RETRY_AFTER_SECONDS,
-      pressureHandler: () => {
+      pressureHandler: (request) => {
+        if (request.routeOptions.url === '/healthz') return;
         throw unavailable('the registry is overloaded; retry shortly', RETRY_AFTER_SECONDS);
       },
     });

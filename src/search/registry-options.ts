@@ -8,6 +8,8 @@ import type { TermLimits, VocabularyStatus } from './lexical.js';
 import type { IndexMemory } from './registry-index.js';
 import type { VectorIndex } from './vectors.js';
 
+/** A search that arrives while the index is being built waits this long for it, then is refused. */
+export const START_WAIT_MS = 20_000;
 /** A search answers at most this many matches (its `total` says when there were more): paging stops there. */
 export const MAX_SEARCH_RESULTS = 1_000;
 /** Distinct terms one item has indexed, at most (real skills: 118 at the median, 384 at most). */
@@ -69,6 +71,8 @@ export interface RegistrySearchOptions {
   embedBackoff?: { baseMs?: number; maxMs?: number };
   /** Where the index is saved and loaded from (snapshot.ts); without it, every start builds from the store. */
   snapshotDir?: string;
+  /** How long a search arriving while the index is built waits for it before it is refused (default: START_WAIT_MS). */
+  startWaitMs?: number;
 }
 
 export interface SearchStatus {

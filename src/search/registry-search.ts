@@ -1,12 +1,11 @@
-// The registry's search index: one SearchEngine for skills and one for knowledge units, derived from the
-// store and rebuildable from it. Loaded from its snapshot or built in the background at start-up (searches
-// are refused as unavailable until it can answer), then kept current by following the store's change log before
-// every search (so a write, or a delete, through any instance is seen by the next request) and every
-// few seconds. Item vectors come from one embedding worker, are kept in the store per model, and are
-// computed off the request path; `pending` counts what is not indexed or embedded yet. Each kind's engine,
-// attribute table and filter predicate: registry-index.ts; building and following the log: registry-sync.ts;
-// one search: registry-query.ts; the snapshot's shape and match: registry-snapshots.ts; the options and
-// shapes: registry-options.ts; the /readyz figures: registry-status.ts; the timers: periodic-tasks.ts.
+// The registry's search index: one SearchEngine for skills and one for units, derived from the store.
+// Loaded from its snapshot or built in the background at start-up (a search meanwhile waits for it, within
+// a bound, then is refused as unavailable); then kept current by following the store's change log before
+// every search (a write through any instance is seen by the next request) and every few seconds. Item
+// vectors come from one embedding worker, off the request path. Elsewhere: each kind's engine and filter
+// (registry-index.ts), building and following the log (registry-sync.ts), one search (registry-query.ts),
+// the snapshot's match (registry-snapshots.ts), options (registry-options.ts), /readyz figures
+// (registry-status.ts), timers (periodic-tasks.ts), waits (readiness.ts).
 import type { IndexFeed, SearchChange, SearchKind } from './feed.js';
 import { createProvider } from './embeddings/factory.js';
 import type { EmbeddingProvider } from './embeddings/provider.js';
@@ -24,6 +23,7 @@ import {
   PURGE_EVERY_MS,
   SHUTDOWN_SAVE_MS,
   SNAPSHOT_EVERY_MS,
+  START_WAIT_MS,
   SYNC_EVERY_MS,
   termLimits,
 } from './registry-options.js';
@@ -32,6 +32,7 @@ import { searchIndex } from './registry-query.js';
 import { applyChangeBatch, CHANGE_BATCH, indexFromStore, purgeChangeLog, type BuildProgress } from './registry-sync.js';
 import { SnapshotKeeper } from './snapshot-keeper.js';
 import { PeriodicTasks } from './periodic-tasks.js';
+import { Readiness, settledWithin } from './readiness.js';
 import { loadMatchingSnapshot, snapshotShape } from './registry-snapshots.js';
 
 export class RegistrySearch {
@@ -52,14 +53,15 @@ export class RegistrySearch {
   private readonly tasks = new PeriodicTasks(() => this.log);
   /** Item vectors, with embeddings on. */
   private readonly vectors: ItemVectors | null;
-  readonly ready: Promise<void>;
-  private markReady!: () => void;
+  private readonly readiness = new Readiness();
+  private readonly startWaitMs: number;
 
   constructor(
     private readonly feed: IndexFeed,
     options: RegistrySearchOptions,
   ) {
     this.log = options.log;
+    this.startWaitMs = options.startWaitMs ?? START_WAIT_MS;
     this.worker = options.embeddings.kind === 'none' ? null : new WorkerEmbeddings(options.embeddings);
     this.provider = this.worker ?? createProvider({ kind: 'none' });
     this.vectors = this.worker
@@ -77,7 +79,11 @@ export class RegistrySearch {
     this.indexes = this.makeIndexes();
     const shape = snapshotShape(this.indexes, limits);
     this.snapshots = options.snapshotDir ? new SnapshotKeeper(options.snapshotDir, shape, () => this.log) : null;
-    this.ready = new Promise((resolve) => (this.markReady = resolve));
+  }
+
+  /** Settles once the index is first built (or failed, or closed). */
+  get ready(): Promise<void> {
+    return this.readiness.first;
   }
 
   /** Where warnings and the build's figures go (the app's logger, once it exists). */
@@ -103,7 +109,7 @@ export class RegistrySearch {
       },
       (error: unknown) => {
         this.log?.warn({ err: error }, 'building the search index failed; searches are refused until a restart');
-        this.markReady();
+        this.readiness.signal();
       },
     );
   }
@@ -112,15 +118,10 @@ export class RegistrySearch {
     this.closed = true;
     this.tasks.stop();
     this.vectors?.close();
-    this.markReady();
+    this.readiness.signal();
     // What the index has applied is saved for the next start, within the shutdown's grace: a save that
     // takes longer is left unfinished (the previous file stays, and the next start catches up from it).
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      this.saveSnapshot(),
-      new Promise((resolve) => (timer = setTimeout(resolve, SHUTDOWN_SAVE_MS))),
-    ]);
-    clearTimeout(timer);
+    await settledWithin(this.saveSnapshot(), SHUTDOWN_SAVE_MS);
     await this.worker?.close();
   }
 
@@ -129,10 +130,7 @@ export class RegistrySearch {
     return purgeChangeLog(this.feed);
   }
 
-  /**
-   * What `/readyz` reports, once the index has taken every change logged so far: items not indexed yet
-   * (while building), items without a vector, and each vocabulary against its bound.
-   */
+  /** What `/readyz` reports once the index has taken every change so far: what is pending, each vocabulary. */
   async status(): Promise<SearchStatus> {
     await this.sync().catch((error: unknown) => this.log?.warn({ err: error }, 'search index sync failed'));
     const memory = await this.memoryFigures.of(this.indexes);
@@ -162,7 +160,7 @@ export class RegistrySearch {
   }
   private readonly fullVocabulary = new FullVocabularyNotice();
 
-  /** Whether searches can be answered (until then they are refused as unavailable). */
+  /** Whether searches can be answered (until then they wait, then are refused as unavailable). */
   get isReady(): boolean {
     return this.built;
   }
@@ -182,7 +180,7 @@ export class RegistrySearch {
     await this.applyChanges();
     this.built = true;
     this.buildLeft = 0;
-    this.markReady();
+    this.readiness.signal();
     this.log?.info(
       {
         skills: this.indexes.skill.attributes.size,
@@ -282,7 +280,8 @@ export class RegistrySearch {
 
   /**
    * The best matches of `q` among the items `filter` admits (every item when null), best first: relevance,
-   * then quality, newest and sequence for exact ties. Null while the index is not built yet.
+   * then quality, newest and sequence for exact ties. While the index is being built the search waits for
+   * it, up to `startWaitMs`; null when it is still not built then.
    */
   async search(
     kind: SearchKind,
@@ -291,6 +290,7 @@ export class RegistrySearch {
     limit: number,
     offset: number,
   ): Promise<SearchHits | null> {
+    if (!this.built && !this.closed) await this.readiness.within(this.startWaitMs);
     if (!this.built) return null;
     await this.sync();
     return searchIndex(this.indexes[kind], this.worker, q, filter, limit, offset);

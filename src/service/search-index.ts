@@ -9,5 +9,6 @@ export function openSearchIndex(store: Store, config: Config): RegistrySearch {
     embeddings: config.embeddings,
     vocabulary: config.searchVocabulary,
     ...(config.searchSnapshotDir ? { snapshotDir: config.searchSnapshotDir } : {}),
+    startWaitMs: config.searchStartWaitMs,
   });
 }

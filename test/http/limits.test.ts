@@ -38,6 +38,8 @@ for (const backend of backends())
         assert.equal(shed.statusCode, 503);
         assert.equal(errorCode(shed), 'UNAVAILABLE');
         assert.equal(shed.headers['retry-after'], '2');
+        assert.equal((await call(t.app, 'GET', '/healthz')).statusCode, 200, 'probes are not counted');
+        assert.equal((await call(t.app, 'GET', '/readyz')).statusCode, 200, 'probes are not counted');
         gated.open();
         for (const res of await Promise.all(held)) assert.equal(res.statusCode, 200);
         for (let i = 0; i < 3; i++)
@@ -67,6 +69,7 @@ for (const backend of backends())
         assert.equal(shed.statusCode, 503);
         assert.equal(errorCode(shed), 'UNAVAILABLE');
         assert.equal(shed.headers['retry-after'], '2');
+        assert.equal((await call(t.app, 'GET', '/healthz')).statusCode, 200, 'a lagging instance is alive');
         await new Promise((resolve) => setTimeout(resolve, 2_500)); // two calm samples later
         assert.equal((await call(t.app, 'GET', '/v1/skills')).statusCode, 200, 'it serves again');
       } finally {
