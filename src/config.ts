@@ -29,7 +29,7 @@ export interface Config {
   databaseUrl: string;
   /** PostgreSQL connections per instance (REG_DATABASE_POOL_MAX); instances × this must stay below max_connections. */
   databasePoolMax: number;
-  /** SQLite: worker threads for lists and searches (REG_SQLITE_READ_WORKERS; 0 = on the main thread). */
+  /** SQLite: worker threads for lists (REG_SQLITE_READ_WORKERS; 0 = on the main thread). */
   sqliteReadWorkers: number;
   redisUrl: string | null;
   redisKeyPrefix: string;

@@ -4,7 +4,7 @@
 // posting's frequencies cost one byte (four fields) instead of one a field, plus (4 + nf) bytes for the
 // few rows with a larger one. Every reader gets the exact rows back (row()).
 
-import { resized } from './typed-arrays.js';
+import { grownCapacity, resized } from './typed-arrays.js';
 
 /** The code of a frequency of three or more: the row is in the side table. */
 const ESCAPE = 3;
@@ -114,7 +114,7 @@ export class PackedTfs implements PackedRows {
     if (!putCodes(this.codes, i, this.nf, row, off)) return;
     const nf = this.nf;
     if (this.escLen === this.escIdx.length) {
-      const cap = Math.max(4, this.escLen * 2);
+      const cap = grownCapacity(this.escLen);
       this.escIdx = resized(this.escIdx, cap);
       this.escRows = resized(this.escRows, cap * nf);
     }

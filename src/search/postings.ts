@@ -8,20 +8,11 @@
 // recompute impacts), packed 2 bits a field (packed-tfs.ts: one byte for four fields, plus a side-table
 // row for the few postings with a frequency of three or more); per 128 postings 6 bytes of block bounds.
 
-import { resized } from './typed-arrays.js';
+import { grownCapacity, resized } from './typed-arrays.js';
 import { PackedTfs, type PackedRows } from './packed-tfs.js';
 
 export const BLOCK = 128;
 export const MAX_TF = 255;
-
-/**
- * The capacity a full list grows to when a posting is added: twice as much while it is small, then an
- * eighth more. A list holds no spare room after a build (trim) or a load, so only the lists that items
- * are added to grow, and by a bounded share: at a million items, doubling every list the first writes
- * touch would soon be half the index again.
- */
-export const grownCapacity = (capacity: number): number =>
-  capacity < 64 ? Math.max(2, capacity * 2) : capacity + (capacity >> 3);
 
 /** What scoring reads of a postings list: a Postings, or a view of a short list in the shared pool (term-store.ts). */
 export interface PostingsList {
@@ -50,7 +41,7 @@ export class Postings implements PostingsList {
 
   /**
    * A list from saved arrays (a snapshot; copied): `docs` ascending, `tfs` their packed term frequencies
-   * (checked by the caller), `imp` the impacts. Without spare room (see grownCapacity).
+   * (checked by the caller), `imp` the impacts. Without spare room (see grownCapacity, typed-arrays.ts).
    */
   static restored(nf: number, docs: Int32Array, tfs: PackedRows, imp: Uint16Array): Postings {
     if (imp.length !== docs.length) throw new Error('postings arrays of different lengths');

@@ -130,24 +130,29 @@ test('countMatches counts OR matches up to a cap', () => {
   assert.equal(ix.countMatches(['all'], 5), 5);
 });
 
-test('a trimmed or restored list holds no spare room; adding to it grows it by an eighth', async () => {
-  const { Postings, grownCapacity } = await import('../../src/search/postings.js');
+test('a trimmed or restored list holds no spare room; adding to it grows it by a sixty-fourth', async () => {
+  const { Postings } = await import('../../src/search/postings.js');
+  const { grownCapacity } = await import('../../src/search/typed-arrays.js');
   const list = new Postings(FIELDS.length);
-  for (let i = 0; i < 100_000; i++) list.push(i, [1, 0, 0, 0], 1);
+  for (let i = 0; i < 100_000; i++) list.push(i, i % 50 === 0 ? [3, 0, 0, 0] : [1, 0, 0, 0], 1);
   list.trim();
   assert.equal(list.docs.length, 100_000, 'the room growth left is given back');
   assert.equal(list.tfs.capacity, 100_000);
   const restored = Postings.restored(FIELDS.length, list.docs, list.tfs.saved(), list.imp);
   assert.equal(restored.docs.length, 100_000, 'a list loaded from a snapshot has no room either');
   list.push(100_000, [1, 0, 0, 0], 1);
-  assert.equal(list.docs.length, 112_500, 'a large list grows by an eighth, not by doubling');
+  assert.equal(list.docs.length, 101_562, 'a large list grows by a sixty-fourth, not by doubling');
   assert.equal(grownCapacity(40), 80, 'a small one doubles');
-  assert.equal(grownCapacity(1000), 1125);
+  assert.equal(grownCapacity(1000), 1032, 'by 32 at least');
   const arrays = list.docs;
-  for (let i = 1; i < 12_500; i++) list.push(100_000 + i, [1, 0, 0, 0], 1);
+  for (let i = 1; i < 1_562; i++) list.push(100_000 + i, [1, 0, 0, 0], 1);
   assert.equal(list.docs, arrays, 'the postings added next go into the same arrays');
   const row = new Uint8Array(FIELDS.length);
-  assert.deepEqual([...list.row(112_499, row)], [1, 0, 0, 0]);
+  assert.deepEqual([...list.row(101_561, row)], [1, 0, 0, 0]);
+  assert.deepEqual([...list.row(50, row)], [3, 0, 0, 0], 'the side table of larger frequencies is intact');
+  list.push(101_562, [7, 0, 0, 0], 1);
+  assert.deepEqual([...list.row(101_562, row)], [7, 0, 0, 0]);
+  assert.deepEqual([...list.row(100_000 - 50, row)], [3, 0, 0, 0]);
 });
 
 test('memory figures walked in slices equal the ones walked at once', async () => {
