@@ -7,6 +7,8 @@
 //
 //   npm run build && tsx bench/restart.ts --db /tmp/restart/registry.db \
 //     [--corpus ../shared/search-eval/corpus.jsonl.gz] [--after-ready-s 5] [--q "convert pdf to text"] [--runs 1]
+//     [--env K=V,K=V]   (more of the service's environment, e.g. a PostgreSQL REG_DATABASE_URL and a
+//                        REG_SEARCH_SNAPSHOT_DIR: the restart is then of that database)
 import { existsSync, mkdirSync, createReadStream } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -38,7 +40,7 @@ const env = {
         args
           .get('env')!
           .split(',')
-          .map((kv) => kv.split('=') as [string, string]),
+          .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
       )
     : {}),
 };

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import type { KnowledgeUnit, UnitType } from '../../src/domain/model.js';
 import { decideVerdict } from '../../src/domain/verdicts.js';
-import { foldUnitCounts } from '../../src/store/postgres/unit-counts.js';
+import { foldUnitCounts, vacuumUnitCounts } from '../../src/store/postgres/unit-counts.js';
 import type { UnitQuery } from '../../src/store/store.js';
 import { openPostgres, postgresUrl } from '../helpers/backends.js';
 import { agentKey } from '../helpers/keys.js';
@@ -17,7 +17,7 @@ const url = postgresUrl();
 const QUALITIES = [0, 0.1, 0.29, 0.2999, 0.3, 0.5, 0.5001, 0.57, 0.58, 0.7, 0.99, 1];
 const DOMAINS = ['web', 'data', 'ops'];
 const TYPES: UnitType[] = ['pattern', 'fact', 'pitfall'];
-const FLOORS = [undefined, 0, 0.29, 0.2999, 0.3, 0.5, 0.5001, 0.57, 0.58, 0.999, 1, 0.123];
+const FLOORS = [undefined, 0, 0.28, 0.29, 0.2999, 0.3, 0.5, 0.5001, 0.56, 0.57, 0.58, 0.999, 1, 0.123];
 
 const at = (n: number) => new Date(Date.UTC(2026, 10, 22, 10, 0, 0, 0) + n * 1000).toISOString();
 
@@ -121,6 +121,25 @@ describe(
          WHERE ku.domain = c.domain AND ku.type = c.type AND floor(ku.quality_score * 100)::integer = c.bucket)`,
       );
       assert.deepEqual(drift.rows, []);
+    });
+
+    it('vacuums the count tables once their dead rows pile up, and the totals stay exact', async () => {
+      // Changes of zero units: folded, they leave every count as it was, and 20,000 dead rows behind.
+      await client.query(
+        "INSERT INTO unit_count_changes (domain, type, bucket, n) SELECT 'web', 'fact', 50, 0 FROM generate_series(1, 20000)",
+      );
+      await foldUnitCounts(client);
+      const pages = async () => {
+        const { rows } = await client.query<{ n: string }>("SELECT pg_relation_size('unit_count_changes') / 8192 AS n");
+        return Number(rows[0]!.n);
+      };
+      const bloated = await pages();
+      assert.ok(bloated > 50, `${bloated} pages of dead rows`);
+      assert.deepEqual(await vacuumUnitCounts(client, Number.MAX_SAFE_INTEGER), [], 'below the bound: left alone');
+      assert.equal(await pages(), bloated);
+      assert.deepEqual(await vacuumUnitCounts(client, 0), ['unit_count_changes', 'unit_counts']);
+      assert.equal(await pages(), 0, 'the empty pages are given back');
+      await assertTotals('vacuumed');
     });
   },
 );

@@ -17,7 +17,7 @@ import { agentKey } from '../helpers/keys.js';
 const QUALITIES = [0, 0.1, 0.29, 0.2999, 0.3, 0.4999, 0.5, 0.5001, 0.57, 0.58, 0.7, 0.99, 1];
 const DOMAINS = ['web', 'data', 'ops'];
 const TYPES: UnitType[] = ['pattern', 'fact', 'pitfall'];
-const FLOORS = [undefined, 0, 0.29, 0.2999, 0.3, 0.5, 0.5001, 0.57, 0.58, 0.999, 1, 0.123];
+const FLOORS = [undefined, 0, 0.28, 0.29, 0.2999, 0.3, 0.5, 0.5001, 0.56, 0.57, 0.58, 0.999, 1, 0.123];
 
 function rng(seed: number) {
   let a = seed >>> 0;

@@ -11,7 +11,7 @@ import { refuseUnstorable } from './errors.js';
 import { GroupCommit, retryingConflicts, Sent, type Work } from './group-commit.js';
 import { purgeResponses, saveResponse } from './idempotency.js';
 import * as skills from './skills.js';
-import { FOLD_EVERY_MS, foldUnitCounts } from './unit-counts.js';
+import { FOLD_EVERY_MS, foldUnitCounts, VACUUM_CHECK_EVERY_MS, vacuumUnitCounts } from './unit-counts.js';
 import * as verdicts from './verdicts.js';
 import * as writes from './writes.js';
 
@@ -29,6 +29,17 @@ export async function openPostgresStore(url: string, options: PoolOptions = {}):
     );
   }, FOLD_EVERY_MS);
   folding.unref();
+  let vacuumed: Promise<unknown> = Promise.resolve();
+  const vacuum = () => {
+    if (closed) return;
+    vacuumed = vacuumUnitCounts(pool).catch((error: Error) =>
+      options.log?.warn({ reason: error.message }, 'vacuuming the unit counts failed; the next check tries again'),
+    );
+  };
+  // At once too: a bulk import before the start may have left a million dead rows.
+  const vacuuming = setInterval(vacuum, VACUUM_CHECK_EVERY_MS);
+  vacuuming.unref();
+  vacuum();
 
   // The groups' own connection, pipelined (one group is written at a time): one connection more than the pool's.
   const groupPool = createPool(url, { ...options, max: 1 }, true);
@@ -65,7 +76,8 @@ export async function openPostgresStore(url: string, options: PoolOptions = {}):
       if (closed) return;
       closed = true;
       clearInterval(folding);
-      await group.drain();
+      clearInterval(vacuuming);
+      await Promise.all([group.drain(), vacuumed]);
       await Promise.all([groupPool.end(), pool.end()]);
     },
 

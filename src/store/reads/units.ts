@@ -86,9 +86,10 @@ function totalSources(query: UnitQuery): { whole: Sql; edge?: Sql } {
   const floor = query.minQuality;
   return {
     whole: sql`FROM ${COUNTS} ${where([sql`c.bucket > ${bucketOf(sql`${floor}`)}`, ...buckets])}`,
-    // The upper bound only narrows the index range; the bucket condition decides membership exactly.
+    // The upper bound only narrows the index range (the bucket's end, and a margin far wider than the
+    // rounding of score × 100); the bucket condition decides membership exactly.
     edge: sql`FROM knowledge_units ku ${where([
-      sql`ku.quality_score >= ${floor} AND ku.quality_score < (${bucketOf(sql`${floor}`)} + 2) / 100.0`,
+      sql`ku.quality_score >= ${floor} AND ku.quality_score < (${bucketOf(sql`${floor}`)} + 1) / 100.0 + 0.000001`,
       sql`${bucketOf(raw('ku.quality_score'))} = ${bucketOf(sql`${floor}`)}`,
       ...filters(query, 'ku', false),
     ])}`,
