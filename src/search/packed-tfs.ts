@@ -75,6 +75,8 @@ export class PackedTfs implements PackedRows {
   escIdx = EMPTY_IDX;
   escRows = EMPTY_ROWS;
   escLen = 0;
+  /** Set when its list is settled: the side table then grows by a small share (grownCapacity). */
+  settled = false;
   private readonly width: number;
 
   constructor(
@@ -88,6 +90,7 @@ export class PackedTfs implements PackedRows {
   /** Packed rows from saved ones (copied; `n` postings), with room for `capacity`. */
   static restored(nf: number, saved: PackedRows, n: number, capacity: number): PackedTfs {
     const t = new PackedTfs(nf, capacity);
+    t.settled = true;
     t.codes.set(saved.codes.subarray(0, n * t.width));
     if (saved.escLen > 0) {
       t.escIdx = saved.escIdx.slice(0, saved.escLen);
@@ -114,7 +117,7 @@ export class PackedTfs implements PackedRows {
     if (!putCodes(this.codes, i, this.nf, row, off)) return;
     const nf = this.nf;
     if (this.escLen === this.escIdx.length) {
-      const cap = grownCapacity(this.escLen);
+      const cap = grownCapacity(this.escLen, this.settled);
       this.escIdx = resized(this.escIdx, cap);
       this.escRows = resized(this.escRows, cap * nf);
     }

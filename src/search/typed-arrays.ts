@@ -11,11 +11,12 @@ export function resized<T extends Column>(array: T, length: number): T {
 
 /**
  * The capacity a full postings list (or its side table) grows to when one more entry comes: twice as much
- * while it is small, then a sixty-fourth more (at least 32). A list holds no spare room after a build
- * (trim) or a load, so only the lists that items are added to grow, by a small share: at a million items
- * the first thousand writes after a load touch most long lists, and growing each by an eighth cost 69 MiB
- * (by a sixty-fourth: 11 MiB, and no slower, bench/results/search-memory.md). Each copy of a list of n
- * entries then serves at least n/64 appends, ~64 bytes copied per byte appended.
+ * while it is small (under 64); then, while the index is being built, an eighth more (the build ends by
+ * giving the spare room back, trim()); once the list is settled (trimmed, or loaded from a snapshot, with
+ * no spare room), a sixty-fourth more, at least 32. At a million items the first thousand writes after a
+ * load touch most long lists: growing each by an eighth cost 69 MiB, by a sixty-fourth 11 MiB, no slower
+ * (bench/results/search-memory.md). A build by sixty-fourths, though, copies each posting ~64 times
+ * instead of ~9: it took 17% longer at 300,000 units.
  */
-export const grownCapacity = (capacity: number): number =>
-  capacity < 64 ? Math.max(2, capacity * 2) : capacity + Math.max(32, capacity >> 6);
+export const grownCapacity = (capacity: number, settled: boolean): number =>
+  capacity < 64 ? Math.max(2, capacity * 2) : capacity + (settled ? Math.max(32, capacity >> 6) : capacity >> 3);

@@ -130,11 +130,17 @@ test('countMatches counts OR matches up to a cap', () => {
   assert.equal(ix.countMatches(['all'], 5), 5);
 });
 
-test('a trimmed or restored list holds no spare room; adding to it grows it by a sixty-fourth', async () => {
+test('a list being built grows by an eighth; trimmed or restored it holds no spare room and grows by a sixty-fourth', async () => {
   const { Postings } = await import('../../src/search/postings.js');
   const { grownCapacity } = await import('../../src/search/typed-arrays.js');
   const list = new Postings(FIELDS.length);
-  for (let i = 0; i < 100_000; i++) list.push(i, i % 50 === 0 ? [3, 0, 0, 0] : [1, 0, 0, 0], 1);
+  const sizes = new Set<number>();
+  for (let i = 0; i < 100_000; i++) {
+    list.push(i, i % 50 === 0 ? [3, 0, 0, 0] : [1, 0, 0, 0], 1);
+    sizes.add(list.docs.length);
+  }
+  assert.ok(sizes.size < 100, `${sizes.size} sizes: doubling to 64, then by an eighth`);
+  assert.equal(grownCapacity(1000, false), 1125);
   list.trim();
   assert.equal(list.docs.length, 100_000, 'the room growth left is given back');
   assert.equal(list.tfs.capacity, 100_000);
@@ -142,8 +148,8 @@ test('a trimmed or restored list holds no spare room; adding to it grows it by a
   assert.equal(restored.docs.length, 100_000, 'a list loaded from a snapshot has no room either');
   list.push(100_000, [1, 0, 0, 0], 1);
   assert.equal(list.docs.length, 101_562, 'a large list grows by a sixty-fourth, not by doubling');
-  assert.equal(grownCapacity(40), 80, 'a small one doubles');
-  assert.equal(grownCapacity(1000), 1032, 'by 32 at least');
+  assert.equal(grownCapacity(40, true), 80, 'a small one doubles');
+  assert.equal(grownCapacity(1000, true), 1032, 'by 32 at least');
   const arrays = list.docs;
   for (let i = 1; i < 1_562; i++) list.push(100_000 + i, [1, 0, 0, 0], 1);
   assert.equal(list.docs, arrays, 'the postings added next go into the same arrays');
@@ -153,6 +159,11 @@ test('a trimmed or restored list holds no spare room; adding to it grows it by a
   list.push(101_562, [7, 0, 0, 0], 1);
   assert.deepEqual([...list.row(101_562, row)], [7, 0, 0, 0]);
   assert.deepEqual([...list.row(100_000 - 50, row)], [3, 0, 0, 0]);
+  restored.push(100_000, [1, 0, 0, 0], 1);
+  assert.equal(restored.docs.length, 101_562, 'a restored list grows by a sixty-fourth too');
+  const side = restored.tfs.escIdx.length;
+  restored.push(100_001, [9, 0, 0, 0], 1);
+  assert.equal(restored.tfs.escIdx.length, grownCapacity(side, true), 'and so does its side table');
 });
 
 test('memory figures walked in slices equal the ones walked at once', async () => {
