@@ -3,6 +3,7 @@
 // skill and unit reads'; purging the log and saving vectors are each backend's writes.)
 import type { UnitType, Visibility } from '../../domain/model.js';
 import { byDialect, oneOf, raw, sql, type Db, type Sql } from '../sql.js';
+import { countUnits } from './units.js';
 import type { SearchChange, SearchFeed, SearchItem, SearchKind } from '../store.js';
 
 const SKILL_ITEM =
@@ -97,8 +98,8 @@ export function searchFeedReads(db: Db): SearchFeedReads {
     searchItemsBySeq: async (kind, seqs) =>
       seqs.length === 0 ? [] : items(db, kind, oneOf(sql`${alias(kind)}.seq`, seqs, 'bigint')),
     async countSearchItems(kind) {
-      const table = raw(kind === 'skill' ? 'skills' : 'knowledge_units');
-      return Number((await db.get<{ n: number | string }>(sql`SELECT count(*) AS n FROM ${table}`))!.n);
+      if (kind === 'unit') return countUnits(db);
+      return Number((await db.get<{ n: number | string }>(sql`SELECT count(*) AS n FROM skills`))!.n);
     },
     async searchChanges(afterSeq, limit): Promise<SearchChange[]> {
       const found = await db.all<{ seq: number | string; kind: SearchKind; item_seq: number | string }>(
