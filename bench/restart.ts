@@ -216,7 +216,10 @@ async function restartOnce(): Promise<void> {
   console.log(line('  search once ready', afterReady));
 }
 
-if (!existsSync(db)) {
+// With a database URL of its own in --env (PostgreSQL), --db is not used.
+if (!env.REG_DATABASE_URL.startsWith('sqlite:')) {
+  if (corpus) throw new Error('--corpus loads a SQLite file: load a PostgreSQL database first');
+} else if (!existsSync(db)) {
   if (!corpus) throw new Error(`${db} does not exist: pass --corpus to load one`);
   await load(corpus);
 }
