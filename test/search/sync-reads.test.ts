@@ -2,7 +2,12 @@
 // bounds), and the changes themselves are read only when there are some.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { noEmbeddings } from '../../src/search/embeddings/provider.js';
+import type { IndexFeed, SearchItem } from '../../src/search/feed.js';
+import { UNBOUNDED_TERMS } from '../../src/search/lexical.js';
+import { KindIndex } from '../../src/search/registry-index.js';
 import { RegistrySearch } from '../../src/search/registry-search.js';
+import { applyChangeBatch } from '../../src/search/registry-sync.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import type { Store } from '../../src/store/store.js';
 import { contributeUnit, register, testApp } from '../helpers/app.js';
@@ -28,4 +33,45 @@ test('a search reads the change log only when it holds something new', async () 
     await search.close();
     await t.close();
   }
+});
+
+test('a batch of changes reads its items a part at a time, drops the ones gone and indexes the rest', async () => {
+  const index = new KindIndex('unit', noEmbeddings, { limits: UNBOUNDED_TERMS, memoryFull: () => false });
+  const item = (seq: number): SearchItem => ({
+    kind: 'unit',
+    seq,
+    id: `ku_${seq}`,
+    agentId: 'a',
+    name: `walrus ${seq}`,
+    description: 'about walruses',
+    tags: [],
+    domain: 'd',
+    body: '',
+    qualityScore: 0.5,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    type: 'pattern',
+  });
+  for (let seq = 1; seq <= 450; seq++) index.put(item(seq));
+  const reads: number[] = [];
+  // Every third item is gone from the store; the others come back as they are.
+  const feed = {
+    searchItemsBySeq: async (_kind: string, seqs: readonly number[]) => {
+      reads.push(seqs.length);
+      return seqs.filter((seq) => seq % 3 !== 0).map(item);
+    },
+  } as unknown as IndexFeed;
+  const changes = Array.from({ length: 450 }, (_, i) => ({ seq: i + 1, kind: 'unit' as const, itemSeq: i + 1 }));
+  const heard: number[] = [];
+  await applyChangeBatch(
+    feed,
+    () => ({ unit: index, skill: index }),
+    changes,
+    [(_k, seqs) => heard.push(seqs.length)],
+    () => {},
+  );
+  assert.deepEqual(reads, [200, 200, 50], 'no read of more than 200 items on the event loop');
+  assert.deepEqual(heard, [450], 'listeners hear the whole batch at once');
+  assert.equal(index.attributes.size, 300);
+  assert.equal(index.attributes.has(3), false);
+  assert.equal(index.attributes.has(449), true);
 });
