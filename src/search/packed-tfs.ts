@@ -75,7 +75,7 @@ export class PackedTfs implements PackedRows {
   escIdx = EMPTY_IDX;
   escRows = EMPTY_ROWS;
   escLen = 0;
-  /** Set when its list is settled: the side table then grows by a small share (grownCapacity). */
+  /** Set when its list is settled (trimmed or restored): the list and this side table then grow by a small share (grownCapacity). */
   settled = false;
   private readonly width: number;
 

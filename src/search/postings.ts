@@ -32,8 +32,6 @@ export class Postings implements PostingsList {
   /** Once the list passes one block: each block's last ordinal and its maximum impact. */
   blockLast: Int32Array | null = null;
   blockMax: Uint16Array | null = null;
-  /** Trimmed or restored: it grows by a small share from now on (grownCapacity). */
-  private settled = false;
 
   constructor(readonly nf: number) {
     this.docs = new Int32Array(2);
@@ -55,7 +53,6 @@ export class Postings implements PostingsList {
     p.imp = new Uint16Array(cap);
     p.imp.set(imp);
     p.length = docs.length;
-    p.settled = true;
     p.buildBlocks();
     return p;
   }
@@ -63,7 +60,8 @@ export class Postings implements PostingsList {
   /** Appends a posting: `tf` its nf term frequencies (at most MAX_TF each). */
   push(doc: number, tf: ArrayLike<number>, impact: number): void {
     if (this.length === this.docs.length) {
-      const cap = grownCapacity(this.docs.length, this.settled);
+      // Settled (trimmed or restored, tracked by its frequencies): it grows by a small share from now on.
+      const cap = grownCapacity(this.docs.length, this.tfs.settled);
       this.docs = resized(this.docs, cap);
       this.tfs.resize(cap);
       this.imp = resized(this.imp, cap);
@@ -107,7 +105,7 @@ export class Postings implements PostingsList {
 
   /** Gives back the room growth left unused (after a bulk build): the list's arrays are then its length. */
   trim(): void {
-    this.settled = this.tfs.settled = true;
+    this.tfs.settled = true;
     const cap = Math.max(2, this.length);
     if (this.docs.length > cap) {
       this.docs = this.docs.slice(0, cap);

@@ -35,7 +35,7 @@ const BLOATED = `SELECT relname FROM pg_stat_user_tables
  * Vacuums each count table holding `deadRows` dead rows or more; answers the tables vacuumed. A total
  * reads every change not folded yet, so the changes table is scanned whole: with the dead rows of a
  * million writes in it (a bulk import, before autovacuum's turn or with autovacuum off) a list took
- * 16 ms instead of 2. SKIP_LOCKED: when another instance is vacuuming it, this one goes on.
+ * 16 ms instead of 1. SKIP_LOCKED: when another instance is vacuuming it, this one goes on.
  */
 export async function vacuumUnitCounts(db: Queryable, deadRows = VACUUM_DEAD_ROWS): Promise<string[]> {
   const found = new Set((await run<{ relname: string }>(db, BLOATED, [deadRows])).rows.map((row) => row.relname));
