@@ -67,33 +67,52 @@ const bucketOf = (score: Sql) =>
  * units each (domain, type, quality bucket) holds, exact in every transaction (SQLite: unit_counts, kept by
  * triggers; PostgreSQL: unit_counts and the changes appended since the last fold, postgres/unit-counts.ts).
  * Whole buckets are summed, and only the bucket min_quality cuts through is counted row by row over a
- * short index range.
+ * short index range: its part above the floor, or its part below it taken off the bucket's count, whichever
+ * is shorter.
  */
 async function unitTotal(db: Db, query: UnitQuery): Promise<number> {
   const count = async (q: Sql) => Number((await db.get<{ n: number | string }>(q, { adHoc: true }))!.n);
   const { whole, edge } = totalSources(query);
   const buckets = await count(sql`SELECT coalesce(sum(c.n), 0) AS n ${whole}`);
-  return edge ? buckets + (await count(sql`SELECT count(*) AS n ${edge}`)) : buckets;
+  return edge ? buckets + edge.sign * (await count(sql`SELECT count(*) AS n ${edge.rows}`)) : buckets;
 }
 
 /**
- * Where a total's two parts read: the whole buckets (above the one min_quality cuts through, when given),
- * and the units of that one bucket, counted row by row (none without min_quality).
+ * Where a total's two parts read: the whole buckets, and the units of the bucket min_quality cuts through,
+ * counted row by row (none without min_quality), with the sign they take in the total. A floor near its
+ * bucket's start (0.6, and every floor of two decimals) counts the few units of the bucket below it and
+ * takes them off the bucket's count; a floor near its bucket's end counts the few above it.
  */
-function totalSources(query: UnitQuery): { whole: Sql; edge?: Sql } {
+function totalSources(query: UnitQuery): { whole: Sql; edge?: { sign: 1 | -1; rows: Sql } } {
   const buckets = filters(query, 'c', false);
   if (query.minQuality === undefined) return { whole: sql`FROM ${COUNTS} ${where(buckets)}` };
   const floor = query.minQuality;
-  return {
-    whole: sql`FROM ${COUNTS} ${where([sql`c.bucket > ${bucketOf(sql`${floor}`)}`, ...buckets])}`,
-    // The upper bound only narrows the index range (the bucket's end, and a margin far wider than the
-    // rounding of score × 100); the bucket condition decides membership exactly.
-    edge: sql`FROM knowledge_units ku ${where([
-      sql`ku.quality_score >= ${floor} AND ku.quality_score < (${bucketOf(sql`${floor}`)} + 1) / 100.0 + 0.000001`,
-      sql`${bucketOf(raw('ku.quality_score'))} = ${bucketOf(sql`${floor}`)}`,
+  const bucket = bucketOf(sql`${floor}`);
+  // Only which side is shorter is decided here; the bucket condition in SQL decides membership exactly.
+  const below = floor * 100 - Math.floor(floor * 100) < 0.5;
+  const inBucket = (range: Sql): Sql =>
+    sql`FROM knowledge_units ku ${where([
+      range,
+      sql`${bucketOf(raw('ku.quality_score'))} = ${bucket}`,
       ...filters(query, 'ku', false),
-    ])}`,
-  };
+    ])}`;
+  // The range's outer bound only narrows the index range (the bucket's edge, and a margin far wider than
+  // the rounding of score × 100).
+  return below
+    ? {
+        whole: sql`FROM ${COUNTS} ${where([sql`c.bucket >= ${bucket}`, ...buckets])}`,
+        edge: {
+          sign: -1,
+          rows: inBucket(sql`ku.quality_score >= ${bucket} / 100.0 - 0.000001 AND ku.quality_score < ${floor}`),
+        },
+      }
+    : {
+        whole: sql`FROM ${COUNTS} ${where([sql`c.bucket > ${bucket}`, ...buckets])}`,
+        edge: {
+          sign: 1,
+          rows: inBucket(sql`ku.quality_score >= ${floor} AND ku.quality_score < (${bucket} + 1) / 100.0 + 0.000001`),
+        },
+      };
 }
 
 /** How many units there are, from the bucket counts: no scan of a million rows on the event loop. */
@@ -111,7 +130,9 @@ const unitPage = (query: UnitQuery) =>
  */
 async function listInOneStatement(db: Db, query: UnitQuery): Promise<{ total: number; rows: rows.UnitRow[] }> {
   const { whole, edge } = totalSources(query);
-  const total = sql`(SELECT coalesce(sum(c.n), 0) ${whole})${edge ? sql` + (SELECT count(*) ${edge})` : raw('')}`;
+  const total = sql`(SELECT coalesce(sum(c.n), 0) ${whole})${
+    edge ? sql` ${raw(edge.sign > 0 ? '+' : '-')} (SELECT count(*) ${edge.rows})` : raw('')
+  }`;
   const found = await db.all<rows.UnitRow & { list_total: string | number }>(
     sql`WITH total AS MATERIALIZED (SELECT ${total} AS n)
     SELECT total.n AS list_total, page.* FROM total
