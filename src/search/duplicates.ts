@@ -6,10 +6,10 @@ import type { SearchConfig } from './hybrid.js';
 
 /** What near-duplicate detection compares of an item. */
 export interface CopyKey {
-  /** Normalized name ('' when none: never a copy). */
-  nameKey: string;
-  /** Sorted unique description terms. */
-  descSet: string[];
+  /** The normalized name's id: equal ids, equal names (-1 when none: never a copy). */
+  name: number;
+  /** Sorted unique description terms (read only for items whose name was seen before). */
+  descSet: () => readonly string[];
 }
 
 /** Jaccard overlap of two sorted, de-duplicated term lists. */
@@ -38,21 +38,24 @@ export function collapseDuplicates<H extends { key: number }>(
   infoOf: (key: number) => CopyKey,
   cfg: Pick<SearchConfig, 'collapseDuplicates' | 'duplicateJaccard'>,
 ): H[] {
-  const kept = new Map<string, CopyKey[]>();
+  // By name: the items kept so far, and their description terms once a second item of the name asks.
+  const kept = new Map<number, { key: CopyKey; terms?: readonly string[] }[]>();
+  const terms = (o: { key: CopyKey; terms?: readonly string[] }) => (o.terms ??= o.key.descSet());
   const copies: H[] = [];
   const ranked = hits.filter((h) => {
     const info = infoOf(h.key);
-    if (!info.nameKey) return true;
-    const same = kept.get(info.nameKey);
+    if (info.name < 0) return true;
+    const same = kept.get(info.name);
+    const entry: { key: CopyKey; terms?: readonly string[] } = { key: info };
     if (
       same &&
-      (cfg.collapseDuplicates === 'name' || same.some((o) => jaccard(o.descSet, info.descSet) >= cfg.duplicateJaccard))
+      (cfg.collapseDuplicates === 'name' || same.some((o) => jaccard(terms(o), terms(entry)) >= cfg.duplicateJaccard))
     ) {
       copies.push(h);
       return false;
     }
-    if (same) same.push(info);
-    else kept.set(info.nameKey, [info]);
+    if (same) same.push(entry);
+    else kept.set(info.name, [entry]);
     return true;
   });
   ranked.push(...copies);

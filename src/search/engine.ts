@@ -5,7 +5,7 @@
 // Helpers: scoring.ts (semantic normalization, rank fusion), duplicates.ts (near-duplicates last).
 import { Analyzer } from './analyzer.js';
 import { documentFields, type SearchDocument } from './document.js';
-import { collapseDuplicates } from './duplicates.js';
+import { collapseDuplicates, type CopyKey } from './duplicates.js';
 import { configFor, nameEvidence, phraseMatches, termsNeeded, type SearchConfig } from './hybrid.js';
 import { LexicalIndex, type QueryTerm } from './lexical.js';
 import { fuseRanks, semanticScale, type Candidate, type RankedHit } from './scoring.js';
@@ -220,14 +220,17 @@ export class SearchEngine {
     const idfOf = (t: string) => (this.lexical.docFreq(t) > 0 ? this.lexical.idf(t) : maxIdf);
     const queryMass = cfg.minCoverage > 0 ? terms.reduce((a, t) => a + idfOf(t), 0) : 0;
     const hits: RankedHit[] = [];
+    const namesRead = cfg.nameCoverage > 0 || cfg.nameComplete > 0 || cfg.namePhrase > 0;
     for (const [key, c] of cands) {
-      const info = this.item(key)!;
       let lexical = c.lex / norm;
-      if (c.lex > 0 && (cfg.nameCoverage > 0 || cfg.nameComplete > 0)) {
-        const ev = nameEvidence(info.nameTerms, qset);
-        lexical += cfg.nameCoverage * ev.coverage + (ev.complete ? cfg.nameComplete : 0);
+      if (c.lex > 0 && namesRead) {
+        const nameTerms = this.names.nameTerms(this.lexical.ordinal(key)!);
+        if (cfg.nameCoverage > 0 || cfg.nameComplete > 0) {
+          const ev = nameEvidence(nameTerms, qset);
+          lexical += cfg.nameCoverage * ev.coverage + (ev.complete ? cfg.nameComplete : 0);
+        }
+        if (cfg.namePhrase > 0) lexical += cfg.namePhrase * phraseMatches(nameTerms, terms);
       }
-      if (c.lex > 0 && cfg.namePhrase > 0) lexical += cfg.namePhrase * phraseMatches(info.nameTerms, terms);
       let semantic: number | null = null;
       if (qv) semantic = c.sem ?? this.vectors!.similarity(key, qv) ?? null;
       if (c.lex === 0 && !c.exact && (semantic === null || semantic < cfg.semanticFloor)) continue;
@@ -245,7 +248,7 @@ export class SearchEngine {
     hits.sort((a, b) => b.score - a.score || tieBreak(a.key, b.key));
 
     // Copies of an item already ranked go after every distinct item, in their own order.
-    const ranked = cfg.collapseDuplicates === 'off' ? hits : collapseDuplicates(hits, (key) => this.item(key)!, cfg);
+    const ranked = cfg.collapseDuplicates === 'off' ? hits : collapseDuplicates(hits, (key) => this.copyKey(key), cfg);
     const semanticOnly = ranked.reduce((n, h) => n + (h.lexical === 0 && !h.exactName ? 1 : 0), 0);
     if (want > ranked.length && lex.length >= k) {
       // The tail: lexical matches beyond the head, by lexical score alone (normalized like the head's).
@@ -277,6 +280,12 @@ export class SearchEngine {
   item(key: number): ItemInfo | undefined {
     const ord = this.lexical.ordinal(key);
     return ord === undefined ? undefined : this.names.info(ord);
+  }
+
+  /** What near-duplicate detection compares of an item in the index. */
+  private copyKey(key: number): CopyKey {
+    const ord = this.lexical.ordinal(key)!;
+    return { name: this.names.nameId(ord), descSet: () => this.names.descSet(ord) };
   }
 
   /** Bytes of the items' name keys and kept terms (typed arrays at capacity, the rest estimated). */

@@ -103,6 +103,30 @@ export class ItemNames {
     };
   }
 
+  /**
+   * What ranking reads of a candidate, without decoding its name: the name's id (-1: no name; equal ids,
+   * equal name keys) and its kept name terms. `descSet` decodes the description's terms when asked.
+   */
+  nameId(ord: number): number {
+    const v = ord < this.nameOf.length ? this.nameOf[ord]! : NONE;
+    return v < NAMED ? -1 : v - NAMED;
+  }
+
+  /** The item's kept name terms (none when it keeps none). */
+  nameTerms(ord: number): string[] {
+    const ids = this.kept.get(ord);
+    if (!ids) return NO_TERMS;
+    const out: string[] = new Array<string>(ids[0]!);
+    for (let i = 0; i < out.length; i++) out[i] = this.terms.text(ids[1 + i]!)!;
+    return out;
+  }
+
+  /** The item's kept description terms, sorted (none when it keeps none). */
+  descSet(ord: number): string[] {
+    const ids = this.kept.get(ord);
+    return ids ? Array.from(ids.subarray(ids[0]! + 1), (id) => this.terms.text(id)!) : NO_TERMS;
+  }
+
   /** The ordinals of the items whose name key is `nameKey` (not empty), in the order they were recorded. */
   named(nameKey: string): number[] {
     const id = nameKey === '' ? -1 : this.names.id(nameKey);
