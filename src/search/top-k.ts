@@ -69,9 +69,17 @@ export class TopK {
     this.down(0);
   }
   private swap(i: number, j: number): void {
-    [this.scores[i], this.scores[j]] = [this.scores[j]!, this.scores[i]!];
-    [this.docs[i], this.docs[j]] = [this.docs[j]!, this.docs[i]!];
-    [this.matched[i], this.matched[j]] = [this.matched[j]!, this.matched[i]!];
+    // Plain temporaries: a destructuring swap allocates on a path taken for every hit kept.
+    const { scores, docs, matched } = this;
+    const s = scores[i]!;
+    scores[i] = scores[j]!;
+    scores[j] = s;
+    const d = docs[i]!;
+    docs[i] = docs[j]!;
+    docs[j] = d;
+    const m = matched[i]!;
+    matched[i] = matched[j]!;
+    matched[j] = m;
   }
   private up(i: number): void {
     while (i > 0) {
