@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { unitFilter } from '../../src/service/search.js';
-import { SummaryCache } from '../../src/service/summary-cache.js';
+import { estimatedBytes, SummaryCache } from '../../src/service/summary-cache.js';
 import type { Store } from '../../src/store/store.js';
 import { backends } from '../helpers/backends.js';
 import { call, contributeSkill, contributeUnit, fakeClock, register, testConfig } from '../helpers/app.js';
@@ -113,6 +113,72 @@ describe('SummaryCache', () => {
     let asked = 0;
     await cache.read([0, 19], async (seqs) => ((asked += seqs.length), seqs.map((s) => `item ${s}`)));
     assert.equal(asked, 0, 'the item read all along and the newest are kept');
+  });
+
+  it('holds what a plain queue with second chances holds, through random reads and changes', async () => {
+    /** The eviction rule, plainly: oldest first, an entry read since it was last passed moved to the end. */
+    class Reference {
+      queue: { seq: number; bytes: number; used: boolean }[] = [];
+      bytes = 0;
+      constructor(readonly max: number) {}
+      read(seqs: readonly number[], text: (seq: number) => string): void {
+        const missing: number[] = [];
+        for (const seq of seqs) {
+          const e = this.queue.find((q) => q.seq === seq);
+          if (e) e.used = true;
+          else missing.push(seq);
+        }
+        for (const seq of missing) this.put(seq, estimatedBytes(text(seq)));
+      }
+      put(seq: number, bytes: number): void {
+        if (bytes > this.max || this.queue.some((q) => q.seq === seq)) return;
+        this.queue.push({ seq, bytes, used: false });
+        this.bytes += bytes;
+        while (this.bytes > this.max) {
+          const e = this.queue.shift()!;
+          if (e.used) {
+            e.used = false;
+            this.queue.push(e);
+          } else this.bytes -= e.bytes;
+        }
+      }
+      forget(seqs: readonly number[]): void {
+        for (const seq of seqs) {
+          const at = this.queue.findIndex((q) => q.seq === seq);
+          if (at >= 0) this.bytes -= this.queue.splice(at, 1)[0]!.bytes;
+        }
+      }
+    }
+    for (let seed = 1; seed <= 20; seed++) {
+      let state = seed;
+      const random = () => (state = (state * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+      const text = (seq: number) => `item ${seq} ${'x'.repeat((seq * 37) % 90)}`;
+      const load = async (seqs: readonly number[]) => seqs.map(text);
+      const cache = new SummaryCache<string>(1_500);
+      const reference = new Reference(1_500);
+      for (let step = 0; step < 400; step++) {
+        const seqs = [
+          ...new Set(Array.from({ length: 1 + Math.floor(random() * 5) }, () => Math.floor(random() * 60))),
+        ];
+        if (random() < 0.1) {
+          cache.forget(seqs);
+          reference.forget(seqs);
+        } else {
+          await cache.read(seqs, load);
+          reference.read(seqs, text);
+        }
+        assert.equal(cache.size, reference.queue.length, `seed ${seed}, step ${step}`);
+      }
+      const held = new Set(reference.queue.map((q) => q.seq));
+      for (let seq = 0; seq < 60; seq++) {
+        let asked = false;
+        await cache.read([seq], async (s) => ((asked = true), s.map(text)));
+        reference.read([seq], text);
+        assert.equal(!asked, held.has(seq), `seed ${seed}: item ${seq}`);
+        held.clear();
+        for (const q of reference.queue) held.add(q.seq);
+      }
+    }
   });
 
   it('is not asked for anything by a unit search without filters', () => {
