@@ -97,21 +97,25 @@ export function skillReads(
       return skill ? { skillId: skill.id, visibility: skill.visibility as SkillIdentity['visibility'] } : null;
     },
 
-    /** What a publication decides from: three lookups through the versions' indexes, whatever their number. */
+    /** What a publication decides from: three lookups through the versions' indexes in one statement, whatever their number. */
     async skillVersionFacts(id, digest, requested): Promise<VersionFacts> {
-      const skill = sql`(SELECT seq FROM skills WHERE id = ${id})`;
-      const same = await db.get<{ version: string }>(
-        sql`SELECT version FROM skill_versions WHERE skill_seq = ${skill} AND digest = ${digest} LIMIT 1`,
+      // One statement, so the three facts come from one snapshot: read apart, a version committed between
+      // the reads could be missed by the first and counted by the last (the same content then published
+      // again under the next number).
+      const found = await db.get<{ same: string | null; taken: number | null; highest: string | null }>(
+        sql`SELECT
+          (SELECT version FROM skill_versions v WHERE v.skill_seq = s.seq AND v.digest = ${digest} LIMIT 1) AS same,
+          (SELECT 1 FROM skill_versions v WHERE v.skill_seq = s.seq AND v.sort_key = ${
+            requested === null ? null : versionSortKey(requested)
+          } LIMIT 1) AS taken,
+          (SELECT version FROM skill_versions v WHERE v.skill_seq = s.seq ORDER BY v.sort_key DESC, v.seq DESC LIMIT 1) AS highest
+        FROM skills s WHERE s.id = ${id}`,
       );
-      const taken =
-        requested !== null &&
-        (await db.get(
-          sql`SELECT 1 AS taken FROM skill_versions WHERE skill_seq = ${skill} AND sort_key = ${versionSortKey(requested)} LIMIT 1`,
-        )) !== undefined;
-      const highest = await db.get<{ version: string }>(
-        sql`SELECT version FROM skill_versions WHERE skill_seq = ${skill} ORDER BY sort_key DESC, seq DESC LIMIT 1`,
-      );
-      return { same: same?.version ?? null, taken, highest: highest?.version ?? null };
+      return {
+        same: found?.same ?? null,
+        taken: found?.taken !== null && found?.taken !== undefined,
+        highest: found?.highest ?? null,
+      };
     },
 
     async hostSkills(ids) {
