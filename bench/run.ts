@@ -9,7 +9,7 @@
 // For each backend and size: load the corpus through the bulk path, start the real service as a child
 // process and drive it with autocannon; the ceiling is measured once per size under the same load. Prints a table and
 // write bench/results/<backend>-<N>.json and bench/results/summary.md.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { buildServer } from './build.js';
@@ -142,6 +142,18 @@ const SERVICE_ENV = {
   REG_RATE_LIMIT_ENTERPRISE: '10000000',
 };
 
+/**
+ * A kept PostgreSQL schema's search snapshot, beside the corpus files, so that its next run restarts from
+ * it as a SQLite file's does (a PostgreSQL instance keeps none unless told where); dropped with a fresh
+ * load. An explicit REG_SEARCH_SNAPSHOT_DIR is left as it is.
+ */
+function searchSnapshotEnv(target: Target, reused: boolean): Record<string, string> {
+  if (target.backend !== 'postgres' || !target.kept || process.env.REG_SEARCH_SNAPSHOT_DIR) return {};
+  const dir = join(CORPUS_DIR, `postgres-${target.n}.search`);
+  if (!reused) rmSync(dir, { recursive: true, force: true });
+  return { REG_SEARCH_SNAPSHOT_DIR: dir };
+}
+
 /** Waits until /readyz answers that the search index is loaded (it answers 503 meanwhile, and so do searches). */
 async function untilSearchIndexed(baseUrl: string): Promise<number> {
   const started = performance.now();
@@ -194,7 +206,7 @@ async function benchOne(
 
   const service: Running = await startProcess(
     serverCommand(args),
-    { ...SERVICE_ENV, REG_DATABASE_URL: target.url },
+    { ...SERVICE_ENV, REG_DATABASE_URL: target.url, ...searchSnapshotEnv(target, load.reused) },
     ROOT,
   );
   const scenarioResults: ScenarioResult[] = [];
