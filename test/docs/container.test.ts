@@ -84,7 +84,13 @@ describe('the container files', () => {
         db: { condition: 'service_healthy' },
         cache: { condition: 'service_healthy' },
       });
+      // Its search snapshot on a volume of its own (snapshots are per instance).
+      const snapshots = env.REG_SEARCH_SNAPSHOT_DIR!;
+      const volume = service.volumes?.find((v) => snapshots.startsWith(v.split(':')[1]!));
+      assert.ok(volume, `${name}: its search snapshot is on a volume`);
     }
+    const snapshotVolumes = registries.map(([, service]) => service.volumes!.map((v) => v.split(':')[0]).join());
+    assert.equal(new Set(snapshotVolumes).size, registries.length, 'no two instances share a snapshot volume');
     assert.match(services.db!.image!, /^postgres:/);
     assert.match(services.cache!.image!, /^redis:/);
     assert.ok(services.db!.healthcheck && services.cache!.healthcheck);
