@@ -77,8 +77,7 @@ export function publish(prepare: Prepare, plan: SkillPlan, quota: StorageQuota |
   );
   for (const f of plan.version.files)
     file.run(versionSeq, f.path, Buffer.from(f.content), f.size, f.digest, f.mediaType);
-  prepare('UPDATE skills SET bytes = bytes + ?, updated_at = ? WHERE seq = ?').run(bytes, at, skill.seq);
-  refreshDefault(prepare, skill.seq, at);
+  refreshDefault(prepare, skill.seq, at, bytes);
 }
 
 /** Who sees a skill (every version of it); its history items follow (public profiles hide private ones). */
@@ -102,11 +101,12 @@ export function setVisibility(
 
 /**
  * Points the skill at its default version, copying that version's searchable fields onto the skill row and
- * re-indexing its tags: the highest release that is not yanked, else the highest pre-release (the domain's
- * latestVersion; this order is tested against it), found through the versions' index. With every version
- * yanked the row shows the highest version and leaves lists and search (latest_version_seq NULL).
+ * re-indexing its tags, and adds `bytes` to its size (one update of the row): the highest release that is
+ * not yanked, else the highest pre-release (the domain's latestVersion; this order is tested against it),
+ * found through the versions' index. With every version yanked the row shows the highest version and
+ * leaves lists and search (latest_version_seq NULL).
  */
-export function refreshDefault(prepare: Prepare, skillSeq: number, at: string): void {
+export function refreshDefault(prepare: Prepare, skillSeq: number, at: string, bytes = 0): void {
   const pick = (condition: string) =>
     prepare(
       `SELECT seq FROM skill_versions WHERE skill_seq = ?${condition} ORDER BY is_release DESC, sort_key DESC, seq DESC LIMIT 1`,
@@ -134,7 +134,7 @@ export function refreshDefault(prepare: Prepare, skillSeq: number, at: string): 
   };
   prepare(
     `UPDATE skills SET version = ?, latest_version_seq = ?, digest = ?, display_name = ?, description = ?, domain = ?, tags = ?,
-       license = ?, quality_score = ?, conformant = ?, file_count = ?, published_at = ?, updated_at = ?
+       license = ?, quality_score = ?, conformant = ?, file_count = ?, published_at = ?, updated_at = ?, bytes = bytes + ?
      WHERE seq = ?`,
   ).run(
     v.version,
@@ -150,6 +150,7 @@ export function refreshDefault(prepare: Prepare, skillSeq: number, at: string): 
     v.file_count,
     v.created_at,
     at,
+    bytes,
     skillSeq,
   );
   prepare('DELETE FROM skill_tags WHERE skill_seq = ?').run(skillSeq);
