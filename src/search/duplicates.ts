@@ -39,14 +39,15 @@ export function collapseDuplicates<H extends { key: number }>(
   cfg: Pick<SearchConfig, 'collapseDuplicates' | 'duplicateJaccard'>,
 ): H[] {
   // By name: the items kept so far, and their description terms once a second item of the name asks.
-  const kept = new Map<number, { key: CopyKey; terms?: readonly string[] }[]>();
-  const terms = (o: { key: CopyKey; terms?: readonly string[] }) => (o.terms ??= o.key.descSet());
+  type Kept = { key: CopyKey; terms?: readonly string[] };
+  const kept = new Map<number, Kept[]>();
+  const terms = (o: Kept) => (o.terms ??= o.key.descSet());
   const copies: H[] = [];
   const ranked = hits.filter((h) => {
     const info = infoOf(h.key);
     if (info.name < 0) return true;
     const same = kept.get(info.name);
-    const entry: { key: CopyKey; terms?: readonly string[] } = { key: info };
+    const entry: Kept = { key: info };
     if (
       same &&
       (cfg.collapseDuplicates === 'name' || same.some((o) => jaccard(terms(o), terms(entry)) >= cfg.duplicateJaccard))

@@ -89,24 +89,12 @@ export class ItemNames {
 
   /** The item's name key and kept terms (undefined when none is recorded at the ordinal). */
   info(ord: number): ItemInfo | undefined {
-    const v = ord < this.nameOf.length ? this.nameOf[ord]! : NONE;
-    if (v === NONE) return undefined;
-    const nameKey = v === UNNAMED ? '' : this.names.text(v - NAMED);
-    const ids = this.kept.get(ord);
-    if (!ids) return { nameKey, nameTerms: NO_TERMS, descSet: NO_TERMS };
-    const text = (id: number) => this.terms.text(id)!;
-    const names = ids[0]! + 1;
-    return {
-      nameKey,
-      nameTerms: Array.from(ids.subarray(1, names), text),
-      descSet: Array.from(ids.subarray(names), text),
-    };
+    if (!this.has(ord)) return undefined;
+    const id = this.nameId(ord);
+    return { nameKey: id < 0 ? '' : this.names.text(id), nameTerms: this.nameTerms(ord), descSet: this.descSet(ord) };
   }
 
-  /**
-   * What ranking reads of a candidate, without decoding its name: the name's id (-1: no name; equal ids,
-   * equal name keys) and its kept name terms. `descSet` decodes the description's terms when asked.
-   */
+  /** The item's name id, without decoding the name: equal ids, equal name keys (-1: no name). */
   nameId(ord: number): number {
     const v = ord < this.nameOf.length ? this.nameOf[ord]! : NONE;
     return v < NAMED ? -1 : v - NAMED;
@@ -115,17 +103,16 @@ export class ItemNames {
   /** The item's kept name terms (none when it keeps none). */
   nameTerms(ord: number): string[] {
     const ids = this.kept.get(ord);
-    if (!ids) return NO_TERMS;
-    const out: string[] = new Array<string>(ids[0]!);
-    for (let i = 0; i < out.length; i++) out[i] = this.terms.text(ids[1 + i]!)!;
-    return out;
+    return ids ? Array.from(ids.subarray(1, ids[0]! + 1), this.termText) : NO_TERMS;
   }
 
   /** The item's kept description terms, sorted (none when it keeps none). */
   descSet(ord: number): string[] {
     const ids = this.kept.get(ord);
-    return ids ? Array.from(ids.subarray(ids[0]! + 1), (id) => this.terms.text(id)!) : NO_TERMS;
+    return ids ? Array.from(ids.subarray(ids[0]! + 1), this.termText) : NO_TERMS;
   }
+
+  private readonly termText = (id: number): string => this.terms.text(id)!;
 
   /** The ordinals of the items whose name key is `nameKey` (not empty), in the order they were recorded. */
   named(nameKey: string): number[] {
