@@ -7,6 +7,8 @@
 //   node --import tsx bench/search-latency.ts [units=100000] [searches per mix=2000] [strategy] [snapshot file]
 //
 // strategy: auto (the index's choice, the default), exhaustive or pruned (every query by that strategy).
+// SCORING_WORKERS=N in the environment: long queries are scored by a pool of N workers (scoring-pool.ts);
+// the CPU time is then the whole process's (the workers' included), the postings counted only in this thread.
 import { mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -15,6 +17,7 @@ import { corpus, CORPUS_VERSION, naturalQueries, typicalQueries, worstCaseQuerie
 import { buildIndexes, makeIndexes } from './search-items.js';
 import { searchIndex } from '../src/search/registry-query.js';
 import { scoringStats } from '../src/search/top-k.js';
+import { ScoringPool } from '../src/search/scoring-pool.js';
 import { loadIndexSnapshot, snapshotFingerprint, writeIndexSnapshot } from '../src/search/snapshot.js';
 
 const units = Number(process.argv[2] ?? 100_000);
@@ -50,6 +53,9 @@ if (strategy !== 'auto') {
   }
 }
 
+const workers = Number(process.env.SCORING_WORKERS ?? 0);
+const pool = workers > 0 ? new ScoringPool(workers) : null;
+
 const mixes: Record<string, string[]> = {
   two_words: typicalQueries(c, 2_000),
   natural: naturalQueries(c, 2_000),
@@ -62,7 +68,7 @@ const perQuery = (s: { queries: number; postings: number }) => (s.queries > 0 ? 
 for (const [name, queries] of Object.entries(mixes)) {
   // A warm-up over the mix (compilation), then the measured searches.
   for (let i = 0; i < Math.min(200, runs); i++)
-    await searchIndex(indexes.unit, null, queries[i % queries.length]!, null, 20, 0);
+    await searchIndex(indexes.unit, null, pool, queries[i % queries.length]!, null, 20, 0);
   for (const s of Object.values(scoringStats)) s.queries = s.postings = 0;
   // Wall time, and the process's CPU time (what a search costs when other processes share the cores).
   const times: number[] = [];
@@ -70,7 +76,7 @@ for (const [name, queries] of Object.entries(mixes)) {
   for (let i = 0; i < runs; i++) {
     const start = performance.now();
     const used = process.cpuUsage();
-    await searchIndex(indexes.unit, null, queries[i % queries.length]!, null, 20, 0);
+    await searchIndex(indexes.unit, null, pool, queries[i % queries.length]!, null, 20, 0);
     const spent = process.cpuUsage(used);
     times.push(performance.now() - start);
     cpu.push((spent.user + spent.system) / 1000);
@@ -90,3 +96,4 @@ for (const [name, queries] of Object.entries(mixes)) {
   };
   console.log(JSON.stringify(row));
 }
+await pool?.close();

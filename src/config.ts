@@ -63,6 +63,8 @@ export interface Config {
   searchSnapshotDir: string | null;
   /** How long a search arriving while the index loads waits for it, in ms (REG_SEARCH_START_WAIT_S); then 503. */
   searchStartWaitMs: number;
+  /** Worker threads that score long search queries off the event loop (REG_SEARCH_WORKERS; null: the default). */
+  searchWorkers: number | null;
   /** Versions one skill may hold (REG_SKILL_MAX_VERSIONS); a publication beyond is refused. */
   maxSkillVersions: number;
   /**
@@ -238,6 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxSkillVersions: num(settings, 'REG_SKILL_MAX_VERSIONS')!,
     searchSnapshotDir: searchSnapshotDir(str(settings, 'REG_SEARCH_SNAPSHOT_DIR'), str(settings, 'REG_DATABASE_URL')!),
     searchStartWaitMs: num(settings, 'REG_SEARCH_START_WAIT_S')! * 1000,
+    searchWorkers: num(settings, 'REG_SEARCH_WORKERS') ?? null,
     allowedHosts: allowedHosts(str(settings, 'REG_ALLOWED_HOSTS'), host, warnings),
     metrics: metrics(str(settings, 'REG_METRICS')!),
     corsOrigins: corsOrigins(str(settings, 'REG_CORS_ORIGINS')),

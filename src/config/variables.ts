@@ -177,6 +177,11 @@ export const VARIABLES: Record<string, Variable> = {
     default: 20,
     doc: 'while the search index loads at start-up, how long a search waits for it before it is refused with 503 (`0`: refused at once); `/readyz` says not ready meanwhile',
   },
+  REG_SEARCH_WORKERS: {
+    schema: integer(0, 64),
+    shownDefault: 'the cores but one, at least 1, at most 4',
+    doc: 'worker threads that score long search queries (20,000 postings or more: common words at a large scale) while the event loop serves other requests; `0`: every query is scored on the event loop',
+  },
   REG_METRICS: {
     schema: text('^(off|admin|port:\\d{1,5})$', 16),
     default: 'off',

@@ -2,7 +2,8 @@
 // whether the document is alive; the key → ordinal table of live documents (key-table.ts); every field's
 // total length and the live count (what BM25F's average lengths are made of). A document costs 4 bytes
 // per field (length) + 9 bytes + 4 bytes of key table; the arrays grow by doubling, then by an eighth.
-import { resized } from './typed-arrays.js';
+// Liveness is in shared memory: a scoring worker reads it in place (scoring-pool.ts).
+import { column, resized } from './typed-arrays.js';
 import { KeyTable } from './key-table.js';
 
 /** The columns kept in a snapshot (part of LexicalHead). */
@@ -30,7 +31,7 @@ export class DocumentTable {
     this.nf = nf;
     this.lens = new Uint32Array(64 * nf);
     this.keys = new Float64Array(64);
-    this.alive = new Uint8Array(64);
+    this.alive = column(Uint8Array, 64, true);
     this.totalLen = new Float64Array(nf);
   }
 
@@ -97,7 +98,7 @@ export class DocumentTable {
     this.lens.set(h.lens);
     this.keys = new Float64Array(cap);
     this.keys.set(h.keys);
-    this.alive = new Uint8Array(cap);
+    this.alive = column(Uint8Array, cap, true);
     this.alive.set(h.alive);
     this.nextOrd = h.nextOrd;
     this.totalLen.set(h.totalLen);

@@ -8,6 +8,7 @@ import { documentFields, type SearchDocument } from './document.js';
 import { collapseDuplicates, type CopyKey } from './duplicates.js';
 import { configFor, nameEvidence, phraseMatches, termsNeeded, type SearchConfig } from './hybrid.js';
 import { LexicalIndex, type QueryTerm } from './lexical.js';
+import type { Hit, SearchOptions } from './lexical-types.js';
 import { fuseRanks, semanticScale, type Candidate, type RankedHit } from './scoring.js';
 import { ExactVectorIndex, type VectorIndex } from './vectors.js';
 import { ItemNames, NO_TERMS, type ItemInfo } from './item-names.js';
@@ -35,6 +36,16 @@ export interface EngineSearchResult {
   /** Hits that share no word with the query (found by meaning): with countMatches, the whole total. */
   semanticOnly?: number;
 }
+
+/** A lexical top-k the ranking asks for: the query's terms, how many, with which filter and strategy. */
+export interface LexicalRequest {
+  terms: readonly QueryTerm[];
+  k: number;
+  options: SearchOptions;
+}
+
+/** Who answers the ranking's lexical top-k: the lexical index in this thread, or a scoring pool. */
+export type LexicalTopK = (request: LexicalRequest) => Hit[] | Promise<Hit[]>;
 
 /** Terms of a query beyond this many are ignored (a pasted document is not a query). */
 export const MAX_QUERY_TERMS = 32;
@@ -160,7 +171,24 @@ export class SearchEngine {
     return this.semanticWeightFor(this.analyzer.queryTerms(q).length) > 0;
   }
 
+  /** The ranking of `q`, its lexical top-k scored in this thread. */
   search(q: string, options: EngineSearchOptions): EngineSearchResult {
+    const steps = this.ranking(q, options);
+    let step = steps.next();
+    while (!step.done) step = steps.next(this.lexical.search(step.value.terms, step.value.k, step.value.options));
+    return step.value;
+  }
+
+  /** The same ranking, each lexical top-k asked of `topK` (a scoring pool's, which answers later). */
+  async searchWith(q: string, options: EngineSearchOptions, topK: LexicalTopK): Promise<EngineSearchResult> {
+    const steps = this.ranking(q, options);
+    let step = steps.next();
+    while (!step.done) step = steps.next(await topK(step.value));
+    return step.value;
+  }
+
+  /** The ranking of a query, as steps: each lexical top-k it needs is yielded, and its hits given back. */
+  private *ranking(q: string, options: EngineSearchOptions): Generator<LexicalRequest, EngineSearchResult, Hit[]> {
     const cfg = this.config;
     const offset = options.offset ?? 0;
     const want = options.limit + offset;
@@ -174,7 +202,8 @@ export class SearchEngine {
     // The head of the ranking: a fixed number of lexical candidates (whatever the page, so that every
     // page cuts the same list), scored with every kind of evidence. Deeper pages continue with the tail.
     const k = cfg.lexicalCandidates;
-    const lex = this.lexical.search(qterms, k, { filter, exhaustive: options.exhaustive });
+    const lexOptions: SearchOptions = { filter, exhaustive: options.exhaustive };
+    const lex = yield { terms: qterms, k, options: lexOptions };
     const cands = new Map<number, Candidate>();
     const nq = terms.length;
     for (const h of lex) {
@@ -253,7 +282,7 @@ export class SearchEngine {
     if (want > ranked.length && lex.length >= k) {
       // The tail: lexical matches beyond the head, by lexical score alone (normalized like the head's).
       const inHead = new Set(ranked.map((h) => h.key));
-      for (const h of this.lexical.search(qterms, want + inHead.size, { filter, exhaustive: options.exhaustive })) {
+      for (const h of yield { terms: qterms, k: want + inHead.size, options: lexOptions }) {
         if (inHead.has(h.key)) continue;
         ranked.push({ key: h.key, score: h.score / norm, lexical: h.score / norm, semantic: null, exactName: false });
       }

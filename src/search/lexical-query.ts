@@ -43,6 +43,43 @@ export function idf(terms: TermStore, docs: DocumentTable, term: string): number
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
+/** A query's weighted postings lists and the strategy that scores them (see LexicalIndex.plan). */
+export interface ScoringPlan {
+  qs: QueryList[];
+  /** true: the dense accumulator (top-k.ts); false: block-max MaxScore (maxscore.ts). */
+  exhaustive: boolean;
+  /** Postings in the lists. */
+  postings: number;
+}
+
+/** The lists a query scores, and how (null: no term of the query is in the index). */
+export function scoringPlan(
+  terms: TermStore,
+  docs: DocumentTable,
+  limits: StrategyLimits,
+  query: readonly QueryTerm[],
+  options: SearchOptions,
+): ScoringPlan | null {
+  if (docs.aliveCount === 0) return null;
+  const qs: QueryList[] = [];
+  let postings = 0;
+  for (const q of query) {
+    const id = terms.id(q.term);
+    // Impacts are stored in units of 1/IMPACT_ONE (bm25f.ts): the weight takes the scale.
+    const w = ((q.weight ?? 1) * idf(terms, docs, q.term)) / IMPACT_ONE;
+    if (id !== undefined && terms.length(id) > 0 && w > 0) {
+      const p = terms.list(id);
+      qs.push({ p, w });
+      postings += p.length;
+    }
+  }
+  if (qs.length === 0) return null;
+  // Match counts are kept in bytes.
+  if (qs.length > 255) qs.length = 255;
+  const exhaustive = options.exhaustive === undefined ? preferExhaustive(qs, limits) : options.exhaustive;
+  return { qs, exhaustive, postings };
+}
+
 /** The k best live documents for the query (see LexicalIndex.search). */
 export function topHits(
   terms: TermStore,
@@ -53,21 +90,11 @@ export function topHits(
   k: number,
   options: SearchOptions,
 ): Hit[] {
-  if (k <= 0 || docs.aliveCount === 0) return [];
-  const qs: QueryList[] = [];
-  for (const q of query) {
-    const id = terms.id(q.term);
-    // Impacts are stored in units of 1/IMPACT_ONE (bm25f.ts): the weight takes the scale.
-    const w = ((q.weight ?? 1) * idf(terms, docs, q.term)) / IMPACT_ONE;
-    if (id !== undefined && terms.length(id) > 0 && w > 0) qs.push({ p: terms.list(id), w });
-  }
-  if (qs.length === 0) return [];
-  // Match counts are kept in bytes.
-  if (qs.length > 255) qs.length = 255;
-  const exhaustive = options.exhaustive === undefined ? preferExhaustive(qs, limits) : options.exhaustive;
-  const top = exhaustive
-    ? scorer.topK(qs, k, docs.nextOrd, docs.alive, docs.keys, options.filter)
-    : maxScoreTopK(qs, k, docs.alive, docs.keys, options.filter);
+  const plan = k > 0 ? scoringPlan(terms, docs, limits, query, options) : null;
+  if (plan === null) return [];
+  const top = plan.exhaustive
+    ? scorer.topK(plan.qs, k, docs.nextOrd, docs.alive, docs.keys, options.filter)
+    : maxScoreTopK(plan.qs, k, docs.alive, docs.keys, options.filter);
   return top.sorted().map(({ doc, score, matched }) => ({ key: docs.keys[doc]!, score, matched }));
 }
 

@@ -22,7 +22,16 @@ import { Bm25fImpacts } from './bm25f.js';
 import { DocumentTable } from './document-table.js';
 import type { FieldSpec, Hit, LexicalConfig, LexicalHead, QueryTerm, SearchOptions } from './lexical-types.js';
 import { checkList, putHead, takeHead, type HeadParts } from './lexical-head.js';
-import { contains, countMatches, docFreq, forEachTerm, idf, topHits } from './lexical-query.js';
+import {
+  contains,
+  countMatches,
+  docFreq,
+  forEachTerm,
+  idf,
+  scoringPlan,
+  topHits,
+  type ScoringPlan,
+} from './lexical-query.js';
 import { MAX_TF, type Postings } from './postings.js';
 import { TermStore, type SavedList } from './term-store.js';
 import { ScoreAccumulator } from './top-k.js';
@@ -30,6 +39,7 @@ import { inSlices } from './slices.js';
 import { UNBOUNDED_TERMS, VocabularyBounds, type TermLimits, type VocabularyStatus } from './vocabulary-bounds.js';
 
 export type { FieldSpec, LexicalHead, QueryTerm } from './lexical-types.js';
+export type { ScoringPlan } from './lexical-query.js';
 export { UNBOUNDED_TERMS, type TermLimits, type VocabularyStatus } from './vocabulary-bounds.js';
 
 export class LexicalIndex {
@@ -256,6 +266,19 @@ export class LexicalIndex {
    */
   search(terms: readonly QueryTerm[], k: number, options: SearchOptions = {}): Hit[] {
     return topHits(this.terms, this.docs, this.scorer, this, terms, k, options);
+  }
+
+  /**
+   * The lists search() would score for `terms`, and the strategy it would choose (null: none of the terms
+   * is in the index): what a scoring worker is given instead (scoring-pool.ts).
+   */
+  plan(terms: readonly QueryTerm[], options: SearchOptions = {}): ScoringPlan | null {
+    return scoringPlan(this.terms, this.docs, this, terms, options);
+  }
+
+  /** Each ordinal's liveness (in shared memory: a scoring worker reads it in place). */
+  get alive(): Uint8Array {
+    return this.docs.alive;
   }
 
   /** Live documents matching at least one term (OR), counted up to `cap`. */

@@ -7,12 +7,17 @@
 // Memory: per posting 4 bytes (ordinal) + 2 (impact, bm25f.ts) + the term frequencies (capped at 255, kept to
 // recompute impacts), packed 2 bits a field (packed-tfs.ts: one byte for four fields, plus a side-table
 // row for the few postings with a frequency of three or more); per 128 postings 6 bytes of block bounds.
+// A list of SHARED_FROM postings or more keeps what scoring reads (ordinals, impacts, block bounds) in
+// shared memory, so that a scoring worker reads it in place (scoring-pool.ts); shorter ones are copied.
 
-import { grownCapacity, resized } from './typed-arrays.js';
+import { column, grownCapacity, isShared, resized } from './typed-arrays.js';
 import { PackedTfs, type PackedRows } from './packed-tfs.js';
 
 export const BLOCK = 128;
 export const MAX_TF = 255;
+/** Lists with room for this many postings or more are in shared memory (see above). */
+export const SHARED_FROM = 4096;
+const sharedAt = (capacity: number) => capacity >= SHARED_FROM;
 
 /** What scoring reads of a postings list: a Postings, or a view of a short list in the shared pool (term-store.ts). */
 export interface PostingsList {
@@ -47,10 +52,10 @@ export class Postings implements PostingsList {
     if (imp.length !== docs.length) throw new Error('postings arrays of different lengths');
     const p = new Postings(nf);
     const cap = docs.length;
-    p.docs = new Int32Array(cap);
+    p.docs = column(Int32Array, cap, sharedAt(cap));
     p.docs.set(docs);
     p.tfs = PackedTfs.restored(nf, tfs, docs.length, cap);
-    p.imp = new Uint16Array(cap);
+    p.imp = column(Uint16Array, cap, sharedAt(cap));
     p.imp.set(imp);
     p.length = docs.length;
     p.buildBlocks();
@@ -62,9 +67,9 @@ export class Postings implements PostingsList {
     if (this.length === this.docs.length) {
       // Settled (trimmed or restored, tracked by its frequencies): it grows by a small share from now on.
       const cap = grownCapacity(this.docs.length, this.tfs.settled);
-      this.docs = resized(this.docs, cap);
+      this.docs = resized(this.docs, cap, sharedAt(cap));
       this.tfs.resize(cap);
-      this.imp = resized(this.imp, cap);
+      this.imp = resized(this.imp, cap, sharedAt(cap));
     }
     const i = this.length++;
     this.docs[i] = doc;
@@ -78,8 +83,9 @@ export class Postings implements PostingsList {
   private ensureBlockCapacity(nb: number, exact = false): void {
     if (this.blockLast !== null && this.blockLast.length >= nb) return;
     const cap = exact ? nb : Math.max(4, nb * 2);
-    const last = new Int32Array(cap);
-    const max = new Uint16Array(cap);
+    const shared = isShared(this.docs);
+    const last = column(Int32Array, cap, shared);
+    const max = column(Uint16Array, cap, shared);
     if (this.blockLast !== null) {
       last.set(this.blockLast);
       max.set(this.blockMax!);
@@ -108,14 +114,14 @@ export class Postings implements PostingsList {
     this.tfs.settled = true;
     const cap = Math.max(2, this.length);
     if (this.docs.length > cap) {
-      this.docs = this.docs.slice(0, cap);
+      this.docs = resized(this.docs, cap, sharedAt(cap));
       this.tfs.resize(cap);
-      this.imp = this.imp.slice(0, cap);
+      this.imp = resized(this.imp, cap, sharedAt(cap));
     }
     const nb = Math.ceil(this.length / BLOCK);
-    if (this.blockLast !== null && this.blockLast.length > nb) {
-      this.blockLast = this.blockLast.slice(0, nb);
-      this.blockMax = this.blockMax!.slice(0, nb);
+    if (this.blockLast !== null && (this.blockLast.length > nb || isShared(this.blockLast) !== isShared(this.docs))) {
+      this.blockLast = resized(this.blockLast, nb, isShared(this.docs));
+      this.blockMax = resized(this.blockMax!, nb, isShared(this.docs));
     }
   }
 
@@ -138,9 +144,9 @@ export class Postings implements PostingsList {
     this.length = w;
     if (this.docs.length > 4 * w) {
       const cap = Math.max(2, w);
-      this.docs = this.docs.slice(0, cap);
+      this.docs = resized(this.docs, cap, sharedAt(cap));
       this.tfs.resize(cap);
-      this.imp = this.imp.slice(0, cap);
+      this.imp = resized(this.imp, cap, sharedAt(cap));
     }
     return w;
   }

@@ -73,6 +73,10 @@ export interface RegistrySearchOptions {
   snapshotDir?: string;
   /** How long a search arriving while the index is built waits for it before it is refused (default: START_WAIT_MS). */
   startWaitMs?: number;
+  /** Worker threads that score long queries off the event loop (scoring-pool.ts); 0: none (default: a core's worth less than all). */
+  scoringWorkers?: number;
+  /** Tests: the postings from which a query goes to a worker (default: MIN_POSTINGS). */
+  scoringMinPostings?: number;
 }
 
 export interface SearchStatus {

@@ -34,6 +34,8 @@ import { SnapshotKeeper } from './snapshot-keeper.js';
 import { PeriodicTasks } from './periodic-tasks.js';
 import { Readiness, settledWithin } from './readiness.js';
 import { loadMatchingSnapshot, snapshotShape } from './registry-snapshots.js';
+import { ReadWriteGate } from './gate.js';
+import { defaultScoringWorkers, ScoringPool } from './scoring-pool.js';
 
 export class RegistrySearch {
   private indexes: Record<SearchKind, KindIndex>;
@@ -55,6 +57,10 @@ export class RegistrySearch {
   private readonly vectors: ItemVectors | null;
   private readonly readiness = new Readiness();
   private readonly startWaitMs: number;
+  /** Scoring off the event loop (scoring-pool.ts); null with no workers. */
+  private readonly pool: ScoringPool | null;
+  /** Searches read the index, the change log's batches write it (gate.ts). */
+  private readonly gate = new ReadWriteGate();
 
   constructor(
     private readonly feed: IndexFeed,
@@ -62,6 +68,8 @@ export class RegistrySearch {
   ) {
     this.log = options.log;
     this.startWaitMs = options.startWaitMs ?? START_WAIT_MS;
+    const workers = options.scoringWorkers ?? defaultScoringWorkers();
+    this.pool = workers > 0 ? new ScoringPool(workers, options.scoringMinPostings) : null;
     this.worker = options.embeddings.kind === 'none' ? null : new WorkerEmbeddings(options.embeddings);
     this.provider = this.worker ?? createProvider({ kind: 'none' });
     this.vectors = this.worker
@@ -123,6 +131,7 @@ export class RegistrySearch {
     // takes longer is left unfinished (the previous file stays, and the next start catches up from it).
     await settledWithin(this.saveSnapshot(), SHUTDOWN_SAVE_MS);
     await this.worker?.close();
+    await this.pool?.close();
   }
 
   /** Forgets the change log's oldest entries (registry-sync.ts). */
@@ -252,7 +261,8 @@ export class RegistrySearch {
     for (;;) {
       const changes = await this.feed.searchChanges(this.lastChange, CHANGE_BATCH);
       if (changes.length === 0) return;
-      await this.apply(changes);
+      // Applied when no search is reading the index (a scoring worker may be), before the next one reads it.
+      await this.gate.write(() => this.apply(changes));
       this.lastChange = changes[changes.length - 1]!.seq;
       if (changes.length < CHANGE_BATCH) return;
     }
@@ -293,6 +303,6 @@ export class RegistrySearch {
     if (!this.built && !this.closed) await this.readiness.within(this.startWaitMs);
     if (!this.built) return null;
     await this.sync();
-    return searchIndex(this.indexes[kind], this.worker, q, filter, limit, offset);
+    return this.gate.read(() => searchIndex(this.indexes[kind], this.worker, this.pool, q, filter, limit, offset));
   }
 }

@@ -2,9 +2,29 @@
 
 type Column = Int32Array | Uint32Array | Uint16Array | Uint8Array | Float32Array | Float64Array;
 
-/** A copy of `array` `length` elements long (longer: zeros after; shorter: cut), of the same type. */
-export function resized<T extends Column>(array: T, length: number): T {
-  const next = new (array.constructor as new (length: number) => T)(length);
+type ColumnType<T extends Column> = {
+  new (length: number): T;
+  new (buffer: ArrayBufferLike): T;
+  BYTES_PER_ELEMENT: number;
+};
+
+/**
+ * A zeroed column `length` elements long, in memory that scoring workers can read in place when `shared`
+ * (a SharedArrayBuffer; scoring-pool.ts), else in the thread's own.
+ */
+export function column<T extends Column>(type: ColumnType<T>, length: number, shared = false): T {
+  return shared ? new type(new SharedArrayBuffer(length * type.BYTES_PER_ELEMENT)) : new type(length);
+}
+
+/** Whether a column lives in shared memory. */
+export const isShared = (array: Column): boolean => array.buffer instanceof SharedArrayBuffer;
+
+/**
+ * A copy of `array` `length` elements long (longer: zeros after; shorter: cut), of the same type, in shared
+ * memory when `shared` (by default where the array was).
+ */
+export function resized<T extends Column>(array: T, length: number, shared = isShared(array)): T {
+  const next = column(array.constructor as ColumnType<T>, length, shared);
   (next as Float64Array).set(length >= array.length ? array : array.subarray(0, length));
   return next;
 }

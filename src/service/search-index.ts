@@ -10,5 +10,6 @@ export function openSearchIndex(store: Store, config: Config): RegistrySearch {
     vocabulary: config.searchVocabulary,
     ...(config.searchSnapshotDir ? { snapshotDir: config.searchSnapshotDir } : {}),
     startWaitMs: config.searchStartWaitMs,
+    ...(config.searchWorkers === null ? {} : { scoringWorkers: config.searchWorkers }),
   });
 }

@@ -1,0 +1,164 @@
+// Scoring off the event loop: a pool of worker threads (scoring-worker.ts) that find a query's lexical
+// top-k while the main thread serves other requests. A job names its postings lists: a long list's arrays
+// are in shared memory (postings.ts, from SHARED_FROM postings) and are read in place, shorter ones are
+// copied into the job; the index's liveness column is shared too (document-table.ts). A job carries no
+// filter (a filter is a closure over the attribute table): filtered searches, and queries whose lists are
+// too short to be worth the trip (MIN_POSTINGS), are scored in the main thread as before.
+//
+// A worker reads the index while the main thread goes on, so the index must not change under a job: the
+// registry applies changes only when no job is out (registry-search.ts, its read-write gate). A job's
+// lists' lengths are taken when it is sent.
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { ScoringPlan } from './lexical-query.js';
+import { BLOCK, type PostingsList } from './postings.js';
+import { isShared } from './typed-arrays.js';
+
+/**
+ * Below this many postings a query is scored in the main thread: a job's trip (its message, a worker's
+ * turn, the answer) costs ~0.1 ms, about what scoring 20,000 postings costs there.
+ */
+export const MIN_POSTINGS = 20_000;
+
+/** A list as a job carries it: scoring's arrays (shared, or copies), its length, its query weight. */
+export interface JobList extends PostingsList {
+  w: number;
+}
+
+export interface ScoringJob {
+  id: number;
+  lists: JobList[];
+  k: number;
+  exhaustive: boolean;
+  /** One past the highest ordinal. */
+  ordinals: number;
+  alive: Uint8Array;
+}
+
+/** A job's top-k, best first: ordinals, scores and matched terms, or why it failed. */
+export interface ScoringAnswer {
+  id: number;
+  ords: Int32Array;
+  scores: Float64Array;
+  matched: Uint8Array;
+  error?: string;
+}
+
+interface Slot {
+  worker: Worker | null;
+  /** Jobs sent to it and not answered yet. */
+  out: Set<number>;
+}
+
+/** The default number of workers: every core but the one the event loop runs on, at least one. */
+export const defaultScoringWorkers = (): number => Math.max(1, Math.min(4, availableParallelism() - 1));
+
+export class ScoringPool {
+  private readonly slots: Slot[];
+  private readonly waiting = new Map<number, { resolve(a: ScoringAnswer): void; reject(e: Error): void }>();
+  private nextId = 1;
+  private closed = false;
+  /** Jobs answered, and jobs failed (their searches were scored in the main thread instead), since start. */
+  answered = 0;
+  failed = 0;
+
+  constructor(
+    readonly size: number,
+    readonly minPostings = MIN_POSTINGS,
+  ) {
+    this.slots = Array.from({ length: size }, () => ({ worker: null, out: new Set<number>() }));
+  }
+
+  /** Whether a plan goes to a worker (else the caller scores it). */
+  takes(plan: ScoringPlan): boolean {
+    return !this.closed && this.size > 0 && plan.postings >= this.minPostings;
+  }
+
+  /** Jobs sent and not answered yet. */
+  get pending(): number {
+    return this.waiting.size;
+  }
+
+  /** The plan's top-k, scored by the least busy worker (started on first use). */
+  score(plan: ScoringPlan, k: number, ordinals: number, alive: Uint8Array): Promise<ScoringAnswer> {
+    if (this.closed) return Promise.reject(new Error('the scoring pool is closed'));
+    let slot = this.slots[0]!;
+    for (const s of this.slots) if (s.out.size < slot.out.size) slot = s;
+    const worker = slot.worker ?? this.start(slot);
+    const id = this.nextId++;
+    const job: ScoringJob = {
+      id,
+      lists: plan.qs.map(({ p, w }) => jobList(p, w)),
+      k,
+      exhaustive: plan.exhaustive,
+      ordinals,
+      alive,
+    };
+    return new Promise<ScoringAnswer>((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      slot.out.add(id);
+      worker.postMessage(job);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.slots.map((s) => s.worker?.terminate()));
+  }
+
+  private start(slot: Slot): Worker {
+    // Built code has scoring-worker.js beside this file. Under tsx (tests, benches) the worker registers
+    // tsx itself first: loader hooks of the main thread do not reach a worker on Node 20.
+    const fromSource = import.meta.url.endsWith('.ts');
+    const url = new URL(fromSource ? './scoring-worker.ts' : './scoring-worker.js', import.meta.url);
+    const worker = fromSource
+      ? new Worker(
+          `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(url.href)}); });`,
+          { eval: true },
+        )
+      : new Worker(url);
+    worker.unref();
+    worker.on('message', (answer: ScoringAnswer) => {
+      slot.out.delete(answer.id);
+      const w = this.waiting.get(answer.id);
+      if (!w) return;
+      this.waiting.delete(answer.id);
+      if (answer.error !== undefined) {
+        this.failed++;
+        w.reject(new Error(answer.error));
+      } else {
+        this.answered++;
+        w.resolve(answer);
+      }
+    });
+    const fail = (error: Error) => {
+      for (const id of slot.out) {
+        this.failed++;
+        this.waiting.get(id)?.reject(error);
+        this.waiting.delete(id);
+      }
+      slot.out.clear();
+      // The next job starts another.
+      if (slot.worker === worker) slot.worker = null;
+    };
+    worker.on('error', fail);
+    worker.on('exit', () => fail(new Error('a scoring worker exited')));
+    slot.worker = worker;
+    return worker;
+  }
+}
+
+/** A list as a job carries it: its shared arrays as they are, copies of the others (as long as the list). */
+function jobList(p: PostingsList, w: number): JobList {
+  const n = p.length;
+  const nb = Math.ceil(n / BLOCK);
+  const take = <T extends Int32Array | Uint16Array>(a: T, len: number): T => (isShared(a) ? a : (a.slice(0, len) as T));
+  return {
+    docs: take(p.docs, n),
+    imp: take(p.imp, n),
+    length: n,
+    blockLast: p.blockLast === null ? null : take(p.blockLast, nb),
+    blockMax: p.blockMax === null ? null : take(p.blockMax, nb),
+    w,
+  };
+}
