@@ -7,8 +7,8 @@
 import autocannon from 'autocannon';
 import { corpus, hash32, unitId, worstCaseQueries } from './corpus.js';
 
-const base = process.argv[2];
-if (!base) throw new Error('usage: get-during-search.ts <base URL> [units] [seconds]');
+const base = process.argv[2] ?? '';
+if (base === '') throw new Error('usage: get-during-search.ts <base URL> [units] [seconds]');
 const n = Number(process.argv[3] ?? 1_000_000);
 const seconds = Number(process.argv[4] ?? 10);
 const c = corpus();
