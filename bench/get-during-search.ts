@@ -3,7 +3,9 @@
 // frequent words (the costliest queries). With scoring on the event loop every read waits behind the
 // searches being scored; with scoring workers (REG_SEARCH_WORKERS) it waits only for the rest of them.
 //
-//   npx tsx bench/get-during-search.ts <base URL> [units in the corpus=1000000] [seconds=10]
+//   npx tsx bench/get-during-search.ts <base URL> [units in the corpus=1000000] [seconds=10] [filter]
+//
+// filter: appended to the searches' query string, e.g. `&domain=databases` (a filtered search).
 import autocannon from 'autocannon';
 import { corpus, hash32, unitId, worstCaseQueries } from './corpus.js';
 
@@ -11,9 +13,10 @@ const base = process.argv[2] ?? '';
 if (base === '') throw new Error('usage: get-during-search.ts <base URL> [units] [seconds]');
 const n = Number(process.argv[3] ?? 1_000_000);
 const seconds = Number(process.argv[4] ?? 10);
+const filter = process.argv[5] ?? '';
 const c = corpus();
 const ids = Array.from({ length: 2_000 }, (_, k) => `/v1/knowledge/${unitId(c, hash32(c.seed, 101, k) % n)}`);
-const searches = worstCaseQueries(c).map((q) => `/v1/knowledge?q=${encodeURIComponent(q)}&limit=20`);
+const searches = worstCaseQueries(c).map((q) => `/v1/knowledge?q=${encodeURIComponent(q)}&limit=20${filter}`);
 
 function cycle(paths: string[]): autocannon.Request[] {
   let next = 0;

@@ -8,10 +8,23 @@
 // type / the name's first word as ids into an interned string table, the tags as a run of ids in one
 // shared pool, the two booleans as bits. Comparing ids byte by byte and instants as numbers orders them exactly as comparing
 // their texts does, so the tie order is the one of the plain objects.
+// What a unit filter reads (the key → slot array, quality, the texts' ids) is in shared memory, so that a
+// scoring worker applies the filter itself (unit-filter.ts, scoring-pool.ts).
 import type { Attributes, FilterView } from './attribute-row.js';
 import { KeyTable } from './key-table.js';
 import { Strings } from './strings.js';
 import { IdColumn } from './attribute-ids.js';
+import { column } from './typed-arrays.js';
+import {
+  admitsSlot,
+  NO_TEXT,
+  REF_DOMAIN,
+  REF_TYPE,
+  REFS,
+  type FilterColumns,
+  type ResolvedUnitFilter,
+  type UnitFilter,
+} from './unit-filter.js';
 
 const LISTED = 1;
 const LISTED_SET = 2;
@@ -27,16 +40,16 @@ function instant(text: string): number {
 }
 
 export class AttributeTable {
-  private readonly slotOf = new KeyTable();
+  private readonly slotOf = new KeyTable(true);
   private readonly strings = new Strings();
   private cap = 0;
   private used = 0;
   private freeSlots: number[] = [];
-  private quality = new Float64Array(0);
+  private quality = column(Float64Array, 0, true);
   private created = new Float64Array(0);
   private textKeys = new Float64Array(0);
   private readonly ids = new IdColumn();
-  private refs = new Int32Array(0); // 5 per slot: domain, visibility, agent, type, name (-1: none)
+  private refs = column(Int32Array, 0, true); // REFS per slot: domain, visibility, agent, type, name (-1: none)
   private flags = new Uint8Array(0);
   private tagOff = new Uint32Array(0);
   private tagLen = new Uint16Array(0);
@@ -78,11 +91,11 @@ export class AttributeTable {
     this.created[s] = ms;
     if (Number.isNaN(ms)) this.createdText.set(s, a.createdAt);
     this.ids.set(s, a.id);
-    const r = s * 5;
-    this.refs[r] = st.id(a.domain);
+    const r = s * REFS;
+    this.refs[r + REF_DOMAIN] = st.id(a.domain);
     this.refs[r + 1] = st.id(a.visibility);
     this.refs[r + 2] = st.id(a.agentId);
-    this.refs[r + 3] = st.id(a.type);
+    this.refs[r + REF_TYPE] = st.id(a.type);
     this.refs[r + 4] = st.id(a.name);
     this.flags[s] =
       (a.listed === undefined ? 0 : LISTED_SET | (a.listed ? LISTED : 0)) |
@@ -146,6 +159,31 @@ export class AttributeTable {
     };
   }
 
+  /** A unit filter with its texts as ids of this table (valid until the table changes). */
+  resolve(f: UnitFilter): ResolvedUnitFilter {
+    const id = (text: string) => this.strings.find(text) ?? NO_TEXT;
+    return {
+      types: f.types.length > 0 ? Int32Array.from(f.types, id) : null,
+      domain: f.domain === undefined ? null : id(f.domain),
+      minQuality: f.minQuality ?? null,
+    };
+  }
+
+  /** The columns a unit filter reads (shared memory), or null when some key is not in the slot array. */
+  filterColumns(): FilterColumns | null {
+    const slotOf = this.slotOf.directArray;
+    return slotOf === null ? null : { slotOf, refs: this.refs, quality: this.quality };
+  }
+
+  /** A predicate over keys: the items in the table that the unit filter admits. */
+  admitUnits(f: UnitFilter): (seq: number) => boolean {
+    const resolved = this.resolve(f);
+    return (seq: number) => {
+      const s = this.slotOf.get(seq);
+      return s !== undefined && admitsSlot(this.refs, this.quality, resolved, s);
+    };
+  }
+
   /** Orders items of equal score: higher quality, then newest, then id (descending). */
   readonly tieBreak = (x: number, y: number): number => {
     const a = this.slotOf.get(x)!;
@@ -177,7 +215,7 @@ export class AttributeTable {
 
   /** @internal The View's reads. */
   ref(slot: number, column: number): string | undefined {
-    return this.strings.text(this.refs[slot * 5 + column]!);
+    return this.strings.text(this.refs[slot * REFS + column]!);
   }
 
   /** @internal */
@@ -207,7 +245,7 @@ export class AttributeTable {
   }
 
   private clearSlot(s: number): void {
-    for (let c = 0; c < 5; c++) this.strings.release(this.refs[s * 5 + c]!);
+    for (let c = 0; c < REFS; c++) this.strings.release(this.refs[s * REFS + c]!);
     const off = this.tagOff[s]!;
     for (let i = 0; i < this.tagLen[s]!; i++) this.strings.release(this.tagPool[off + i]!);
     this.tagGarbage += this.tagLen[s]!;
@@ -228,11 +266,11 @@ export class AttributeTable {
         b.set(a);
         return b;
       };
-      this.quality = grow(this.quality, (n) => new Float64Array(n));
+      this.quality = grow(this.quality, (n) => column(Float64Array, n, true));
       this.created = grow(this.created, (n) => new Float64Array(n));
       this.textKeys = grow(this.textKeys, (n) => new Float64Array(n));
       this.ids.grow(cap);
-      this.refs = grow(this.refs, (n) => new Int32Array(n), 5);
+      this.refs = grow(this.refs, (n) => column(Int32Array, n, true), REFS);
       this.flags = grow(this.flags, (n) => new Uint8Array(n));
       this.tagOff = grow(this.tagOff, (n) => new Uint32Array(n));
       this.tagLen = grow(this.tagLen, (n) => new Uint16Array(n));

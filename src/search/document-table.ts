@@ -2,7 +2,7 @@
 // whether the document is alive; the key → ordinal table of live documents (key-table.ts); every field's
 // total length and the live count (what BM25F's average lengths are made of). A document costs 4 bytes
 // per field (length) + 9 bytes + 4 bytes of key table; the arrays grow by doubling, then by an eighth.
-// Liveness is in shared memory: a scoring worker reads it in place (scoring-pool.ts).
+// Liveness and keys are in shared memory: a scoring worker reads them in place (scoring-pool.ts).
 import { column, resized } from './typed-arrays.js';
 import { KeyTable } from './key-table.js';
 
@@ -30,7 +30,7 @@ export class DocumentTable {
   constructor(nf: number) {
     this.nf = nf;
     this.lens = new Uint32Array(64 * nf);
-    this.keys = new Float64Array(64);
+    this.keys = column(Float64Array, 64, true);
     this.alive = column(Uint8Array, 64, true);
     this.totalLen = new Float64Array(nf);
   }
@@ -96,7 +96,7 @@ export class DocumentTable {
     const cap = Math.max(64, h.nextOrd);
     this.lens = new Uint32Array(cap * nf);
     this.lens.set(h.lens);
-    this.keys = new Float64Array(cap);
+    this.keys = column(Float64Array, cap, true);
     this.keys.set(h.keys);
     this.alive = column(Uint8Array, cap, true);
     this.alive.set(h.alive);

@@ -295,11 +295,12 @@ export class SearchEngine {
    * matching only by meaning are not counted; a capped total says so).
    */
   countMatches(q: string, cap = Infinity, filter?: (key: number) => boolean): number {
-    return this.lexical.countMatches(
-      this.queryTerms(q).map((t) => t.term),
-      cap,
-      filter,
-    );
+    return this.lexical.countMatches(this.matchTerms(q), cap, filter);
+  }
+
+  /** The terms whose matches countMatches counts. */
+  matchTerms(q: string): string[] {
+    return this.queryTerms(q).map((t) => t.term);
   }
 
   /** An experiment's query rewriting (expansion; the search lab's), applied before matching. None by default. */

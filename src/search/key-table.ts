@@ -3,7 +3,7 @@
 // instead of a Map entry's ~30); any other key (negative, fractional, huge, or far beyond the keys held)
 // goes to a Map beside it.
 
-import { resized } from './typed-arrays.js';
+import { column, resized } from './typed-arrays.js';
 
 /** Keys at or above this never go to the array. */
 const DIRECT_LIMIT = 1 << 26;
@@ -12,9 +12,19 @@ const DENSITY = 4;
 
 export class KeyTable {
   /** value + 1 by key; 0: absent. */
-  private direct = new Int32Array(0);
+  private direct: Int32Array;
   private readonly rest = new Map<number, number>();
   private count = 0;
+
+  /** `shared`: the array is in shared memory (a scoring worker reads it: `direct`). */
+  constructor(shared = false) {
+    this.direct = column(Int32Array, 0, shared);
+  }
+
+  /** The array of value + 1 by key (0: absent), when it holds every key (none went to the Map); else null. */
+  get directArray(): Int32Array | null {
+    return this.rest.size === 0 ? this.direct : null;
+  }
 
   get size(): number {
     return this.count + this.rest.size;

@@ -98,8 +98,15 @@ export function topHits(
   return top.sorted().map(({ doc, score, matched }) => ({ key: docs.keys[doc]!, score, matched }));
 }
 
-/** Up to this many lists, matches are counted by merging the lists (no buffer as long as the index). */
-const MERGED_LISTS = 8;
+/** The postings lists of a query's terms (those in the index), for counting its matches. */
+export function matchLists(terms: TermStore, query: readonly string[]): PostingsList[] {
+  const lists: PostingsList[] = [];
+  for (const t of query) {
+    const id = terms.id(t);
+    if (id !== undefined) lists.push(terms.list(id));
+  }
+  return lists;
+}
 
 /** Live documents matching at least one term (OR), counted up to `cap`. */
 export function countMatches(
@@ -109,26 +116,5 @@ export function countMatches(
   cap: number,
   filter?: (key: number) => boolean,
 ): number {
-  const lists: PostingsList[] = [];
-  for (const t of query) {
-    const id = terms.id(t);
-    if (id !== undefined) lists.push(terms.list(id));
-  }
-  if (lists.length < 2 || lists.length > MERGED_LISTS)
-    return countLive(lists, docs.nextOrd, docs.alive, docs.keys, cap, filter);
-  // The lists merged in ordinal order, each document counted once: the count stops at `cap`, after about
-  // `cap` documents for common terms, and nothing as long as the index is allocated.
-  const pos = new Int32Array(lists.length);
-  let n = 0;
-  for (;;) {
-    let d = 0x7fffffff;
-    for (let i = 0; i < lists.length; i++) {
-      const p = lists[i]!;
-      if (pos[i]! < p.length && p.docs[pos[i]!]! < d) d = p.docs[pos[i]!]!;
-    }
-    if (d === 0x7fffffff) return n;
-    for (let i = 0; i < lists.length; i++) if (pos[i]! < lists[i]!.length && lists[i]!.docs[pos[i]!] === d) pos[i]!++;
-    if (!docs.alive[d] || (filter && !filter(docs.keys[d]!))) continue;
-    if (++n >= cap) return n;
-  }
+  return countLive(matchLists(terms, query), docs.nextOrd, docs.alive, docs.keys, cap, filter);
 }

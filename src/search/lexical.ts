@@ -28,11 +28,12 @@ import {
   docFreq,
   forEachTerm,
   idf,
+  matchLists,
   scoringPlan,
   topHits,
   type ScoringPlan,
 } from './lexical-query.js';
-import { MAX_TF, type Postings } from './postings.js';
+import { MAX_TF, type Postings, type PostingsList } from './postings.js';
 import { TermStore, type SavedList } from './term-store.js';
 import { ScoreAccumulator } from './top-k.js';
 import { inSlices } from './slices.js';
@@ -279,6 +280,16 @@ export class LexicalIndex {
   /** Each ordinal's liveness (in shared memory: a scoring worker reads it in place). */
   get alive(): Uint8Array {
     return this.docs.alive;
+  }
+
+  /** Each ordinal's key (in shared memory, as `alive`). */
+  get keys(): Float64Array {
+    return this.docs.keys;
+  }
+
+  /** The postings lists of the terms held (what countMatches counts; a scoring worker counts them too). */
+  matchLists(terms: readonly string[]): PostingsList[] {
+    return matchLists(this.terms, terms);
   }
 
   /** Live documents matching at least one term (OR), counted up to `cap`. */

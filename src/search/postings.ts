@@ -199,6 +199,9 @@ export class Postings implements PostingsList {
   }
 }
 
+/** Up to this many lists, matches are counted by merging the lists (no buffer as long as the index). */
+const MERGED_LISTS = 8;
+
 /**
  * Live documents in at least one of the lists, each counted once, up to `cap`. `ordinals`: one past the
  * highest ordinal; `alive` and `keys`: the index's liveness and key of each ordinal, `filter` on keys.
@@ -212,6 +215,7 @@ export function countLive(
   filter?: (key: number) => boolean,
 ): number {
   if (lists.length === 0) return 0;
+  if (lists.length >= 2 && lists.length <= MERGED_LISTS) return countMerged(lists, alive, keys, cap, filter);
   const seen = lists.length === 1 ? null : new Uint8Array(ordinals);
   let n = 0;
   for (const p of lists) {
@@ -224,4 +228,30 @@ export function countLive(
     }
   }
   return n;
+}
+
+/**
+ * The lists merged in ordinal order, each document counted once: the count stops at `cap`, after about
+ * `cap` documents for common terms, and nothing as long as the index is allocated.
+ */
+function countMerged(
+  lists: readonly PostingsList[],
+  alive: Uint8Array,
+  keys: Float64Array,
+  cap: number,
+  filter?: (key: number) => boolean,
+): number {
+  const pos = new Int32Array(lists.length);
+  let n = 0;
+  for (;;) {
+    let d = 0x7fffffff;
+    for (let i = 0; i < lists.length; i++) {
+      const p = lists[i]!;
+      if (pos[i]! < p.length && p.docs[pos[i]!]! < d) d = p.docs[pos[i]!]!;
+    }
+    if (d === 0x7fffffff) return n;
+    for (let i = 0; i < lists.length; i++) if (pos[i]! < lists[i]!.length && lists[i]!.docs[pos[i]!] === d) pos[i]!++;
+    if (!alive[d] || (filter && !filter(keys[d]!))) continue;
+    if (++n >= cap) return n;
+  }
 }

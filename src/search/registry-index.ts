@@ -12,6 +12,8 @@ import type { Attributes, FilterView } from './attribute-row.js';
 import type { VectorIndex } from './vectors.js';
 import { ExactVectorIndex } from './vectors.js';
 import { UsearchVectorIndex } from './vectors-usearch.js';
+import type { UnitFilter } from './unit-filter.js';
+import type { JobFilter } from './scoring-pool.js';
 
 export interface IndexMemory {
   items: number;
@@ -24,8 +26,11 @@ export interface IndexMemory {
   bytesPerPosting: number;
 }
 
-/** Whether a search admits an item, by what is kept of it (a view over the attribute table's columns). */
-export type SearchFilter = (item: FilterView) => boolean;
+/**
+ * Whether a search admits an item: a predicate over what is kept of it (a view over the attribute table's
+ * columns), or a unit filter as data (unit-filter.ts), which a scoring worker can apply itself.
+ */
+export type SearchFilter = ((item: FilterView) => boolean) | UnitFilter;
 
 export class KindIndex {
   readonly engine: SearchEngine;
@@ -97,7 +102,14 @@ export class KindIndex {
 
   /** The engine's filter for `filter`: items whose attributes it admits. */
   admit(filter: SearchFilter): (key: number) => boolean {
-    return this.attributes.admit(filter);
+    return typeof filter === 'function' ? this.attributes.admit(filter) : this.attributes.admitUnits(filter);
+  }
+
+  /** What a scoring worker needs to apply `filter` itself (null: it cannot, a predicate must run here). */
+  jobFilter(filter: SearchFilter): JobFilter | null {
+    if (typeof filter === 'function') return null;
+    const columns = this.attributes.filterColumns();
+    return columns && { keys: this.engine.lexical.keys, columns, resolved: this.attributes.resolve(filter) };
   }
 
   /** What the index holds and what it costs (approximate bytes: typed arrays at capacity, objects estimated). */

@@ -2,7 +2,7 @@
 // budget, the page (paging stops at MAX_SEARCH_RESULTS), and the matches counted up to that bound.
 import type { WorkerEmbeddings } from './embeddings/worker.js';
 import type { LexicalTopK } from './engine.js';
-import type { ScoringPool } from './scoring-pool.js';
+import type { JobFilter, ScoringPool } from './scoring-pool.js';
 import type { KindIndex, SearchFilter } from './registry-index.js';
 import { MAX_SEARCH_RESULTS, type SearchHits } from './registry-options.js';
 
@@ -32,24 +32,51 @@ export async function searchIndex(
     tieBreak: index.tieBreak,
     ...(queryVector ? { queryVector } : {}),
   };
-  const result = pool === null ? engine.search(q, options) : await engine.searchWith(q, options, topKOf(index, pool));
-  const matches = engine.countMatches(q, MAX_SEARCH_RESULTS + 1, admit) + (result.semanticOnly ?? 0);
+  // A worker scores and counts when it can apply the filter itself (none, or a unit filter as data).
+  const jobFilter = pool !== null && filter !== null ? index.jobFilter(filter) : null;
+  const offThread = pool !== null && (filter === null || jobFilter !== null) ? pool : null;
+  const result = offThread
+    ? await engine.searchWith(q, options, topKOf(index, offThread, jobFilter))
+    : engine.search(q, options);
+  const cap = MAX_SEARCH_RESULTS + 1;
+  const counted = offThread
+    ? await countOf(index, offThread, q, cap, admit, jobFilter)
+    : engine.countMatches(q, cap, admit);
+  const matches = counted + (result.semanticOnly ?? 0);
   const seqs = offset < end ? result.hits.map((h) => h.key) : [];
   return { seqs, total: Math.min(matches, MAX_SEARCH_RESULTS), capped: matches > MAX_SEARCH_RESULTS };
 }
 
 /**
- * The lexical top-k of `index`, scored by a worker of `pool` when the query's lists are long enough and the
- * search has no filter (a closure the worker cannot run); in this thread otherwise, or when the worker fails.
+ * The lexical top-k of `index`, scored by a worker of `pool` when the query's lists are long enough, with
+ * `jobFilter` when the search has a filter; in this thread otherwise, or when the worker fails.
  */
-function topKOf(index: KindIndex, pool: ScoringPool): LexicalTopK {
+function topKOf(index: KindIndex, pool: ScoringPool, jobFilter: JobFilter | null): LexicalTopK {
   const lexical = index.engine.lexical;
   return ({ terms, k, options }) => {
-    const plan = options.filter || k <= 0 ? null : lexical.plan(terms, options);
-    if (plan === null || !pool.takes(plan)) return lexical.search(terms, k, options);
-    return pool.score(plan, k, lexical.ordinalLimit, lexical.alive).then(
+    const plan = k <= 0 ? null : lexical.plan(terms, options);
+    if (plan === null || !pool.takes(plan.postings)) return lexical.search(terms, k, options);
+    return pool.score(plan, k, lexical.ordinalLimit, lexical.alive, jobFilter ?? undefined).then(
       (a) => Array.from(a.ords, (ord, i) => ({ key: lexical.keyOf(ord), score: a.scores[i]!, matched: a.matched[i]! })),
       () => lexical.search(terms, k, options),
     );
   };
+}
+
+/** The matches of `q` counted up to `cap`, by a worker of `pool` when its lists are long enough. */
+async function countOf(
+  index: KindIndex,
+  pool: ScoringPool,
+  q: string,
+  cap: number,
+  admit: ((key: number) => boolean) | undefined,
+  jobFilter: JobFilter | null,
+): Promise<number> {
+  const { engine } = index;
+  const lists = engine.lexical.matchLists(engine.matchTerms(q));
+  const postings = lists.reduce((n, p) => n + p.length, 0);
+  const here = () => engine.countMatches(q, cap, admit);
+  if (!pool.takes(postings)) return here();
+  const { ordinalLimit, alive } = engine.lexical;
+  return pool.count(lists, cap, ordinalLimit, alive, jobFilter ?? undefined).catch(here);
 }

@@ -1,9 +1,10 @@
 // Scoring off the event loop: a pool of worker threads (scoring-worker.ts) that find a query's lexical
 // top-k while the main thread serves other requests. A job names its postings lists: a long list's arrays
 // are in shared memory (postings.ts, from SHARED_FROM postings) and are read in place, shorter ones are
-// copied into the job; the index's liveness column is shared too (document-table.ts). A job carries no
-// filter (a filter is a closure over the attribute table): filtered searches, and queries whose lists are
-// too short to be worth the trip (MIN_POSTINGS), are scored in the main thread as before.
+// copied into the job; the index's liveness and key columns are shared too (document-table.ts). A unit
+// filter travels as data with the attribute columns it reads (unit-filter.ts), also shared; a filter that
+// is a closure (a skill search's), and queries whose lists are too short to be worth the trip
+// (MIN_POSTINGS), are scored in the main thread.
 //
 // A worker reads the index while the main thread goes on, so the index must not change under a job: the
 // registry applies changes only when no job is out (registry-search.ts, its read-write gate). A job's
@@ -13,6 +14,7 @@ import { Worker } from 'node:worker_threads';
 import type { ScoringPlan } from './lexical-query.js';
 import { BLOCK, type PostingsList } from './postings.js';
 import { isShared } from './typed-arrays.js';
+import type { FilterColumns, ResolvedUnitFilter } from './unit-filter.js';
 
 /**
  * Below this many postings a query is scored in the main thread: a job's trip (its message, a worker's
@@ -28,16 +30,27 @@ export interface JobList extends PostingsList {
 export interface ScoringJob {
   id: number;
   lists: JobList[];
+  /** The top-k, by the strategy chosen; or, when k is 0, the matches counted up to `cap`. */
   k: number;
+  cap: number;
   exhaustive: boolean;
   /** One past the highest ordinal. */
   ordinals: number;
   alive: Uint8Array;
+  /** A unit filter: the index's keys by ordinal, the attribute columns and the filter. */
+  filter?: JobFilter;
 }
 
-/** A job's top-k, best first: ordinals, scores and matched terms, or why it failed. */
+export interface JobFilter {
+  keys: Float64Array;
+  columns: FilterColumns;
+  resolved: ResolvedUnitFilter;
+}
+
+/** A job's top-k, best first: ordinals, scores and matched terms (or its count), or why it failed. */
 export interface ScoringAnswer {
   id: number;
+  count: number;
   ords: Int32Array;
   scores: Float64Array;
   matched: Uint8Array;
@@ -69,9 +82,9 @@ export class ScoringPool {
     this.slots = Array.from({ length: size }, () => ({ worker: null, out: new Set<number>() }));
   }
 
-  /** Whether a plan goes to a worker (else the caller scores it). */
-  takes(plan: ScoringPlan): boolean {
-    return !this.closed && this.size > 0 && plan.postings >= this.minPostings;
+  /** Whether lists of this many postings go to a worker (else the caller scores or counts them). */
+  takes(postings: number): boolean {
+    return !this.closed && this.size > 0 && postings >= this.minPostings;
   }
 
   /** Jobs sent and not answered yet. */
@@ -80,24 +93,33 @@ export class ScoringPool {
   }
 
   /** The plan's top-k, scored by the least busy worker (started on first use). */
-  score(plan: ScoringPlan, k: number, ordinals: number, alive: Uint8Array): Promise<ScoringAnswer> {
+  score(plan: ScoringPlan, k: number, ordinals: number, alive: Uint8Array, filter?: JobFilter): Promise<ScoringAnswer> {
+    const lists = plan.qs.map(({ p, w }) => jobList(p, w));
+    return this.send({ lists, k, cap: 0, exhaustive: plan.exhaustive, ordinals, alive, ...(filter ? { filter } : {}) });
+  }
+
+  /** The live documents (that `filter` admits) in at least one of the lists, counted up to `cap` by a worker. */
+  async count(
+    lists: readonly PostingsList[],
+    cap: number,
+    ordinals: number,
+    alive: Uint8Array,
+    filter?: JobFilter,
+  ): Promise<number> {
+    const job = { lists: lists.map((p) => jobList(p, 1)), k: 0, cap, exhaustive: true, ordinals, alive };
+    return (await this.send({ ...job, ...(filter ? { filter } : {}) })).count;
+  }
+
+  private send(job: Omit<ScoringJob, 'id'>): Promise<ScoringAnswer> {
     if (this.closed) return Promise.reject(new Error('the scoring pool is closed'));
     let slot = this.slots[0]!;
     for (const s of this.slots) if (s.out.size < slot.out.size) slot = s;
     const worker = slot.worker ?? this.start(slot);
     const id = this.nextId++;
-    const job: ScoringJob = {
-      id,
-      lists: plan.qs.map(({ p, w }) => jobList(p, w)),
-      k,
-      exhaustive: plan.exhaustive,
-      ordinals,
-      alive,
-    };
     return new Promise<ScoringAnswer>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
       slot.out.add(id);
-      worker.postMessage(job);
+      worker.postMessage({ ...job, id });
     });
   }
 

@@ -24,6 +24,11 @@ export class Strings {
     return id;
   }
 
+  /** The id of `text` if it is held (no use added), else undefined. */
+  find(text: string): number | undefined {
+    return this.ids.get(text);
+  }
+
   text(id: number): string | undefined {
     return id < 0 ? undefined : this.texts[id];
   }

@@ -5,7 +5,7 @@ import { visibleTo } from '../domain/access.js';
 import { unavailable } from '../domain/errors.js';
 import type { Visibility } from '../domain/model.js';
 import type { Viewer } from '../store/store.js';
-import type { RegistrySearch, SearchFilter, SearchKind } from '../search/index.js';
+import type { RegistrySearch, SearchFilter, SearchKind, UnitFilter } from '../search/index.js';
 import type { Context } from './context.js';
 import { SummaryCache } from './summary-cache.js';
 
@@ -46,13 +46,17 @@ export interface UnitFilters {
   minQuality?: number;
 }
 
-/** The units a list admits; null when it admits every unit (the search then asks nothing of each match). */
-export function unitFilter(f: UnitFilters): SearchFilter | null {
+/**
+ * The units a list admits, as data the search index applies (a scoring worker too); null when it admits
+ * every unit (the search then asks nothing of each match).
+ */
+export function unitFilter(f: UnitFilters): UnitFilter | null {
   if (f.types.length === 0 && f.domain === undefined && f.minQuality === undefined) return null;
-  return (item) =>
-    (f.types.length === 0 || (item.type !== undefined && f.types.includes(item.type))) &&
-    (f.domain === undefined || item.domain === f.domain) &&
-    (f.minQuality === undefined || item.quality >= f.minQuality);
+  return {
+    types: f.types,
+    ...(f.domain === undefined ? {} : { domain: f.domain }),
+    ...(f.minQuality === undefined ? {} : { minQuality: f.minQuality }),
+  };
 }
 
 /** A page from the search index (503 while it is not built yet). */

@@ -9,6 +9,8 @@ import { isShared } from '../../src/search/typed-arrays.js';
 import { RegistrySearch } from '../../src/search/registry-search.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { contributeUnit, register, testApp } from '../helpers/app.js';
+import type { UnitFilter } from '../../src/search/unit-filter.js';
+import type { FilterView } from '../../src/search/attribute-row.js';
 
 // Scoring in a worker thread (scoring-pool.ts) against scoring in this one: the same hits, scores, match
 // counts and tie order, over lists read in place from shared memory and lists copied into the job.
@@ -135,7 +137,7 @@ test('a worker that dies fails its jobs, and the next job starts another', async
   } finally {
     await one.close();
   }
-  assert.equal(one.takes(ix.plan(q)!), false, 'a closed pool takes nothing');
+  assert.equal(one.takes(ix.plan(q)!.postings), false, 'a closed pool takes nothing');
 });
 
 test('the gate: a write waits for the reads under way, and reads that come meanwhile wait for it', async () => {
@@ -192,6 +194,8 @@ test('the registry answers the same with every query scored by a worker, while u
           description: `${words[(i * 7 + 2) % 6]} and ${words[(i + 3) % 6]} field report ${i}`,
           examples: ['x'],
         },
+        type: ['pattern', 'fact', 'pitfall'][i % 3],
+        domain: ['alpha', 'beta'][i % 2],
       });
     for (let i = 0; i < 30; i++) await contribute(i);
     for (const s of [pooledSearch, plain]) {
@@ -216,12 +220,37 @@ test('the registry answers the same with every query scored by a worker, while u
     const counts = (pooledSearch as unknown as { pool: { answered: number; failed: number } }).pool;
     assert.ok(counts.answered >= 50, `${counts.answered} searches scored by the worker`);
     assert.equal(counts.failed, 0);
-    // A filtered search is scored in this thread, with the same answer.
-    const filter = () => true;
-    assert.deepEqual(
-      await pooledSearch.search('unit', 'copper', filter, 5, 0),
-      await plain.search('unit', 'copper', filter, 5, 0),
-    );
+    // A unit filter as data goes to the worker with the columns it reads: the same pages and totals as in
+    // this thread, and as the same rule written as a predicate over the item (the plain reading of it).
+    const floor = (await plain.search('unit', 'note', null, 1, 0))!.seqs[0]!;
+    const atFloor = (await t.store.unitSummariesBySeq([floor]))[0]!.quality_score;
+    const filters: [UnitFilter, (item: FilterView) => boolean][] = [
+      [{ types: ['fact'] }, (item) => item.type === 'fact'],
+      [
+        { types: ['pitfall', 'pattern'], domain: 'beta' },
+        (item) => (item.type === 'pitfall' || item.type === 'pattern') && item.domain === 'beta',
+      ],
+      [{ types: [], domain: 'alpha' }, (item) => item.domain === 'alpha'],
+      [{ types: [], minQuality: atFloor }, (item) => item.quality >= atFloor],
+      [{ types: [], minQuality: 2 }, () => false],
+      [{ types: [], domain: 'nowhere' }, () => false],
+      [{ types: ['nosuch'] }, () => false],
+    ];
+    const before = counts.answered;
+    for (const [filter, predicate] of filters)
+      for (const q of ['harbor lantern', 'copper report', 'note'])
+        for (const offset of [0, 3]) {
+          const answer = await pooledSearch.search('unit', q, filter, 4, offset);
+          const what = `${q} ${JSON.stringify(filter)}`;
+          assert.deepEqual(answer, await plain.search('unit', q, filter, 4, offset), what);
+          assert.deepEqual(answer, await plain.search('unit', q, predicate, 4, offset), what);
+        }
+    assert.ok(counts.answered >= before + 2 * 7 * 3 * 2, 'ranked and counted by the worker');
+    assert.equal(counts.failed, 0);
+    const some = await plain.search('unit', 'note', { types: ['fact'] }, 50, 0);
+    assert.ok(some!.total > 0 && some!.total < 35, 'the filter admits some units, not all');
+    const floorAnswer = await pooledSearch.search('unit', 'note', { types: [], minQuality: atFloor }, 50, 0);
+    assert.ok(floorAnswer!.seqs.includes(floor), 'a unit exactly at the floor is admitted');
   } finally {
     await pooledSearch.close();
     await plain.close();
