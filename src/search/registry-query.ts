@@ -63,7 +63,11 @@ function topKOf(index: KindIndex, pool: ScoringPool, jobFilter: JobFilter | null
   };
 }
 
-/** The matches of `q` counted up to `cap`, by a worker of `pool` when its lists are long enough. */
+/**
+ * The matches of `q` counted up to `cap`: by a worker of `pool` when the search has a filter and its lists
+ * are long enough (a selective filter may have the count walk every list to its end). Without a filter
+ * the count stops after about `cap` documents, cheaper here than a second trip to the worker.
+ */
 async function countOf(
   index: KindIndex,
   pool: ScoringPool,
@@ -76,7 +80,7 @@ async function countOf(
   const lists = engine.lexical.matchLists(engine.matchTerms(q));
   const postings = lists.reduce((n, p) => n + p.length, 0);
   const here = () => engine.countMatches(q, cap, admit);
-  if (!pool.takes(postings)) return here();
+  if (jobFilter === null || !pool.takes(postings)) return here();
   const { ordinalLimit, alive } = engine.lexical;
   return pool.count(lists, cap, ordinalLimit, alive, jobFilter ?? undefined).catch(here);
 }
