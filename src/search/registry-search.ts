@@ -69,7 +69,12 @@ export class RegistrySearch {
     this.log = options.log;
     this.startWaitMs = options.startWaitMs ?? START_WAIT_MS;
     const workers = options.scoringWorkers ?? defaultScoringWorkers();
-    this.pool = workers > 0 ? new ScoringPool(workers, options.scoringMinPostings) : null;
+    this.pool =
+      workers > 0
+        ? new ScoringPool(workers, options.scoringMinPostings, (err) =>
+            this.log?.warn({ err }, 'a search scoring worker failed; its searches were scored on the event loop'),
+          )
+        : null;
     this.worker = options.embeddings.kind === 'none' ? null : new WorkerEmbeddings(options.embeddings);
     this.provider = this.worker ?? createProvider({ kind: 'none' });
     this.vectors = this.worker

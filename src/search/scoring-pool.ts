@@ -78,6 +78,8 @@ export class ScoringPool {
   constructor(
     readonly size: number,
     readonly minPostings = MIN_POSTINGS,
+    /** Hears a job that failed, or a worker that failed or exited while the pool was open. */
+    private readonly failure: (error: Error) => void = () => undefined,
   ) {
     this.slots = Array.from({ length: size }, () => ({ worker: null, out: new Set<number>() }));
   }
@@ -147,13 +149,18 @@ export class ScoringPool {
       this.waiting.delete(answer.id);
       if (answer.error !== undefined) {
         this.failed++;
-        w.reject(new Error(answer.error));
+        const error = new Error(answer.error);
+        this.failure(error);
+        w.reject(error);
       } else {
         this.answered++;
         w.resolve(answer);
       }
     });
+    let reported = false;
     const fail = (error: Error) => {
+      if (!this.closed && !reported) this.failure(error);
+      reported = true;
       for (const id of slot.out) {
         this.failed++;
         this.waiting.get(id)?.reject(error);

@@ -118,7 +118,8 @@ test('a worker that dies fails its jobs, and the next job starts another', async
   const rnd = rng(3);
   for (let i = 0; i < 2_000; i++) ix.add(i, fields(rnd, 50));
   const q = [{ term: 't0' }, { term: 't1' }];
-  const one = new ScoringPool(1, 0);
+  const failures: string[] = [];
+  const one = new ScoringPool(1, 0, (error) => failures.push(error.message));
   try {
     const plan = ix.plan(q)!;
     const first = one.score(plan, 10, ix.ordinalLimit, ix.alive);
@@ -129,6 +130,7 @@ test('a worker that dies fails its jobs, and the next job starts another', async
     await assert.rejects(out, /exited/);
     assert.equal(one.pending, 0);
     assert.deepEqual([one.answered, one.failed], [1, 1]);
+    assert.deepEqual(failures, ['a scoring worker exited'], 'the failure is told once');
     const again = await one.score(plan, 10, ix.ordinalLimit, ix.alive);
     assert.deepEqual(
       Array.from(again.ords, (ord) => ix.keyOf(ord)),
@@ -137,6 +139,7 @@ test('a worker that dies fails its jobs, and the next job starts another', async
   } finally {
     await one.close();
   }
+  assert.equal(failures.length, 1, 'closing the pool is not a failure');
   assert.equal(one.takes(ix.plan(q)!.postings), false, 'a closed pool takes nothing');
 });
 
