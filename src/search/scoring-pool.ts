@@ -10,7 +10,8 @@
 // registry applies changes only when no job is out (registry-search.ts, its read-write gate). A job's
 // lists' lengths are taken when it is sent.
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { moduleWorker } from './module-worker.js';
 import type { ScoringPlan } from './lexical-query.js';
 import { BLOCK, type PostingsList } from './postings.js';
 import { isShared } from './typed-arrays.js';
@@ -131,16 +132,7 @@ export class ScoringPool {
   }
 
   private start(slot: Slot): Worker {
-    // Built code has scoring-worker.js beside this file. Under tsx (tests, benches) the worker registers
-    // tsx itself first: loader hooks of the main thread do not reach a worker on Node 20.
-    const fromSource = import.meta.url.endsWith('.ts');
-    const url = new URL(fromSource ? './scoring-worker.ts' : './scoring-worker.js', import.meta.url);
-    const worker = fromSource
-      ? new Worker(
-          `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(url.href)}); });`,
-          { eval: true },
-        )
-      : new Worker(url);
+    const worker = moduleWorker('./scoring-worker', import.meta.url);
     worker.unref();
     worker.on('message', (answer: ScoringAnswer) => {
       slot.out.delete(answer.id);

@@ -3,7 +3,8 @@
 // query vectors. The main thread only posts messages. Without a configured length, the vectors' length is
 // learned from the first answer. After a failed query, queries wait for a back-off (searches rank lexically
 // meanwhile), so a failing endpoint is not asked once per search.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { moduleWorker } from '../module-worker.js';
 import { Backoff } from './backoff.js';
 import { BUILTIN_ID } from './builtin.js';
 import type { ProviderSpec } from './factory.js';
@@ -54,16 +55,7 @@ export class WorkerEmbeddings implements EmbeddingProvider {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    // Built code has worker-entry.js beside this file. Under tsx (tests, the lab) the worker registers tsx
-    // itself first: loader hooks of the main thread do not reach a worker on Node 20.
-    const fromSource = import.meta.url.endsWith('.ts');
-    const url = new URL(fromSource ? './worker-entry.ts' : './worker-entry.js', import.meta.url);
-    const w = fromSource
-      ? new Worker(
-          `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(url.href)}); });`,
-          { eval: true, workerData: this.spec },
-        )
-      : new Worker(url, { workerData: this.spec });
+    const w = moduleWorker('./worker-entry', import.meta.url, { workerData: this.spec });
     w.unref();
     w.on('message', (msg: { id: number; vectors?: Float32Array[]; error?: string }) => {
       const p = this.pending.get(msg.id);
