@@ -17,7 +17,8 @@ module.exports = {
       to: {
         path: [
           '^src/(http|store|service|search|mcp|cli|web)/',
-          '^src/(config|app|main)\\.ts$',
+          '^src/config/',
+          '^src/(app|main)\\.ts$',
           '^(node:)?(fs|net|http|https|child_process|worker_threads)$',
           '^node_modules/(pg|better-sqlite3|ioredis|fastify)/',
         ],
@@ -61,6 +62,22 @@ module.exports = {
       to: { path: ['^src/(store|web|service)/', '^src/http/(?!schemas)', '^src/(app|main)\\.ts$'] },
     },
     {
+      name: 'the-command-line-reaches-no-server-code',
+      severity: 'error',
+      comment:
+        'whatever the command line loads, statically or by a dynamic import (kreg mcp loads the MCP server), reaches no service, store or page: it is a client of the REST API',
+      from: { path: '^src/cli/', pathNot: '^src/cli/(admin-create|backup|restore|ops-command)\\.ts$' },
+      to: { path: '^src/(store|web|service)/', reachable: true },
+    },
+    {
+      name: 'mcp-tools-know-no-service',
+      severity: 'error',
+      comment:
+        'the MCP tools and resources are written over a RegistryBackend; only the in-process backend (service-backend.ts) and the HTTP transport call services',
+      from: { path: '^src/mcp/', pathNot: '^src/mcp/(http|service-backend)\\.ts$' },
+      to: { path: '^src/service/' },
+    },
+    {
       name: 'search-has-one-entry',
       severity: 'error',
       comment: 'outside src/search/, the search module is imported through its entry, src/search/index.ts, only',
@@ -72,7 +89,7 @@ module.exports = {
       severity: 'error',
       comment: 'the search module knows no store, service or door: the service layer feeds it from the store',
       from: { path: '^src/search/' },
-      to: { path: ['^src/(store|service|http|mcp|cli|web)/', '^src/(config|app|main)\\.ts$'] },
+      to: { path: ['^src/(store|service|http|mcp|cli|web|config)/', '^src/(app|main)\\.ts$'] },
     },
     {
       name: 'rest-routes-call-services',

@@ -26,6 +26,7 @@ export function unitSearchItem(c: Corpus, i: number, units: number): SearchItem 
   const { unit } = unitItem(c, i, units);
   return {
     kind: 'unit',
+    held: false,
     seq: i + 1,
     id: unit.id,
     agentId: unit.agent_id,
@@ -46,6 +47,7 @@ export function skillSearchItem(c: Corpus, i: number, units: number): SearchItem
   const v = plan.version;
   return {
     kind: 'skill',
+    held: false,
     seq: i + 1,
     id: plan.skillId,
     agentId: plan.agentId,

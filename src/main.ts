@@ -1,7 +1,7 @@
 // Start-up: read the configuration, open the store, serve, and shut down cleanly on SIGTERM/SIGINT.
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp, loggerOptions } from './app.js';
-import { loadConfig } from './config.js';
+import { loadConfig } from './config/index.js';
 import { IDEMPOTENCY_TTL_MS } from './http/idempotency.js';
 import { createJwtVerifier } from './http/oidc.js';
 import { metricsServer } from './http/metrics.js';
@@ -9,11 +9,14 @@ import { connectSharedCounters, untilConnected } from './http/redis-counters.js'
 import { loadServerSecret } from './server-secret.js';
 import { listening, openingDatabase, reportStartupFailure, StartupError } from './startup.js';
 import { openStore } from './store/open.js';
+import { keepNewFilesPrivate } from './store/private-files.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const PURGE_EVERY_MS = 15 * 60 * 1000;
 
 async function main(): Promise<void> {
+  // The database, its journal, backups and snapshots hold private skills' text: the owner's alone.
+  keepNewFilesPrivate();
   const config = loadConfig();
   let log: FastifyBaseLogger | undefined;
   // The store opens (and may wait for another instance's migrations) before the app and its logger exist;

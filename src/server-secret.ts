@@ -2,7 +2,7 @@
 // never stored in the database, so a copy of the database opens none of them.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
-import type { Config } from './config.js';
+import type { Config } from './config/index.js';
 import { sqliteFilename } from './store/sqlite/connection.js';
 
 export interface ServerSecret {

@@ -1,7 +1,7 @@
 // Start-up failures an operator causes (a bad value, a port in use, a database that cannot be opened)
 // end the process with one line on stderr and exit code 1, never a stack trace; only an unforeseen
 // error (a bug) prints its stack.
-import { ConfigError } from './config.js';
+import { ConfigError } from './config/index.js';
 import { withoutPassword } from './config/read.js';
 
 /** A failure at start-up that one line explains. */

@@ -1,13 +1,14 @@
 // npm run admin:create -- --agent-id <id> [--tier enterprise]
 // Prints a new admin key once. Run on the server host: whoever can run it can already read the database.
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/index.js';
 import { ApiError } from '../domain/errors.js';
 import { randomIds } from '../domain/ids.js';
 import { AGENT_ID_PATTERN, KEY_TIERS, type KeyTier } from '../domain/model.js';
 import { applyChange } from '../service/context.js';
 import { IdentityProviderAgentError, issueKey } from '../service/keys.js';
 import { openStore } from '../store/open.js';
+import { keepNewFilesPrivate } from '../store/private-files.js';
 
 const usage = 'usage: npm run admin:create -- --agent-id <id> [--tier free|pro|enterprise]';
 
@@ -26,6 +27,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const config = loadConfig();
+  keepNewFilesPrivate();
   const store = await openStore(config.databaseUrl);
   try {
     // The operator acts for every agent: the key is added to an existing agent too.

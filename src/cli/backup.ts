@@ -1,10 +1,9 @@
 // npm run backup -- [--out <file>]: a consistent backup of the SQLite database of REG_DATABASE_URL, taken
 // while the registry serves, with the instance secret beside it. Runs from the production install
 // (node dist/cli/backup.js). PostgreSQL: pg_dump (docs/operations.md).
-import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/index.js';
 import { backupSqlite } from '../store/backup.js';
 import { databaseFile, runCommand } from './ops-command.js';
 
@@ -16,7 +15,6 @@ runCommand('usage: npm run backup -- [--out <file>]', () => {
   );
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const target = values.out ?? join(dirname(source), 'backups', `registry-${stamp}.db`);
-  mkdirSync(dirname(target), { recursive: true });
   const result = backupSqlite(source, target);
   console.log(`backed up ${source} to ${result.file} (${result.bytes} bytes, integrity checked)`);
   console.log(

@@ -2,8 +2,11 @@
 // registry's own ApiError (status, code, message); an unreachable or silent registry as UnreachableError. A
 // key the registry does not accept is a refusal too (REST would quietly serve such a caller as anonymous).
 //
-// Time limits: a connection must open within the connect timeout, and the registry must not fall silent for
-// longer than the request timeout (before its answer's headers, or between two chunks of its body). Retries:
+// Time limits: a connection must open within the connect timeout, and a request's answer must start within
+// the request timeout, counted from its first attempt: every retry and backoff fits inside it, so a registry
+// that accepts connections and never answers costs one timeout, not one per attempt (only a wait the
+// registry asks for with Retry-After is added to it). Between two chunks of a body, the registry may fall
+// silent for at most the request timeout too. Retries:
 // GETs (and POSTs, which carry an Idempotency-Key the registry replays) after a network failure or a 502/503/
 // 504, with exponential backoff and full jitter; every request after a 429 or 503, honouring Retry-After up to
 // a bound. Every wait is announced first (onWait), so a person sees why nothing moves. Answers are read with a
@@ -99,10 +102,15 @@ function networkMessage(
 ): string {
   const code = (error as { code?: string }).code;
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return `no connection within ${options.connectTimeoutMs / 1000} s`;
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
+  if (code === 'NO_ANSWER' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
     return `no answer within ${options.timeoutMs / 1000} s`;
   const cause = (error as { cause?: { code?: string } }).cause;
   return code ?? cause?.code ?? (error as Error).message;
+}
+
+/** A request's time ran out before its answer started. */
+class NoAnswerError extends Error {
+  readonly code = 'NO_ANSWER';
 }
 
 const RETRYABLE_5XX = new Set([502, 503, 504]);
@@ -218,6 +226,21 @@ export class RegistryClient {
     }
   }
 
+  /** One attempt, abandoned when the request's time (`ms` left of it) is up before its answer starts. */
+  private async attempt(
+    target: string,
+    init: { method: Method; headers: Record<string, string>; body: string | undefined },
+    ms: number,
+  ): Promise<Dispatcher.ResponseData> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new NoAnswerError()), Math.max(0, ms));
+    try {
+      return await request(target, { ...init, dispatcher: this.dispatcher, signal: controller.signal });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   private async send(
     method: Method,
     path: string,
@@ -233,20 +256,20 @@ export class RegistryClient {
     if (method === 'POST') headers['idempotency-key'] = options.idempotencyKey ?? randomUUID();
     const repeatable = method !== 'DELETE';
     const target = `${this.url}${withQuery(path, options.query)}`;
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    // When the answer must have started, every attempt and backoff included.
+    let deadline = Date.now() + this.options.timeoutMs;
     let failures = 0;
     let rateLimited = 0;
     for (let attempt = 1; ; attempt++) {
       let response: Dispatcher.ResponseData;
       try {
-        response = await request(target, {
-          method,
-          headers,
-          body: options.body === undefined ? undefined : JSON.stringify(options.body),
-          dispatcher: this.dispatcher,
-        });
+        response = await this.attempt(target, { method, headers, body }, deadline - Date.now());
       } catch (error) {
-        if (repeatable && failures < this.options.retries) {
-          await this.wait('network', backoffMs(failures++), attempt + 1, networkMessage(error, this.options));
+        const backoff = backoffMs(failures);
+        if (repeatable && failures < this.options.retries && Date.now() + backoff < deadline) {
+          failures++;
+          await this.wait('network', backoff, attempt + 1, networkMessage(error, this.options));
           continue;
         }
         const tries = attempt > 1 ? ` (${attempt} attempts)` : '';
@@ -257,29 +280,31 @@ export class RegistryClient {
       const answerHeaders = Object.fromEntries(
         Object.keys(response.headers).map((name) => [name, header(response.headers, name) ?? '']),
       ) as Record<string, string>;
-      const { statusCode: status, body } = response;
+      const { statusCode: status, body: answer } = response;
       if (this.key && /invalid_token/.test(answerHeaders['www-authenticate'] ?? '')) {
-        discard(body);
+        discard(answer);
         throw new ApiError(401, 'UNAUTHORIZED', KEY_REFUSED);
       }
-      if (status >= 200 && status < 300) return { status, headers: answerHeaders, body };
+      if (status >= 200 && status < 300) return { status, headers: answerHeaders, body: answer };
       // 429 and 503 are refused before any work is done: every method may try again after the wait.
       const limited = status === 429 && rateLimited < this.options.rateLimitWaits;
       const busy = (status === 503 || (repeatable && RETRYABLE_5XX.has(status))) && failures < this.options.retries;
       if (limited || busy) {
         const told = retryAfterMs(answerHeaders['retry-after']);
-        if (told === undefined || told <= this.options.maxRetryWaitMs) {
-          discard(body);
-          // Retry-After as told, plus a little jitter so that waiting clients do not all return at once.
-          const [wait, jitter] =
-            told !== undefined ? [told, Math.floor(Math.random() * 250)] : [backoffMs(failures), 0];
+        const backoff = told === undefined ? backoffMs(failures) : 0;
+        if (told === undefined ? Date.now() + backoff < deadline : told <= this.options.maxRetryWaitMs) {
+          discard(answer);
+          // Retry-After as told, plus a little jitter so that waiting clients do not all return at once; a wait
+          // the registry asked for is announced and added to the request's time, a backoff of ours is not.
+          const [wait, jitter] = told !== undefined ? [told, Math.floor(Math.random() * 250)] : [backoff, 0];
+          if (told !== undefined) deadline += wait + jitter;
           if (limited) rateLimited++;
           else failures++;
           await this.wait(limited ? 'rate_limited' : 'unavailable', wait, attempt + 1, `HTTP ${status}`, jitter);
           continue;
         }
       }
-      throw await refusal(status, answerHeaders, body);
+      throw await refusal(status, answerHeaders, answer);
     }
   }
 }

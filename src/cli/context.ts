@@ -4,6 +4,7 @@ import { ApiError } from '../domain/errors.js';
 import { AnswerTooLargeError } from './answers.js';
 import { type ClientOptions, DEFAULTS, RegistryClient, UnreachableError, type Wait } from './client.js';
 import { resolveTarget, type StoredLogin } from './config-file.js';
+import { printable, printableJson } from './format.js';
 
 /** Exit codes (docs/cli.md, "Exit codes"). */
 export const EXIT = {
@@ -37,21 +38,30 @@ export interface GlobalOptions {
   retries?: string;
 }
 
+/** Where the command line prints: the process's stdout and stderr (a test running commands in process may swap them). */
+export const terminal: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream } = {
+  stdout: process.stdout,
+  stderr: process.stderr,
+};
+
 export class Output {
   constructor(
     readonly json: boolean,
-    private readonly stdout: NodeJS.WritableStream = process.stdout,
-    private readonly stderr: NodeJS.WritableStream = process.stderr,
+    private readonly stdout: NodeJS.WritableStream = terminal.stdout,
+    private readonly stderr: NodeJS.WritableStream = terminal.stderr,
   ) {}
 
-  /** The command's result: `data` as one JSON document with --json, else the human text. */
+  /**
+   * The command's result: `data` as one JSON document with --json, else the human text. Either is printable
+   * (format.ts): a registry's text cannot send the terminal control sequences.
+   */
   result(data: unknown, human: () => string): void {
-    this.stdout.write(this.json ? `${JSON.stringify(data)}\n` : `${human()}\n`);
+    this.stdout.write(this.json ? `${printableJson(JSON.stringify(data))}\n` : `${printable(human())}\n`);
   }
 
   /** A side remark for people (progress, waits, hints): on stderr, and not at all with --json. */
   note(text: string): void {
-    if (!this.json) this.stderr.write(`${text}\n`);
+    if (!this.json) this.stderr.write(`${printable(text)}\n`);
   }
 }
 
@@ -142,8 +152,12 @@ export function reportError(error: unknown, json: boolean): number {
             : error instanceof AnswerTooLargeError
               ? [EXIT.failed, 'ANSWER_TOO_LARGE', error.message, undefined]
               : [EXIT.failed, 'FAILED', error instanceof Error ? error.message : String(error), undefined];
-  if (json) process.stdout.write(`${JSON.stringify({ error: { code, message, ...(status ? { status } : {}) } })}\n`);
-  else process.stderr.write(`error: ${error instanceof ApiError ? `${code}: ` : ''}${message}\n`);
+  // The code and message may be the registry's own words: printed like any result.
+  if (json)
+    terminal.stdout.write(
+      `${printableJson(JSON.stringify({ error: { code, message, ...(status ? { status } : {}) } }))}\n`,
+    );
+  else terminal.stderr.write(`${printable(`error: ${error instanceof ApiError ? `${code}: ` : ''}${message}`)}\n`);
   return exit;
 }
 

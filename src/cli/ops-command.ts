@@ -1,6 +1,7 @@
 // What the operator's commands (backup, restore) share: the SQLite file they work on, and one line on
 // stderr for a failure (exit 2 for a usage mistake, 1 for anything else), never a stack trace.
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../config/index.js';
+import { keepNewFilesPrivate } from '../store/private-files.js';
 import { sqliteFilename } from '../store/sqlite/connection.js';
 
 export class UsageError extends Error {}
@@ -17,6 +18,7 @@ export function databaseFile(databaseUrl: string, postgresTool: string): string 
 
 export function runCommand(usage: string, command: () => void): void {
   try {
+    keepNewFilesPrivate();
     command();
     process.exitCode = 0;
   } catch (error) {

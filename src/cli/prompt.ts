@@ -2,6 +2,7 @@
 // terminal there is no one to ask: a destructive command then needs --yes (as gh and npm do), never a guess.
 import { createInterface } from 'node:readline';
 import { UsageError } from './context.js';
+import { printable } from './format.js';
 
 /** Reads a key typed at a terminal without echoing it, or piped on stdin. */
 export async function readKey(): Promise<string> {
@@ -38,6 +39,6 @@ export async function confirmed(what: string, expected: string, yes: boolean | u
   if (!process.stdin.isTTY || !process.stderr.isTTY) {
     throw new UsageError(`${what} cannot be undone: pass --yes to confirm (there is no terminal to ask)`);
   }
-  const answer = await ask(`${what} cannot be undone. Type ${JSON.stringify(expected)} to confirm: `);
+  const answer = await ask(printable(`${what} cannot be undone. Type ${JSON.stringify(expected)} to confirm: `));
   return answer.trim() === expected;
 }

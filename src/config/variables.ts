@@ -26,10 +26,10 @@ const ANY = text('^\\S(.*\\S)?$');
 const FLAG = Type.Boolean();
 const RATE = integer(1, 10_000_000);
 
-const TIER_DEFAULTS: Record<KeyTier, { rate: number; quota: string }> = {
-  free: { rate: 600, quota: 'units=10000,skills=1000,bytes=100MB' },
-  pro: { rate: 3000, quota: 'units=100000,skills=10000,bytes=1GB' },
-  enterprise: { rate: 15000, quota: 'units=1000000,skills=100000,bytes=10GB' },
+const TIER_DEFAULTS: Record<KeyTier, { rate: number; quota: string; reports: number }> = {
+  free: { rate: 600, quota: 'units=10000,skills=1000,bytes=100MB', reports: 20 },
+  pro: { rate: 3000, quota: 'units=100000,skills=10000,bytes=1GB', reports: 100 },
+  enterprise: { rate: 15000, quota: 'units=1000000,skills=100000,bytes=10GB', reports: 500 },
 };
 
 /** A quota: any of units=, skills=, bytes= (with KB, MB, GB, TB), each a number or `unlimited`. */
@@ -45,6 +45,13 @@ function tierVariables(): Record<string, Variable> {
       schema: RATE,
       default: TIER_DEFAULTS[tier].rate,
       doc: `requests per minute per agent at the \`${tier}\` tier`,
+    };
+  }
+  for (const tier of KEY_TIERS) {
+    out[`REG_REPORTS_PER_DAY_${tier.toUpperCase()}`] = {
+      schema: integer(0, 1_000_000),
+      default: TIER_DEFAULTS[tier].reports,
+      doc: `reports an agent at the \`${tier}\` tier may file per day (UTC); beyond, 429 until the next day`,
     };
   }
   for (const tier of KEY_TIERS) {

@@ -4,6 +4,7 @@
 import { isAdmin, isAgent, type Agent, type Caller } from './caller.js';
 import { forbidden, notFound, unauthorized } from './errors.js';
 import type { ApiKeyRecord, KeyTier, KnowledgeUnit, Scope, Skill } from './model.js';
+import { matches, type Condition } from './filters.js';
 
 /** Any authenticated caller (401 otherwise). */
 export function requireAgent(caller: Caller): Agent {
@@ -25,17 +26,37 @@ export interface Viewer {
 }
 
 /**
- * The visibility rule, the one place it is decided: a private skill exists only for its publisher and
- * admins. The search index filters by it; the store's list queries are tested against it.
+ * The visibility rule, the one place it is decided: a private skill, and a held skill, version or unit,
+ * exist only for their owner and admins. A condition like every list filter (filters.ts), so the store's
+ * lists, the search index and a read by id apply the same rule; null: the viewer sees everything.
  */
-export function visibleTo(viewer: Viewer, skill: Pick<Skill, 'visibility' | 'agent_id'>): boolean {
+export function visibleCondition(viewer: Viewer, kind: 'skill' | 'unit' = 'skill'): Condition | null {
+  if (viewer.everything) return null;
+  const notHeld: Condition = { attr: 'held', equals: false };
+  const open: Condition = kind === 'skill' ? { and: [{ attr: 'visibility', equals: 'public' }, notHeld] } : notHeld;
+  return viewer.agentId === null ? open : { or: [open, { attr: 'publisher', equals: viewer.agentId }] };
+}
+
+/** Whether a viewer sees a skill (its visibility, its publisher, whether it is held, with its default version). */
+export function visibleTo(viewer: Viewer, skill: Pick<Skill, 'visibility' | 'agent_id'> & { held?: unknown }): boolean {
+  const condition = visibleCondition(viewer);
   return (
-    viewer.everything || skill.visibility === 'public' || (viewer.agentId !== null && skill.agent_id === viewer.agentId)
+    condition === null ||
+    matches(condition, { visibility: skill.visibility, publisher: skill.agent_id, held: Boolean(skill.held) })
   );
 }
 
-export function canSeeSkill(caller: Caller, skill: Pick<Skill, 'visibility' | 'agent_id'>): boolean {
-  return visibleTo(skillViewer(caller), skill);
+/** Whether a viewer sees a unit (held units only for their contributor and admins). */
+export function unitVisibleTo(viewer: Viewer, unit: Pick<KnowledgeUnit, 'agent_id'> & { held?: unknown }): boolean {
+  const condition = visibleCondition(viewer, 'unit');
+  return condition === null || matches(condition, { publisher: unit.agent_id, held: Boolean(unit.held) });
+}
+
+export function canSeeSkill(
+  caller: Caller,
+  skill: Pick<Skill, 'visibility' | 'agent_id'> & { held?: unknown },
+): boolean {
+  return visibleTo(viewerOf(caller), skill);
 }
 
 /** History items about private skills: for the agent itself and admins. */
@@ -43,8 +64,8 @@ export function mayReadPrivateHistory(caller: Caller, agentId: string): boolean 
   return caller.agentId === agentId || isAdmin(caller);
 }
 
-/** Which private skills a list shows: the caller's own, or all of them for an admin. */
-export function skillViewer(caller: Caller): Viewer {
+/** Who is looking: an agent sees its own private or held items, an admin everything. */
+export function viewerOf(caller: Caller): Viewer {
   return { agentId: caller.agentId, everything: isAdmin(caller) };
 }
 

@@ -13,6 +13,8 @@ export interface HostSkill {
   version: string;
   /** false when every version is yanked: hosts are then not served the skill. */
   listed: boolean;
+  /** Held: served only to its publisher and admins. */
+  held: boolean;
   description: string;
   /** The frontmatter as JSON text; null when the skill is not served to hosts (it does not conform). */
   frontmatter: string | null;
@@ -30,6 +32,7 @@ export function hostSkillOf(skill: Skill): HostSkill {
     visibility: skill.visibility,
     version: skill.version,
     listed: skill.latest_version !== null,
+    held: skill.held !== undefined,
     description: skill.description,
     frontmatter: hostFrontmatter(skill.skill_md_content, skill.name, skill.conformance.conformant),
     skillMd: { digest: sha256Digest(skill.skill_md_content), size: Buffer.byteLength(skill.skill_md_content, 'utf8') },

@@ -39,6 +39,45 @@ export const KeyTierSchema = Type.Enum([...KEY_TIERS]);
 export const UnitTypeSchema = Type.Enum([...UNIT_TYPES]);
 export const VisibilitySchema = Type.Enum([...VISIBILITIES]);
 
+// ---- trust: holds and security verdicts ------------------------------------------------------------
+
+/** A hold, as the owner of a held item and admins see it (nobody else sees the item at all). */
+export const HoldSchema = Type.Object(
+  {
+    reason: Type.String({ description: 'the reason code of the decision that holds it' }),
+    by: Type.Enum(['scanner', 'moderator']),
+    at: Timestamp,
+  },
+  { description: 'held: hidden from everyone but its owner and admins; the owner may appeal' },
+);
+
+export const VERDICTS = ['clean', 'suspicious', 'malicious'] as const;
+export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
+
+export const SecurityFinding = Type.Object({
+  rule: Type.String({ description: 'a family, optionally refined after a slash (exfiltration/discord-webhook)' }),
+  severity: Type.Enum([...SEVERITIES]),
+  file: Type.String({ description: 'SKILL.md, a bundle path, or a unit field (content.examples[2])' }),
+  line: Type.Integer({ minimum: 1 }),
+  message: Type.String(),
+  excerpt: Type.String({ description: 'at most 200 characters of what matched, control characters escaped' }),
+});
+
+/** What the registry's scanner found in a version or a unit. */
+export const SecuritySchema = Type.Object({
+  verdict: Type.Enum([...VERDICTS]),
+  scanner: Type.String({ description: 'the rule set and its version' }),
+  scanned_at: Timestamp,
+  findings: Type.Array(SecurityFinding),
+});
+export type Security = Static<typeof SecuritySchema>;
+
+/** A verdict in a list: the verdict and how many findings it has (the item's read has the findings). */
+export const SecurityBrief = Type.Object({
+  verdict: Type.Enum([...VERDICTS]),
+  findings_count: Type.Integer(),
+});
+
 // ---- knowledge units -------------------------------------------------------------------------------
 
 /** What a contributor sends (POST /v1/knowledge); unknown and server-assigned fields are refused. */
@@ -84,6 +123,8 @@ export const KnowledgeUnit = Type.Object({
   validations: Type.Object({ valid: Type.Integer(), invalid: Type.Integer() }),
   created_at: Timestamp,
   updated_at: Timestamp,
+  security: Type.Optional(SecuritySchema),
+  held: Type.Optional(HoldSchema),
 });
 export type KnowledgeUnit = Static<typeof KnowledgeUnit>;
 
@@ -158,6 +199,8 @@ export const Skill = Type.Object({
   }),
   files: Type.Array(SkillFile),
   skill_md_content: Type.String(),
+  security: Type.Optional(SecuritySchema),
+  held: Type.Optional(HoldSchema),
 });
 export type Skill = Static<typeof Skill>;
 
@@ -168,6 +211,8 @@ export type Skill = Static<typeof Skill>;
 export const SkillSummary = Type.Object({
   ...skillFields,
   conformance: Type.Object({ conformant: Type.Boolean() }),
+  security: Type.Optional(SecurityBrief),
+  held: Type.Optional(HoldSchema),
 });
 
 /** One version of a skill, as its version list shows it. */
@@ -179,6 +224,8 @@ export const SkillVersionSummary = Type.Object({
   conformant: Type.Boolean(),
   file_count: Type.Integer(),
   published_at: Timestamp,
+  security: Type.Optional(SecurityBrief),
+  held: Type.Optional(HoldSchema),
 });
 export type SkillVersionSummary = Static<typeof SkillVersionSummary>;
 

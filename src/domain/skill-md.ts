@@ -9,7 +9,7 @@ import { codePoints } from './skill-md/field-values.js';
 import { readFields } from './skill-md/fields.js';
 import { readFrontmatter, splitFrontmatter } from './skill-md/frontmatter.js';
 import { LONG_BODY_CHARS, LONG_BODY_LINES, MAX_SKILL_MD_CHARS } from './skill-md/limits.js';
-import { html, invisibleCharacters, promptInjection } from './skill-md/scan.js';
+import { controlCharacters, html, invisibleCharacters, promptInjection } from './skill-md/scan.js';
 import { isConformanceKind, Refusal, WarningList, type SkillParseResult } from './skill-md/types.js';
 
 export { skillSlug } from './skill-md/fields.js';
@@ -67,7 +67,13 @@ function parse(content: string): SkillParseResult {
     );
   }
   // The content findings of scanText, with html looked for in the body only.
-  for (const finding of [invisibleCharacters(content.replace(/^\uFEFF/, '')), html(body), promptInjection(content)]) {
+  const findings = [
+    invisibleCharacters(content.replace(/^\uFEFF/, '')),
+    controlCharacters(content),
+    html(body),
+    promptInjection(content),
+  ];
+  for (const finding of findings) {
     if (finding) warnings.add(finding.kind, finding.message);
   }
 

@@ -1,12 +1,11 @@
-// Authentication: turns `Authorization: Bearer …` into the request's AuthContext. It never refuses a
-// request itself: a credential that does not authenticate leaves the request anonymous, and
-// the routes' guards answer 401 or 403.
+// Authentication: turns `Authorization: Bearer …` into the request's AuthContext. A credential that does not
+// authenticate leaves the request anonymous (with `WWW-Authenticate: Bearer error="invalid_token"`); then,
+// before the body is validated, the route's declared access admits the caller or answers 401 or 403.
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
-import { requireAgent, requireScope } from '../domain/access.js';
+import { admit, type Access } from '../domain/operations.js';
 import { ANONYMOUS, type Caller } from '../domain/caller.js';
 import { hashApiKey, looksLikeApiKey, sameHash } from '../domain/keys.js';
-import type { Scope } from '../domain/model.js';
 import type { Store } from '../store/store.js';
 
 /** The specification's name for the caller the authentication layer attaches to every request. */
@@ -14,9 +13,6 @@ export type AuthContext = Caller;
 
 /** Turns one kind of bearer token into an identity, or null when the token does not authenticate. */
 export type BearerVerifier = (token: string) => Promise<Caller | null>;
-
-/** Who may call a route at all: anyone, any authenticated agent, or an agent with a scope. */
-export type Access = 'public' | 'agent' | Scope;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -75,9 +71,7 @@ export const authPlugin = fp<AuthOptions>(
     });
     // Before body validation, so an unauthenticated caller hears 401 (not 400) and learns nothing more.
     app.addHook('preValidation', async (request) => {
-      const access = request.routeOptions.config.access ?? 'public';
-      if (access === 'agent') requireAgent(request.auth);
-      else if (access !== 'public') requireScope(request.auth, access);
+      admit(request.routeOptions.config.access ?? 'public', request.auth);
     });
   },
   { name: 'registry-auth' },

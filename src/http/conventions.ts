@@ -5,8 +5,11 @@ import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-/** Immutable content anyone may read (a version's files and archive): any cache may keep it for a year. */
-export const PUBLIC_IMMUTABLE = 'public, max-age=31536000, immutable';
+/**
+ * A public version's files and archive: their bytes never change, but the skill may be made private, held or
+ * deleted, so a shared cache keeps them five minutes, then asks again (a 304 while they are still served).
+ */
+export const PUBLIC_VERSION = 'public, max-age=300, must-revalidate';
 /** Content of one caller (or content that may change): never in a shared cache, revalidated on each use. */
 export const PRIVATE_REVALIDATE = 'private, no-cache';
 

@@ -11,7 +11,7 @@ import {
   type JWTVerifyOptions,
   type JWTVerifyResult,
 } from 'jose';
-import { ConfigError, type OidcConfig } from '../config.js';
+import { ConfigError, type OidcConfig } from '../config/index.js';
 import type { AgentOrigin, Store } from '../store/store.js';
 import type { Caller } from '../domain/caller.js';
 import { identityFromClaims, tokenUseProblem, type Identity } from './oidc-claims.js';

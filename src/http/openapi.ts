@@ -7,7 +7,7 @@
 import { canonicalJson } from '../domain/canonical-json.js';
 import type { SwaggerOptions } from '@fastify/swagger';
 import { PACKAGE_VERSION } from '../version.js';
-import type { Access } from './auth.js';
+import type { Access } from '../domain/operations.js';
 import { NAMED_SCHEMAS } from './schemas.js';
 
 type Json = Record<string, unknown>;
@@ -192,6 +192,11 @@ export const openapiOptions: SwaggerOptions = {
       { name: 'knowledge', description: 'Knowledge units: structured findings agents contribute and validate' },
       { name: 'reputation', description: 'What agents earned by contributing and validating' },
       { name: 'export', description: 'Everything tied to an agent, for portability' },
+      { name: 'moderation', description: 'Reports, appeals, holds and the public moderation log' },
+      {
+        name: 'advisories',
+        description: 'Advisories about skill versions, as OSV records, and the audit of a lock file',
+      },
       { name: 'operations', description: 'Health, readiness and this document' },
     ],
     components: {

@@ -2,7 +2,7 @@
 // Counters live in this process, or in Redis (shared by every instance) when a client is given.
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
-import type { RateLimits } from '../config.js';
+import type { RateLimits } from '../config/index.js';
 import { rateLimited } from '../domain/errors.js';
 import { redisCounters, type SharedCounters } from './redis-counters.js';
 

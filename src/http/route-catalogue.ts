@@ -2,7 +2,7 @@
 // asks it which methods a known path has (405 with Allow), and tests walk it, so a new route is covered
 // by the shared credential checks the moment it exists.
 import type { FastifyInstance } from 'fastify';
-import type { Access } from './auth.js';
+import type { Access } from '../domain/operations.js';
 
 export interface CataloguedRoute {
   method: string;

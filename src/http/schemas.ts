@@ -47,7 +47,9 @@ import {
   VerdictRecorded,
 } from './schemas/units.js';
 
+export * from './schemas/advisories.js';
 export * from './schemas/agents.js';
+export * from './schemas/moderation.js';
 // common.ts's building blocks (Timestamp, closed, Limit, Q, pageOf, ...) stay inside schemas/.
 export { errors, IdParams } from './schemas/common.js';
 export * from './schemas/operations.js';

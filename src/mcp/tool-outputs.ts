@@ -2,7 +2,7 @@
 // gets give the whole item. Each shape is a TypeBox schema (the tool's outputSchema) and a function that
 // makes it from the registry's own objects, so both transports answer identically.
 import { Type, type Static } from 'typebox';
-import { KnowledgeUnit, ReputationProfile, Skill } from '../domain/model.js';
+import { KnowledgeUnit, ReputationProfile, SecurityBrief, Skill } from '../domain/model.js';
 import { cutText, type SkillSummary, type UnitSummary } from '../domain/summaries.js';
 import type { ListPage, SkillFile } from './backend.js';
 import { skillUri } from './skill-uris.js';
@@ -26,6 +26,7 @@ const SkillHit = Type.Object({
   tags: Type.Array(Type.String()),
   quality_score: Type.Number(),
   visibility: Skill.properties.visibility,
+  security: Type.Optional(SecurityBrief),
   uri: Uri,
 });
 
@@ -87,9 +88,31 @@ export const ReputationResult = Type.Object({
 const nextOffset = (page: ListPage<unknown>) =>
   page.offset + page.data.length < page.total ? page.offset + page.data.length : null;
 
-function skillHit(skill: SkillSummary): Static<typeof SkillHit> {
+/** The verdict a list shows: the verdict and how many findings back it. */
+function securityBrief(security: SkillSummary['security'] | Skill['security']) {
+  if (!security) return {};
+  return {
+    security: {
+      verdict: security.verdict,
+      findings_count: 'findings' in security ? security.findings.length : security.findings_count,
+    },
+  };
+}
+
+function skillHit(skill: SkillSummary | Skill): Static<typeof SkillHit> {
   const { id, name, description, agent_id, domain, tags, quality_score, visibility } = skill;
-  return { id, name, description, agent_id, domain, tags, quality_score, visibility, uri: skillUri(skill) };
+  return {
+    id,
+    name,
+    description,
+    agent_id,
+    domain,
+    tags,
+    quality_score,
+    visibility,
+    ...securityBrief(skill.security),
+    uri: skillUri(skill),
+  };
 }
 
 export function skillSearchResult(page: ListPage<SkillSummary>): Static<typeof SkillSearchResult> {

@@ -17,11 +17,7 @@ import {
   UnitListQuery,
   VerdictBody,
 } from '../http/schemas.js';
-import { contributeUnit, getUnit, listUnits, validateUnit } from '../service/knowledge.js';
-import type { Access } from '../service/operation.js';
-import { reputationProfile } from '../service/reputation.js';
-import { publishSkill } from '../service/skill-publish.js';
-import { getSkill, listSkills } from '../service/skills.js';
+import { ACCESS, type Access } from '../domain/operations.js';
 import type { RegistryBackend } from './backend.js';
 import {
   ReputationResult,
@@ -45,7 +41,7 @@ export interface ToolDefinition {
   description: string;
   input: TObject;
   output: TObject;
-  /** Who may call it: the access of the registry operation it runs (service/operation.ts). */
+  /** Who may call it: the access of the registry operation it runs (domain/operations.ts). */
   access: Access;
   annotations: ToolAnnotations;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the input has been validated against `input` before run is called
@@ -85,7 +81,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       UNTRUSTED,
     input: SkillListQuery,
     output: SkillSearchResult,
-    access: listSkills.access,
+    access: ACCESS.listSkills,
     annotations: reading('Search skills'),
     run: async (backend, input: Static<typeof SkillListQuery>) => skillSearchResult(await backend.searchSkills(input)),
   },
@@ -98,7 +94,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       UNTRUSTED,
     input: IdParams,
     output: SkillDetail,
-    access: getSkill.access,
+    access: ACCESS.getSkill,
     annotations: reading('Get a skill'),
     run: async (backend, input: Static<typeof IdParams>) => {
       const skill = await backend.getSkill(input.id);
@@ -115,7 +111,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       UNTRUSTED,
     input: UnitListQuery,
     output: UnitSearchResult,
-    access: listUnits.access,
+    access: ACCESS.listUnits,
     annotations: reading('Search knowledge units'),
     run: async (backend, input: Static<typeof UnitListQuery>) => unitSearchResult(await backend.searchUnits(input)),
   },
@@ -128,7 +124,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       UNTRUSTED,
     input: IdParams,
     output: UnitDetail,
-    access: getUnit.access,
+    access: ACCESS.getUnit,
     annotations: reading('Get a knowledge unit'),
     run: async (backend, input: Static<typeof IdParams>) => backend.getUnit(input.id),
   },
@@ -141,7 +137,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       'your agent id, timestamps and the quality score: do not send them. Answers the stored unit.',
     input: UnitBody,
     output: UnitDetail,
-    access: contributeUnit.access,
+    access: ACCESS.contributeUnit,
     annotations: writing('Contribute a knowledge unit', false),
     run: async (backend, input: Static<typeof UnitBody>) => (await backend.contributeUnit(input)).data,
   },
@@ -155,7 +151,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       'summary and any warnings about the SKILL.md.',
     input: SkillBody,
     output: SkillContributed,
-    access: publishSkill.access,
+    access: ACCESS.publishSkill,
     annotations: writing('Contribute a skill', false),
     run: async (backend, input: Static<typeof SkillBody>) => skillContributed(await backend.contributeSkill(input)),
   },
@@ -168,7 +164,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       'cannot validate your own unit.',
     input: VerdictInput,
     output: VerdictResult,
-    access: validateUnit.access,
+    access: ACCESS.validateUnit,
     annotations: writing('Validate a knowledge unit', true),
     run: async (backend, { id, ...verdict }: Static<typeof VerdictInput>) => backend.validateUnit(id, verdict),
   },
@@ -178,7 +174,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     description: `Read an agent's reputation: score, counts of contributions and validations, and its ${REPUTATION_HISTORY_ITEMS} newest history items.`,
     input: AgentParams,
     output: ReputationResult,
-    access: reputationProfile.access,
+    access: ACCESS.reputationProfile,
     annotations: reading("Read an agent's reputation"),
     run: async (backend, input: Static<typeof AgentParams>) =>
       reputationResult(await backend.reputation(input.agent_id, REPUTATION_HISTORY_ITEMS)),

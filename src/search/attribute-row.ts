@@ -9,6 +9,8 @@ export interface Attributes {
   /** 48 bits of the sha1 of the indexed text: an unchanged text is not indexed again. */
   textKey: number;
   domain: string | null;
+  /** Held by a moderator or the scanner. */
+  held?: boolean;
   /** Skills. */
   listed?: boolean;
   visibility?: string;
@@ -35,6 +37,7 @@ export type SavedRow = [
   conformant: boolean | null,
   name: string | null,
   type: string | null,
+  held: boolean | null,
 ];
 
 /** The saved form of a row (no field names, so a million rows parse faster and take less room). */
@@ -52,13 +55,15 @@ export function savedRow(a: Attributes): SavedRow {
     a.conformant ?? null,
     a.name ?? null,
     a.type ?? null,
+    a.held ?? null,
   ];
 }
 
 /** A row from its saved form. */
 export function fromSavedRow(r: SavedRow): Attributes {
-  const [quality, createdAt, id, textKey, domain, listed, visibility, agentId, tags, conformant, name, type] = r;
+  const [quality, createdAt, id, textKey, domain, listed, visibility, agentId, tags, conformant, name, type, held] = r;
   const a: Attributes = { quality, createdAt, id, textKey, domain };
+  if (held !== null && held !== undefined) a.held = held;
   if (listed !== null) a.listed = listed;
   if (visibility !== null) a.visibility = visibility;
   if (agentId !== null) a.agentId = agentId;
@@ -67,17 +72,4 @@ export function fromSavedRow(r: SavedRow): Attributes {
   if (name !== null) a.name = name;
   if (type !== null) a.type = type;
   return a;
-}
-
-/** What a filter reads of an item. */
-export interface FilterView {
-  readonly listed?: boolean;
-  readonly visibility?: string;
-  readonly agentId?: string;
-  readonly domain: string | null;
-  readonly tags?: readonly string[];
-  readonly quality: number;
-  readonly conformant?: boolean;
-  readonly type?: string;
-  readonly name?: string;
 }

@@ -8,28 +8,25 @@
 // type / the name's first word as ids into an interned string table, the tags as a run of ids in one
 // shared pool, the two booleans as bits. Comparing ids byte by byte and instants as numbers orders them exactly as comparing
 // their texts does, so the tie order is the one of the plain objects.
-// What a unit filter reads (the key → slot array, quality, the texts' ids) is in shared memory, so that a
-// scoring worker applies the filter itself (unit-filter.ts, scoring-pool.ts).
-import type { Attributes, FilterView } from './attribute-row.js';
+// What a filter reads (the key → slot array, quality, the texts' ids, the flags, the tags) is in shared
+// memory, so that a scoring worker applies the filter itself (filter.ts, scoring-pool.ts).
+import type { Attributes } from './attribute-row.js';
 import { KeyTable } from './key-table.js';
 import { Strings } from './strings.js';
 import { IdColumn } from './attribute-ids.js';
 import { column } from './typed-arrays.js';
+import type { Condition } from '../domain/filters.js';
 import {
-  admitsSlot,
+  FLAGS,
   NO_TEXT,
-  REF_DOMAIN,
-  REF_TYPE,
+  REF,
   REFS,
+  resolveFilter,
+  slotFilter,
   type FilterColumns,
-  type ResolvedUnitFilter,
-  type UnitFilter,
-} from './unit-filter.js';
+  type ResolvedFilter,
+} from './filter.js';
 
-const LISTED = 1;
-const LISTED_SET = 2;
-const CONFORMANT = 4;
-const CONFORMANT_SET = 8;
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** Epoch milliseconds of a text whose order as text is the order of the instants, else NaN. */
@@ -50,10 +47,10 @@ export class AttributeTable {
   private textKeys = new Float64Array(0);
   private readonly ids = new IdColumn();
   private refs = column(Int32Array, 0, true); // REFS per slot: domain, visibility, agent, type, name (-1: none)
-  private flags = new Uint8Array(0);
-  private tagOff = new Uint32Array(0);
-  private tagLen = new Uint16Array(0);
-  private tagPool = new Int32Array(64);
+  private flags = column(Uint8Array, 0, true);
+  private tagOff = column(Uint32Array, 0, true);
+  private tagLen = column(Uint16Array, 0, true);
+  private tagPool = column(Int32Array, 64, true);
   private tagEnd = 0;
   private tagGarbage = 0;
   /** Texts that do not fit their column, by slot. */
@@ -92,14 +89,14 @@ export class AttributeTable {
     if (Number.isNaN(ms)) this.createdText.set(s, a.createdAt);
     this.ids.set(s, a.id);
     const r = s * REFS;
-    this.refs[r + REF_DOMAIN] = st.id(a.domain);
-    this.refs[r + 1] = st.id(a.visibility);
-    this.refs[r + 2] = st.id(a.agentId);
-    this.refs[r + REF_TYPE] = st.id(a.type);
-    this.refs[r + 4] = st.id(a.name);
-    this.flags[s] =
-      (a.listed === undefined ? 0 : LISTED_SET | (a.listed ? LISTED : 0)) |
-      (a.conformant === undefined ? 0 : CONFORMANT_SET | (a.conformant ? CONFORMANT : 0));
+    this.refs[r + REF.domain] = st.id(a.domain);
+    this.refs[r + REF.visibility] = st.id(a.visibility);
+    this.refs[r + REF.publisher] = st.id(a.agentId);
+    this.refs[r + REF.type] = st.id(a.type);
+    this.refs[r + REF.name] = st.id(a.name);
+    const flag = (value: boolean | undefined, bits: { has: number; yes: number }) =>
+      value === undefined ? 0 : bits.has | (value ? bits.yes : 0);
+    this.flags[s] = flag(a.listed, FLAGS.listed) | flag(a.conformant, FLAGS.conformant) | flag(a.held, FLAGS.held);
     const tags = a.tags ?? [];
     if (this.tagEnd + tags.length > this.tagPool.length) this.growTags(tags.length);
     this.tagOff[s] = this.tagEnd;
@@ -120,22 +117,29 @@ export class AttributeTable {
   get(seq: number): Attributes | undefined {
     const s = this.slotOf.get(seq);
     if (s === undefined) return undefined;
-    const v = new View(this);
-    v.slot = s;
     const a: Attributes = {
-      quality: v.quality,
+      quality: this.quality[s]!,
       createdAt: this.createdAt(s),
       id: this.ids.get(s),
       textKey: this.textKeys[s]!,
-      domain: v.domain,
+      domain: this.ref(s, REF.domain) ?? null,
     };
-    if (v.listed !== undefined) a.listed = v.listed;
-    if (v.visibility !== undefined) a.visibility = v.visibility;
-    if (v.agentId !== undefined) a.agentId = v.agentId;
-    if (v.tags !== undefined) a.tags = v.tags;
-    if (v.conformant !== undefined) a.conformant = v.conformant;
-    if (v.name !== undefined) a.name = v.name;
-    if (v.type !== undefined) a.type = v.type;
+    const listed = this.flag(s, FLAGS.listed);
+    const conformant = this.flag(s, FLAGS.conformant);
+    const held = this.flag(s, FLAGS.held);
+    const visibility = this.ref(s, REF.visibility);
+    const agentId = this.ref(s, REF.publisher);
+    const tags = this.tagsOf(s);
+    const name = this.ref(s, REF.name);
+    const type = this.ref(s, REF.type);
+    if (held !== undefined) a.held = held;
+    if (listed !== undefined) a.listed = listed;
+    if (visibility !== undefined) a.visibility = visibility;
+    if (agentId !== undefined) a.agentId = agentId;
+    if (tags !== undefined) a.tags = tags;
+    if (conformant !== undefined) a.conformant = conformant;
+    if (name !== undefined) a.name = name;
+    if (type !== undefined) a.type = type;
     return a;
   }
 
@@ -148,39 +152,34 @@ export class AttributeTable {
     return this.entries();
   }
 
-  /** A predicate over keys: items in the table that `filter` admits (reads the columns; allocates nothing). */
-  admit(filter: (item: FilterView) => boolean): (seq: number) => boolean {
-    const view = new View(this);
-    return (seq: number) => {
-      const s = this.slotOf.get(seq);
-      if (s === undefined) return false;
-      view.slot = s;
-      return filter(view);
-    };
+  /** A condition with its texts as ids of this table (valid until the table changes). */
+  resolve(condition: Condition): ResolvedFilter {
+    return resolveFilter(condition, (text) => this.strings.find(text) ?? NO_TEXT);
   }
 
-  /** A unit filter with its texts as ids of this table (valid until the table changes). */
-  resolve(f: UnitFilter): ResolvedUnitFilter {
-    const id = (text: string) => this.strings.find(text) ?? NO_TEXT;
-    return {
-      types: f.types.length > 0 ? Int32Array.from(f.types, id) : null,
-      domain: f.domain === undefined ? null : id(f.domain),
-      minQuality: f.minQuality ?? null,
-    };
-  }
-
-  /** The columns a unit filter reads (shared memory), or null when some key is not in the slot array. */
+  /** The columns a filter reads, as they are now (shared memory), or null when some key is not in the slot array. */
   filterColumns(): FilterColumns | null {
     const slotOf = this.slotOf.directArray;
-    return slotOf === null ? null : { slotOf, refs: this.refs, quality: this.quality };
+    return slotOf === null ? null : { slotOf, ...this.columns() };
   }
 
-  /** A predicate over keys: the items in the table that the unit filter admits. */
-  admitUnits(f: UnitFilter): (seq: number) => boolean {
-    const resolved = this.resolve(f);
+  /** A predicate over keys: the items in the table that the condition admits. */
+  admit(condition: Condition): (seq: number) => boolean {
+    const admits = slotFilter(this.columns(), this.resolve(condition));
     return (seq: number) => {
       const s = this.slotOf.get(seq);
-      return s !== undefined && admitsSlot(this.refs, this.quality, resolved, s);
+      return s !== undefined && admits(s);
+    };
+  }
+
+  private columns(): Omit<FilterColumns, 'slotOf'> {
+    return {
+      refs: this.refs,
+      quality: this.quality,
+      flags: this.flags,
+      tagOff: this.tagOff,
+      tagLen: this.tagLen,
+      tagPool: this.tagPool,
     };
   }
 
@@ -213,24 +212,16 @@ export class AttributeTable {
 
   // ---- the columns' parts ------------------------------------------------------------------------
 
-  /** @internal The View's reads. */
-  ref(slot: number, column: number): string | undefined {
+  private ref(slot: number, column: number): string | undefined {
     return this.strings.text(this.refs[slot * REFS + column]!);
   }
 
-  /** @internal */
-  flag(slot: number, set: number, bit: number): boolean | undefined {
+  private flag(slot: number, bits: { has: number; yes: number }): boolean | undefined {
     const f = this.flags[slot]!;
-    return f & set ? (f & bit) !== 0 : undefined;
+    return f & bits.has ? (f & bits.yes) !== 0 : undefined;
   }
 
-  /** @internal */
-  qualityOf(slot: number): number {
-    return this.quality[slot]!;
-  }
-
-  /** @internal */
-  tagsOf(slot: number): string[] | undefined {
+  private tagsOf(slot: number): string[] | undefined {
     const n = this.tagLen[slot]!;
     if (n === 0) return undefined;
     const off = this.tagOff[slot]!;
@@ -271,9 +262,9 @@ export class AttributeTable {
       this.textKeys = grow(this.textKeys, (n) => new Float64Array(n));
       this.ids.grow(cap);
       this.refs = grow(this.refs, (n) => column(Int32Array, n, true), REFS);
-      this.flags = grow(this.flags, (n) => new Uint8Array(n));
-      this.tagOff = grow(this.tagOff, (n) => new Uint32Array(n));
-      this.tagLen = grow(this.tagLen, (n) => new Uint16Array(n));
+      this.flags = grow(this.flags, (n) => column(Uint8Array, n, true));
+      this.tagOff = grow(this.tagOff, (n) => column(Uint32Array, n, true));
+      this.tagLen = grow(this.tagLen, (n) => column(Uint16Array, n, true));
       this.cap = cap;
     }
     return this.used++;
@@ -283,7 +274,11 @@ export class AttributeTable {
   private growTags(n: number): void {
     const live = this.tagEnd - this.tagGarbage;
     const cap = Math.max(64, (live + n) * 2);
-    const pool = new Int32Array(this.tagGarbage * 2 > this.tagEnd ? cap : Math.max(cap, this.tagPool.length * 2));
+    const pool = column(
+      Int32Array,
+      this.tagGarbage * 2 > this.tagEnd ? cap : Math.max(cap, this.tagPool.length * 2),
+      true,
+    );
     if (this.tagGarbage === 0) {
       // Nothing to reclaim (a build or a load only adds): one copy, not one per item.
       pool.set(this.tagPool.subarray(0, this.tagEnd));
@@ -301,38 +296,5 @@ export class AttributeTable {
     this.tagPool = pool;
     this.tagEnd = end;
     this.tagGarbage = 0;
-  }
-}
-
-/** One item's row as a filter reads it (a cursor over the columns, moved from slot to slot). */
-class View implements FilterView {
-  slot = 0;
-  constructor(private readonly table: AttributeTable) {}
-  get listed(): boolean | undefined {
-    return this.table.flag(this.slot, LISTED_SET, LISTED);
-  }
-  get conformant(): boolean | undefined {
-    return this.table.flag(this.slot, CONFORMANT_SET, CONFORMANT);
-  }
-  get domain(): string | null {
-    return this.table.ref(this.slot, 0) ?? null;
-  }
-  get visibility(): string | undefined {
-    return this.table.ref(this.slot, 1);
-  }
-  get agentId(): string | undefined {
-    return this.table.ref(this.slot, 2);
-  }
-  get type(): string | undefined {
-    return this.table.ref(this.slot, 3);
-  }
-  get name(): string | undefined {
-    return this.table.ref(this.slot, 4);
-  }
-  get quality(): number {
-    return this.table.qualityOf(this.slot);
-  }
-  get tags(): string[] | undefined {
-    return this.table.tagsOf(this.slot);
   }
 }

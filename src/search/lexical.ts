@@ -11,7 +11,9 @@
 // Documents are identified by a caller's numeric key; each add gets a new internal ordinal (insertion
 // order), so postings stay sorted and append-only. remove() marks the ordinal dead: it disappears from the
 // next search; its postings are dropped by compact(), which runs by itself once dead postings pass a share.
-// Document frequencies count dead documents until then, as in Lucene.
+// Document frequencies count dead documents until then, as in Lucene. A term that only removed documents
+// hold is an erased item's word: it is never saved (termLists), and leaves the vocabulary at the next
+// sweep, which removals bring about (dropDeadTerms), or at compaction.
 //
 // Memory: the vocabulary and postings are in term-store.ts (a term seen once costs its text, ~24 bytes of
 // text table and ~25 bytes of a shared pool; a longer list ~500 bytes of objects plus ~7 bytes a posting);
@@ -64,6 +66,12 @@ export class LexicalIndex {
   prunedMaxTerms = 3;
   /** compact() runs by itself when dead postings pass this share of all postings. */
   compactShare = 0.25;
+  /**
+   * dropDeadTerms() runs by itself once removals since the last reach this share of the vocabulary (a
+   * sweep walks the whole vocabulary, so it costs about as much per removal whatever the index's size).
+   */
+  sweepShare = 1 / 1024;
+  private removedSinceSweep = 0;
   /** Impacts are recomputed when an average field length moves by more than this share. */
   driftLimit = 0.1;
   /** What documents may add to the vocabulary (vocabulary-bounds.ts). */
@@ -181,8 +189,24 @@ export class LexicalIndex {
     // The number of postings of a dead document is not kept; estimate it as the mean.
     this.deadPostings += this.totalPostings / Math.max(1, this.docs.aliveCount + 1);
     if (this.deadPostings > this.compactShare * this.totalPostings && this.totalPostings > 10_000) this.compact();
-    else if (this.drifted()) this.refreshImpacts();
+    else {
+      if (++this.removedSinceSweep >= this.sweepShare * this.terms.size) this.dropDeadTerms();
+      if (this.drifted()) this.refreshImpacts();
+    }
     return true;
+  }
+
+  /**
+   * Takes out of the vocabulary every term that only removed documents hold (their other postings stay
+   * until compaction); answers how many. Document frequencies of the terms kept do not change.
+   */
+  dropDeadTerms(): number {
+    const before = this.terms.size;
+    const postings = this.terms.dropDead(this.docs.alive, (owner) => this.bounds.termDropped(owner));
+    this.totalPostings -= postings;
+    this.deadPostings = Math.max(0, this.deadPostings - postings);
+    this.removedSinceSweep = 0;
+    return before - this.terms.size;
   }
 
   /** Frees the postings lists' unused capacity (see Postings.trim); lists grow again as needed. */
@@ -195,9 +219,14 @@ export class LexicalIndex {
     return this.terms.longLists();
   }
 
-  /** Every term with its postings as saved (views: a snapshot writes them a slice at a time). */
+  /**
+   * Every term a live document holds, with its postings as saved (views: a snapshot writes them a slice at
+   * a time). A term only removed documents hold is left out: an erased item's words never reach the disk.
+   */
   *termLists(): IterableIterator<[string, SavedList]> {
-    for (const [term, id] of this.terms.entries()) yield [term, this.terms.saved(id)];
+    const alive = this.docs.alive;
+    for (const [term, id] of this.terms.entries())
+      if (this.terms.hasLive(id, alive)) yield [term, this.terms.saved(id)];
   }
 
   /** A copy of everything but the postings lists, now. */
@@ -230,6 +259,7 @@ export class LexicalIndex {
   compact(): void {
     this.totalPostings = this.terms.retainLive(this.docs.alive, (owner) => this.bounds.termDropped(owner));
     this.deadPostings = 0;
+    this.removedSinceSweep = 0;
     this.refreshImpacts();
   }
 

@@ -8,11 +8,12 @@ import type { EmbeddingProvider } from './embeddings/provider.js';
 import { SearchEngine } from './engine.js';
 import type { TermLimits } from './lexical.js';
 import { AttributeTable } from './attribute-table.js';
-import type { Attributes, FilterView } from './attribute-row.js';
+import type { Attributes } from './attribute-row.js';
 import type { VectorIndex } from './vectors.js';
 import { ExactVectorIndex } from './vectors.js';
 import { UsearchVectorIndex } from './vectors-usearch.js';
-import type { UnitFilter } from './unit-filter.js';
+import type { Condition } from '../domain/filters.js';
+import { tagKeys } from '../domain/tags.js';
 import type { JobFilter } from './scoring-pool.js';
 
 export interface IndexMemory {
@@ -27,10 +28,10 @@ export interface IndexMemory {
 }
 
 /**
- * Whether a search admits an item: a predicate over what is kept of it (a view over the attribute table's
- * columns), or a unit filter as data (unit-filter.ts), which a scoring worker can apply itself.
+ * Which items a search admits: a list's condition (src/domain/filters.ts), applied as data over the
+ * attribute table's columns (filter.ts), here or by a scoring worker.
  */
-export type SearchFilter = ((item: FilterView) => boolean) | UnitFilter;
+export type SearchFilter = Condition;
 
 export class KindIndex {
   readonly engine: SearchEngine;
@@ -71,13 +72,14 @@ export class KindIndex {
       .readUIntBE(0, 6);
     const changed = this.attributes.textKey(item.seq) !== textKey;
     if (changed) this.engine.upsert(doc);
-    const tags = item.tags && item.tags.length > 0 ? [...new Set(item.tags.map((t) => t.toLowerCase()))] : undefined;
+    const tags = item.tags && item.tags.length > 0 ? tagKeys(item.tags) : undefined;
     this.attributes.set(item.seq, {
       quality: item.qualityScore,
       createdAt: item.createdAt,
       id: item.id,
       textKey,
       domain: item.domain,
+      held: item.held,
       listed: item.listed,
       visibility: item.visibility,
       agentId: item.agentId,
@@ -102,12 +104,11 @@ export class KindIndex {
 
   /** The engine's filter for `filter`: items whose attributes it admits. */
   admit(filter: SearchFilter): (key: number) => boolean {
-    return typeof filter === 'function' ? this.attributes.admit(filter) : this.attributes.admitUnits(filter);
+    return this.attributes.admit(filter);
   }
 
-  /** What a scoring worker needs to apply `filter` itself (null: it cannot, a predicate must run here). */
+  /** What a scoring worker needs to apply `filter` itself (null: it cannot, the filter must run here). */
   jobFilter(filter: SearchFilter): JobFilter | null {
-    if (typeof filter === 'function') return null;
     const columns = this.attributes.filterColumns();
     return columns && { keys: this.engine.lexical.keys, columns, resolved: this.attributes.resolve(filter) };
   }

@@ -29,7 +29,8 @@ import {
 } from './registry-options.js';
 import { FullVocabularyNotice, loadingText, MemoryFigures } from './registry-status.js';
 import { searchIndex } from './registry-query.js';
-import { applyChangeBatch, CHANGE_BATCH, indexFromStore, purgeChangeLog, type BuildProgress } from './registry-sync.js';
+import { applyChangeBatch, indexFromStore, purgeChangeLog, type BuildProgress } from './registry-sync.js';
+import { ChangeCursor } from './change-cursor.js';
 import { SnapshotKeeper } from './snapshot-keeper.js';
 import { PeriodicTasks } from './periodic-tasks.js';
 import { Readiness, settledWithin } from './readiness.js';
@@ -43,7 +44,8 @@ export class RegistrySearch {
   private readonly snapshots: SnapshotKeeper | null;
   private readonly provider: EmbeddingProvider;
   private readonly worker: WorkerEmbeddings | null;
-  private lastChange = 0;
+  /** Where the index stands in the store's change log (replaced by each build and snapshot load). */
+  private cursor = new ChangeCursor({ tx: 0, seq: 0 });
   private syncing: Promise<void> | null = null;
   private built = false;
   /** 1 while the index is being built (searches are refused meanwhile), 0 after. */
@@ -134,7 +136,12 @@ export class RegistrySearch {
     this.readiness.signal();
     // What the index has applied is saved for the next start, within the shutdown's grace: a save that
     // takes longer is left unfinished (the previous file stays, and the next start catches up from it).
-    await settledWithin(this.saveSnapshot(), SHUTDOWN_SAVE_MS);
+    // Changes logged since the last sync are applied first, so a deletion's words are not saved again.
+    const synced = this.sync().catch((error: unknown) => this.log?.warn({ err: error }, 'search index sync failed'));
+    await settledWithin(
+      synced.then(() => this.saveSnapshot()),
+      SHUTDOWN_SAVE_MS,
+    );
     await this.worker?.close();
     await this.pool?.close();
   }
@@ -212,28 +219,36 @@ export class RegistrySearch {
   private async loadSnapshot(): Promise<boolean> {
     if (!this.snapshots) return false;
     const fresh = this.makeIndexes();
-    const change = await loadMatchingSnapshot(
+    const position = await loadMatchingSnapshot(
       this.snapshots,
       this.feed,
       fresh,
       (done, total) => (this.progress = { done, total }),
       () => this.log,
     );
-    if (change === null) return false;
+    if (position === null) return false;
     this.indexes = fresh;
-    this.lastChange = change;
+    this.cursor = new ChangeCursor(position);
     for (const kind of ['skill', 'unit'] as const) this.noteFullVocabulary(kind);
     return true;
   }
 
   private saveSnapshot(): Promise<void> {
-    return this.built && this.snapshots ? this.snapshots.save(this.indexes, this.lastChange) : Promise.resolve();
+    const snapshots = this.snapshots;
+    if (!this.built || !snapshots) return Promise.resolve();
+    // Taken before the save begins: the index holds at least what it had applied then.
+    const position = this.cursor.settled;
+    return this.feed.changeLogState().then(
+      ({ database, last }) => snapshots.save(this.indexes, { database, position, last }),
+      (error: unknown) =>
+        this.log?.warn({ err: error }, 'saving the search index snapshot failed: the database did not answer'),
+    );
   }
 
   /** Builds the index from the store (registry-sync.ts); `loading` says how far it is. */
   private async buildFromStore(): Promise<void> {
-    const { last } = await this.feed.searchChangeBounds();
-    this.lastChange = last;
+    // Taken before the items are read: what a transaction still running writes is applied by the catch-up.
+    this.cursor = new ChangeCursor(await this.feed.changeLogStart());
     await indexFromStore(this.feed, this.indexes, {
       started: (progress) => (this.progress = progress),
       closed: () => this.closed,
@@ -251,25 +266,16 @@ export class RegistrySearch {
   }
 
   private async applyChanges(): Promise<void> {
-    const { first, last } = await this.feed.searchChangeBounds();
-    if (first > this.lastChange + 1 && this.lastChange > 0) {
-      // Changes this index missed were purged: rebuild from the store.
-      this.log?.warn({ missedBefore: first }, 'the search index fell behind the change log; rebuilding');
+    // Each batch is applied when no search is reading the index (a scoring worker may be), before the next one reads it.
+    const followed = await this.cursor.follow(this.feed, (changes) => this.gate.write(() => this.apply(changes)));
+    if (followed === 'fell-behind') {
+      // Changes this index had not passed were purged: rebuild from the store.
+      this.log?.warn({ settled: this.cursor.settled }, 'the search index fell behind the change log; rebuilding');
       for (const listener of this.listeners) for (const kind of ['skill', 'unit'] as const) listener(kind, null);
       this.indexes = this.makeIndexes();
       this.built = false;
       this.buildLeft = 1;
       await this.build(false);
-      return;
-    }
-    if (last <= this.lastChange) return; // nothing new: one query per search, not two
-    for (;;) {
-      const changes = await this.feed.searchChanges(this.lastChange, CHANGE_BATCH);
-      if (changes.length === 0) return;
-      // Applied when no search is reading the index (a scoring worker may be), before the next one reads it.
-      await this.gate.write(() => this.apply(changes));
-      this.lastChange = changes[changes.length - 1]!.seq;
-      if (changes.length < CHANGE_BATCH) return;
     }
   }
 

@@ -2,7 +2,7 @@
 // snapshot-keeper.ts): the shape a saved index must have to be used, and whether a saved index fits the
 // store's change log.
 import { ANALYZER_REVISION } from './analyzer.js';
-import type { IndexFeed, SearchKind } from './feed.js';
+import type { IndexFeed, LogPosition, SearchKind } from './feed.js';
 import type { TermLimits } from './lexical.js';
 import type { KindIndex } from './registry-index.js';
 import type { Log } from './registry-options.js';
@@ -23,9 +23,11 @@ export function snapshotShape(indexes: Record<SearchKind, KindIndex>, limits: Te
   });
 }
 
+const before = (a: LogPosition, b: LogPosition) => a.tx < b.tx || (a.tx === b.tx && a.seq < b.seq);
+
 /**
- * Loads the saved index into `fresh` and answers the change it was taken at, when there is one that
- * matches this store (the catch-up then applies what followed it); else null.
+ * Loads the saved index into `fresh` and answers the position it was taken at, when it was taken of this
+ * database and its change log still reaches back to it (the catch-up then applies what followed); else null.
  */
 export async function loadMatchingSnapshot(
   snapshots: SnapshotKeeper,
@@ -33,18 +35,25 @@ export async function loadMatchingSnapshot(
   fresh: Record<SearchKind, KindIndex>,
   progress: (done: number, total: number) => void,
   log: () => Log | undefined,
-): Promise<number | null> {
-  const change = await snapshots.load(fresh, progress);
-  if (change === null) return null;
-  const { first, last } = await feed.searchChangeBounds();
-  // Newer than the store (a restored backup), or older than the log kept: rebuild.
-  if (change > last || (first > change + 1 && first > 0)) {
+): Promise<LogPosition | null> {
+  const mark = await snapshots.load(fresh, progress);
+  if (mark === null) return null;
+  const state = await feed.changeLogState();
+  const why =
+    mark.database !== state.database
+      ? 'it was taken of another database'
+      : before(mark.position, state.purged)
+        ? 'the change log no longer reaches back to it'
+        : before(state.purged, mark.last) && !(await feed.holdsChange(mark.last))
+          ? 'the database is older than it (restored from a backup)'
+          : null;
+  if (why) {
     log()?.warn(
-      { change, first, last },
-      'the search index snapshot does not match the change log; building the index from the database',
+      { mark, database: state.database, purged: state.purged, last: state.last },
+      `the search index snapshot does not match the database (${why}); building the index from the database`,
     );
     snapshots.stale();
     return null;
   }
-  return change;
+  return mark.position;
 }

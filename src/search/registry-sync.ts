@@ -1,13 +1,12 @@
 // Building the registry's search index from the store and following the store's change log (when each
-// happens: registry-search.ts): items read in keyset batches and indexed in slices, a batch of logged
-// changes applied to each kind's index, and the log's purge.
+// happens: registry-search.ts; how the log is read without passing a transaction in flight:
+// change-cursor.ts): items read in keyset batches and indexed in slices, a batch of logged changes applied
+// to each kind's index, and the log's purge.
 import type { IndexFeed, SearchChange, SearchKind } from './feed.js';
 import type { KindIndex } from './registry-index.js';
 import type { ChangeListener } from './registry-options.js';
 import { inSlices } from './slices.js';
 
-/** Changes read per query while following the log. */
-export const CHANGE_BATCH = 1_000;
 /**
  * Items read per query while building or applying changes: a batch is read on the event loop (SQLite)
  * before it is sliced, and 1,000 skills with their bodies took 15 ms to read on a warm cache.
@@ -25,9 +24,8 @@ export interface BuildProgress {
  * Forgets all but the last KEPT_CHANGES changes of the log (every instance follows it; one that falls
  * further behind rebuilds its index from the store).
  */
-export async function purgeChangeLog(feed: IndexFeed): Promise<number> {
-  const { last } = await feed.searchChangeBounds();
-  return last > KEPT_CHANGES ? feed.purgeSearchChanges(last - KEPT_CHANGES) : 0;
+export function purgeChangeLog(feed: IndexFeed): Promise<number> {
+  return feed.purgeSearchChanges(KEPT_CHANGES);
 }
 
 /**

@@ -1,10 +1,9 @@
 // Scoring off the event loop: a pool of worker threads (scoring-worker.ts) that find a query's lexical
 // top-k while the main thread serves other requests. A job names its postings lists: a long list's arrays
 // are in shared memory (postings.ts, from SHARED_FROM postings) and are read in place, shorter ones are
-// copied into the job; the index's liveness and key columns are shared too (document-table.ts). A unit
-// filter travels as data with the attribute columns it reads (unit-filter.ts), also shared; a filter that
-// is a closure (a skill search's), and queries whose lists are too short to be worth the trip
-// (MIN_POSTINGS), are scored in the main thread.
+// copied into the job; the index's liveness and key columns are shared too (document-table.ts). A
+// search's filter travels as data with the attribute columns it reads (filter.ts), also shared; queries
+// whose lists are too short to be worth the trip (MIN_POSTINGS) are scored in the main thread.
 //
 // A worker reads the index while the main thread goes on, so the index must not change under a job: the
 // registry applies changes only when no job is out (registry-search.ts, its read-write gate). A job's
@@ -15,7 +14,7 @@ import { moduleWorker } from './module-worker.js';
 import type { ScoringPlan } from './lexical-query.js';
 import { BLOCK, type PostingsList } from './postings.js';
 import { isShared } from './typed-arrays.js';
-import type { FilterColumns, ResolvedUnitFilter } from './unit-filter.js';
+import type { FilterColumns, ResolvedFilter } from './filter.js';
 
 /**
  * Below this many postings a query is scored in the main thread: a job's trip (its message, a worker's
@@ -38,14 +37,14 @@ export interface ScoringJob {
   /** One past the highest ordinal. */
   ordinals: number;
   alive: Uint8Array;
-  /** A unit filter: the index's keys by ordinal, the attribute columns and the filter. */
+  /** A filter: the index's keys by ordinal, the attribute columns and the filter. */
   filter?: JobFilter;
 }
 
 export interface JobFilter {
   keys: Float64Array;
   columns: FilterColumns;
-  resolved: ResolvedUnitFilter;
+  resolved: ResolvedFilter;
 }
 
 /** A job's top-k, best first: ordinals, scores and matched terms (or its count), or why it failed. */

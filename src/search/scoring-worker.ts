@@ -6,7 +6,7 @@ import { maxScoreTopK } from './maxscore.js';
 import { ScoreAccumulator, type QueryList } from './top-k.js';
 import { countLive } from './postings.js';
 import type { ScoringAnswer, ScoringJob } from './scoring-pool.js';
-import { columnFilter } from './unit-filter.js';
+import { columnFilter } from './filter.js';
 
 const scorer = new ScoreAccumulator();
 /** Keys are read only by a filter: a job without one has none. */

@@ -26,9 +26,12 @@ export class SnapshotWriter {
   ) {}
 
   static async create(path: string): Promise<SnapshotWriter> {
-    await mkdir(dirname(path), { recursive: true });
+    // It holds private items' indexed words: the owner's alone, whatever the umask (or a leftover's mode).
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     const temporary = `${path}.${process.pid}.tmp`;
-    const writer = new SnapshotWriter(await open(temporary, 'w', 0o600), path, temporary);
+    const file = await open(temporary, 'w', 0o600);
+    await file.chmod(0o600);
+    const writer = new SnapshotWriter(file, path, temporary);
     await writer.put(MAGIC);
     return writer;
   }

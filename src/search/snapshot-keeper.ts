@@ -1,13 +1,27 @@
 // When the registry's search index is saved and loaded (snapshot.ts says how): loaded once at start-up
 // when a usable file is there; saved after a build from the store, every few minutes while changes
 // arrive, and at shutdown; one write at a time, never on a request's path.
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { KindIndex } from './registry-index.js';
-import { loadIndexSnapshot, snapshotFingerprint, writeIndexSnapshot } from './snapshot.js';
+import { loadIndexSnapshot, snapshotFingerprint, writeIndexSnapshot, type SnapshotMark } from './snapshot.js';
 
 type Indexes = Record<'skill' | 'unit', KindIndex>;
+
+const FILE = 'index.snapshot';
+
+/**
+ * Removes the snapshot kept in `dir` (a restore replaces the database it was taken of); whether there was
+ * one. A snapshot of another database is never loaded anyway: this keeps a stale copy of private text
+ * from lying on disk.
+ */
+export function removeSnapshot(dir: string): boolean {
+  const path = join(dir, FILE);
+  if (!existsSync(path)) return false;
+  rmSync(path, { force: true });
+  return true;
+}
 
 interface Log {
   info(details: object, message: string): void;
@@ -17,8 +31,8 @@ interface Log {
 export class SnapshotKeeper {
   readonly path: string;
   private readonly fingerprint: string;
-  /** The change the file on disk was taken at (-1: none known). */
-  private savedAt = -1;
+  /** The mark of the file on disk (null: none known). */
+  private savedAt: string | null = null;
   private writing: Promise<void> | null = null;
 
   constructor(
@@ -26,23 +40,27 @@ export class SnapshotKeeper {
     shape: unknown,
     private readonly log: () => Log | undefined,
   ) {
-    this.path = join(dir, 'index.snapshot');
+    this.path = join(dir, FILE);
     this.fingerprint = snapshotFingerprint(shape);
   }
 
   /**
-   * Loads the file into `fresh` and answers the change it was taken at; null when there is none or it
-   * cannot be used (another version or configuration, damaged), and the caller builds from the store.
+   * Loads the file into `fresh` and answers its mark (the database and the change it was taken at); null
+   * when there is none or it cannot be used (another version or configuration, damaged), and the caller
+   * builds from the store.
    */
-  async load(fresh: Indexes, progress: (done: number, total: number) => void): Promise<number | null> {
+  async load(fresh: Indexes, progress: (done: number, total: number) => void): Promise<SnapshotMark | null> {
     await this.removeUnfinished();
     if (!existsSync(this.path)) return null;
     const started = Date.now();
     try {
-      const change = await loadIndexSnapshot(this.path, fresh, this.fingerprint, progress);
-      this.savedAt = change;
-      this.log()?.info({ path: this.path, change, ms: Date.now() - started }, 'search index loaded from its snapshot');
-      return change;
+      const mark = await loadIndexSnapshot(this.path, fresh, this.fingerprint, progress);
+      this.savedAt = JSON.stringify(mark);
+      this.log()?.info(
+        { path: this.path, change: mark.position, ms: Date.now() - started },
+        'search index loaded from its snapshot',
+      );
+      return mark;
     } catch (error) {
       this.log()?.warn(
         { path: this.path, err: error },
@@ -61,20 +79,24 @@ export class SnapshotKeeper {
 
   /** Forgets that the file matches the index (it is older than the store: the next save rewrites it). */
   stale(): void {
-    this.savedAt = -1;
+    this.savedAt = null;
   }
 
-  /** Saves the indexes unless the file already holds `lastChange` or a save is under way. */
-  save(indexes: Indexes, lastChange: number): Promise<void> {
-    if (this.writing) return this.writing;
-    if (lastChange === this.savedAt) return Promise.resolve();
+  /**
+   * Saves the indexes unless the file already holds this mark; after the save under way, if there is one
+   * (it began earlier: a deletion since then must not stay in the file until the next save).
+   */
+  save(indexes: Indexes, mark: SnapshotMark): Promise<void> {
+    if (this.writing) return this.writing.then(() => this.save(indexes, mark));
+    const marked = JSON.stringify(mark);
+    if (marked === this.savedAt) return Promise.resolve();
     const started = Date.now();
-    this.writing = writeIndexSnapshot(this.path, indexes, lastChange, this.fingerprint)
+    this.writing = writeIndexSnapshot(this.path, indexes, mark, this.fingerprint)
       .then(
         (items) => {
-          this.savedAt = lastChange;
+          this.savedAt = marked;
           this.log()?.info(
-            { path: this.path, items, change: lastChange, ms: Date.now() - started },
+            { path: this.path, items, change: mark.position, ms: Date.now() - started },
             'search index snapshot saved',
           );
         },

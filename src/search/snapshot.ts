@@ -20,10 +20,11 @@ import type { KindIndex } from './registry-index.js';
 import { fromSavedRow, savedRow, type SavedRow } from './attribute-row.js';
 import type { ItemInfo } from './item-names.js';
 import type { LexicalHead } from './lexical.js';
+import type { LogPosition } from './feed.js';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 
 /** Raised when the layout of the file changes; an older file is then rebuilt from the store. */
-export const SNAPSHOT_FORMAT = 4;
+export const SNAPSHOT_FORMAT = 6;
 const KINDS = ['skill', 'unit'] as const;
 type Kind = (typeof KINDS)[number];
 const CHUNK_TERMS = 4_096;
@@ -33,10 +34,21 @@ const NO_ESCAPES = new Int32Array(0);
 /** Saved in place of a changed item's text fingerprint: it matches no text, so the item is indexed again. */
 const STALE_TEXT = -1;
 
+/**
+ * Which database and which point of its change log a snapshot stands for: the database's identity, the
+ * settled position the catch-up starts from, and the newest change the log held then (a database restored
+ * from an older backup no longer holds it).
+ */
+export interface SnapshotMark {
+  database: string;
+  position: LogPosition;
+  last: LogPosition;
+}
+
 interface Header {
   format: number;
   fingerprint: string;
-  lastChange: number;
+  mark: SnapshotMark;
   items: number;
 }
 
@@ -56,11 +68,11 @@ async function each<T>(values: Iterable<T>, fn: (value: T) => Promise<void> | vo
   }
 }
 
-/** Writes the indexes' state as of now (`lastChange`: the last change they have applied) to `path`. */
+/** Writes the indexes' state as of now (`mark`: the database and the change log's position they stand at) to `path`. */
 export async function writeIndexSnapshot(
   path: string,
   indexes: Record<Kind, KindIndex>,
-  lastChange: number,
+  mark: SnapshotMark,
   fingerprint: string,
 ): Promise<number> {
   const heads = { skill: indexes.skill.engine.lexical.head(), unit: indexes.unit.engine.lexical.head() };
@@ -68,7 +80,7 @@ export async function writeIndexSnapshot(
   const out = await SnapshotWriter.create(path);
   try {
     const items = indexes.skill.attributes.size + indexes.unit.attributes.size;
-    await out.json({ format: SNAPSHOT_FORMAT, fingerprint, lastChange, items } satisfies Header);
+    await out.json({ format: SNAPSHOT_FORMAT, fingerprint, mark, items } satisfies Header);
     for (const kind of KINDS) await writeKind(out, kind, indexes[kind], heads[kind]);
     await out.json({ end: true });
     await out.commit();
@@ -167,7 +179,7 @@ export async function loadIndexSnapshot(
   fresh: Record<Kind, KindIndex>,
   fingerprint: string,
   progress: (items: number, total: number) => void,
-): Promise<number> {
+): Promise<SnapshotMark> {
   const records = readSnapshot(path);
   const next = async (): Promise<SnapshotRecord> => {
     const r = await records.next();
@@ -268,5 +280,5 @@ export async function loadIndexSnapshot(
   if ((await json<{ end?: boolean }>()).end !== true) throw new Error('the snapshot has records out of order');
   // The digest is checked once the last record is read.
   if (!(await records.next()).done) throw new Error('the snapshot has records after its end');
-  return header.lastChange;
+  return header.mark;
 }

@@ -4,7 +4,8 @@
 // costs several hundred bytes whatever its length, so a list of up to SHORT postings lives in a shared
 // pool (a fixed run of SHORT entries per id in three typed arrays); a longer one is a Postings of its
 // own (postings.ts: growable arrays and block bounds). Lists move from the pool when they pass SHORT and
-// back when compaction shrinks them. Ids of terms dropped by compaction are reused.
+// back when compaction shrinks them. A term held only by removed documents leaves the vocabulary at the
+// next sweep (dropDead) or compaction, its text overwritten; the ids of dropped terms are reused.
 //
 // Memory per term: its text's bytes and ~24 bytes of the text table, SHORT × (4 + 2 + nf) bytes of pool and
 // 5 bytes (length, owner); a long list's Postings adds its arrays (postings.ts) and ~500 bytes of objects.
@@ -204,9 +205,7 @@ export class TermStore {
         this.lens[id] = w;
       }
       if (w === 0) {
-        this.vocabulary.release(id);
-        this.longs.delete(id);
-        this.lens[id] = 0;
+        this.forget(id);
         dropped(this.owners[id]!);
       }
       total += w;
@@ -214,7 +213,41 @@ export class TermStore {
     return total;
   }
 
-  /** Every term with its id, in no particular order. */
+  /** Whether the term's list holds a posting of a live document. */
+  hasLive(id: number, alive: Uint8Array): boolean {
+    const n = this.lens[id]!;
+    if (n === LONG) {
+      const p = this.longs.get(id)!;
+      for (let i = 0; i < p.length; i++) if (alive[p.docs[i]!]) return true;
+      return false;
+    }
+    for (let i = id * this.short; i < id * this.short + n; i++) if (alive[this.docs[i]!]) return true;
+    return false;
+  }
+
+  /**
+   * Drops the terms whose postings are all of removed documents, telling `dropped` their owner (the other
+   * lists are left as they are: only compaction rewrites them). Answers the postings dropped with them.
+   */
+  dropDead(alive: Uint8Array, dropped: (owner: number) => void): number {
+    let postings = 0;
+    for (let id = 0; id < this.idLimit; id++) {
+      if (this.vocabulary.uses(id) === 0 || this.hasLive(id, alive)) continue;
+      postings += this.length(id);
+      this.forget(id);
+      dropped(this.owners[id]!);
+    }
+    return postings;
+  }
+
+  /** Takes a term out of the vocabulary with its list (its id is free for a new term). */
+  private forget(id: number): void {
+    this.vocabulary.release(id);
+    this.longs.delete(id);
+    this.lens[id] = 0;
+  }
+
+  /** Every term with its id, in no particular order (terms only removed documents hold included). */
   *entries(): IterableIterator<[string, number]> {
     for (let id = 0; id < this.idLimit; id++) if (this.vocabulary.uses(id) > 0) yield [this.vocabulary.text(id), id];
   }

@@ -75,6 +75,8 @@ export class TextTable {
   release(id: number): void {
     if (--this.useCounts[id]! > 0) return;
     this.unplace(id);
+    // An erased item's word must not linger in memory until the pool is next compacted.
+    this.pool.fill(0, this.off[id]!, this.off[id]! + this.len[id]!);
     this.garbage += this.len[id]!;
     this.len[id] = 0;
     this.free.push(id);

@@ -1,13 +1,14 @@
 // Browsing for people (the web pages): the registry at a glance, and an agent with what it published.
 // Built from the same list, read and profile operations as every other door, under the same rules: a
 // private skill appears only for its publisher and admins, in counts as in items.
-import { skillViewer } from '../domain/access.js';
+import { viewerOf } from '../domain/access.js';
 import type { ReputationProfile } from '../domain/model.js';
 import type { SkillSummary, UnitSummary } from '../domain/summaries.js';
 import { listUnits } from './knowledge.js';
 import { operation } from './operation.js';
 import { reputationProfile } from './reputation.js';
 import { listSkills } from './skills.js';
+import { ACCESS } from '../domain/operations.js';
 
 export interface Shelf<T> {
   /** Every item the caller may see, not just the shelves' few. */
@@ -24,18 +25,21 @@ export interface RegistryOverview {
 }
 
 /** Counts, the newest and the best-rated skills and units, `size` of each, as the caller may see them. */
-export const registryOverview = operation('public', async (ctx, caller, size: number): Promise<RegistryOverview> => {
-  const [bestSkills, bestUnits, newestSkills, newestUnits] = await Promise.all([
-    listSkills(ctx, caller, { limit: size, offset: 0 }),
-    listUnits(ctx, caller, { limit: size, offset: 0 }),
-    ctx.store.recentSkills({ viewer: skillViewer(caller), limit: size }),
-    ctx.store.recentUnits({ limit: size }),
-  ]);
-  return {
-    skills: { total: bestSkills.total, newest: newestSkills, best: bestSkills.items },
-    units: { total: bestUnits.total, newest: newestUnits, best: bestUnits.items },
-  };
-});
+export const registryOverview = operation(
+  ACCESS.registryOverview,
+  async (ctx, caller, size: number): Promise<RegistryOverview> => {
+    const [bestSkills, bestUnits, newestSkills, newestUnits] = await Promise.all([
+      listSkills(ctx, caller, { limit: size, offset: 0 }),
+      listUnits(ctx, caller, { limit: size, offset: 0 }),
+      ctx.store.recentSkills({ viewer: viewerOf(caller), limit: size }),
+      ctx.store.recentUnits({ limit: size }),
+    ]);
+    return {
+      skills: { total: bestSkills.total, newest: newestSkills, best: bestSkills.items },
+      units: { total: bestUnits.total, newest: newestUnits, best: bestUnits.items },
+    };
+  },
+);
 
 export interface AgentOverview {
   /** Score, counts and the newest history items (items about private skills only for the agent itself and admins). */
@@ -48,7 +52,7 @@ export interface AgentOverview {
 
 /** An agent as a page shows it; 404 for an agent id never seen. */
 export const agentOverview = operation(
-  'public',
+  ACCESS.agentOverview,
   async (
     ctx,
     caller,

@@ -1,6 +1,6 @@
 // What every operation of the registry is given: the store, the configuration, and injectable time and
 // ids (so tests are deterministic). REST routes and MCP tools pass the same context.
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import type { IdSource } from '../domain/ids.js';
 import type { RegistrySearch } from '../search/index.js';
 import type { Caller } from '../domain/caller.js';

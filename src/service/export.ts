@@ -6,6 +6,7 @@ import { notFound } from '../domain/errors.js';
 import type { KeyMetadata, KnowledgeUnit, ReputationEvent, ReputationProfile, Verdict } from '../domain/model.js';
 import type { SkillExport } from '../store/store.js';
 import { operation } from './operation.js';
+import { ACCESS } from '../domain/operations.js';
 
 export interface AgentExport {
   agentId: string;
@@ -19,7 +20,7 @@ export interface AgentExport {
   history: AsyncIterable<ReputationEvent>;
 }
 
-export const exportAgent = operation('agent', async (ctx, caller, agentId: string): Promise<AgentExport> => {
+export const exportAgent = operation(ACCESS.exportAgent, async (ctx, caller, agentId: string): Promise<AgentExport> => {
   assertMayExport(caller, agentId);
   const profile = await ctx.store.reputation(agentId, 0);
   if (!profile) throw notFound('agent');

@@ -9,6 +9,7 @@ import type { KeyMetadata, KeyTier, Scope } from '../domain/model.js';
 import { AgentConfusableError, AgentExistsError, PrefixTakenError, type NewKey } from '../store/store.js';
 import type { Change, Context } from './context.js';
 import { operation } from './operation.js';
+import { ACCESS } from '../domain/operations.js';
 
 /** Two unrevoked keys may not share a prefix; a clash (about 1 in 14 million per live key) draws again. */
 export const KEY_ATTEMPTS = 8;
@@ -69,7 +70,7 @@ export async function issueKey<R>(
   const agentPrefix = ctx.config.oidc?.agentPrefix;
   if (isReservedForIdentityProvider(agentId, agentPrefix)) {
     throw badRequest(
-      `agent_id must not start with "${agentPrefix}": that prefix is reserved for identity-provider agents`,
+      `agent_id must not start with "${agentPrefix}", or with anything that looks like it: that prefix is reserved for identity-provider agents`,
     );
   }
   const at = ctx.clock();
@@ -140,7 +141,7 @@ export const register = Object.assign(
 );
 
 /** Revokes the active key with `prefix`, if the caller may (its own agent's keys; an admin any key). */
-export const revokeKey = operation('agent', async (ctx, caller, prefix: string): Promise<Change<Revoked>> => {
+export const revokeKey = operation(ACCESS.revokeKey, async (ctx, caller, prefix: string): Promise<Change<Revoked>> => {
   const key = await ctx.store.findActiveKeyByPrefix(prefix);
   assertMayRevoke(caller, key, prefix);
   const at = ctx.clock();
@@ -156,7 +157,7 @@ export const revokeKey = operation('agent', async (ctx, caller, prefix: string):
 });
 
 /** The caller's agent's keys, revoked ones too (never hashes). An identity-provider agent has none. */
-export const listKeys = operation('agent', async (ctx, caller): Promise<KeyMetadata[]> => {
+export const listKeys = operation(ACCESS.listKeys, async (ctx, caller): Promise<KeyMetadata[]> => {
   const keys: KeyMetadata[] = [];
   for await (const key of ctx.store.exportKeys(caller.agentId)) keys.push(key);
   return keys;
@@ -171,7 +172,7 @@ export interface Identity {
 }
 
 /** Who the caller is: its agent, tier and scopes, and the prefix of the key it used (none for a token). */
-export const whoami = operation('agent', async (ctx, caller): Promise<Identity> => {
+export const whoami = operation(ACCESS.whoami, async (ctx, caller): Promise<Identity> => {
   const key = caller.method === 'api_key' && caller.apiKey ? await ctx.store.findKeyByHash(caller.apiKey) : null;
   return {
     agent_id: caller.agentId,

@@ -1,59 +1,52 @@
 // Knowledge units: contribute, read, list and search, validate, delete; each an operation with its access.
-import { assertMayDeleteUnit, assertMayValidate } from '../domain/access.js';
+import { assertMayDeleteUnit, assertMayValidate, unitVisibleTo, viewerOf } from '../domain/access.js';
+import type { Caller } from '../domain/caller.js';
 import { badRequest, notFound } from '../domain/errors.js';
 import { normalizeUnitInput } from '../domain/knowledge.js';
-import { UNIT_TYPES, type KnowledgeUnit, type KnowledgeUnitInput, type UnitType } from '../domain/model.js';
+import type { KnowledgeUnit, KnowledgeUnitInput } from '../domain/model.js';
 import { unitBaseQuality, unitQuality } from '../domain/quality.js';
 import { REWARD_MILLIS } from '../domain/reputation.js';
-import { commaList, textFilter } from '../domain/search.js';
+import type { FilterParams, UNIT_FILTERS } from '../domain/filters.js';
+import { unitListCondition } from '../domain/lists.js';
+import { textFilter } from '../domain/query-text.js';
 import type { UnitSummary } from '../domain/summaries.js';
 import { decideVerdict, verdictWeight } from '../domain/verdicts.js';
 import type { Page } from '../store/store.js';
 import { quotaOf, withinQuota, type Change, type Context } from './context.js';
 import { operation } from './operation.js';
-import { searchIndex, unitFilter } from './search.js';
+import { searchPage } from './search.js';
+import { ACCESS } from '../domain/operations.js';
 
-const isUnitType = (value: string): value is UnitType => (UNIT_TYPES as readonly string[]).includes(value);
-
-export interface UnitListParams {
-  q?: string;
-  types?: string;
-  domain?: string;
-  min_quality?: number;
-  limit: number;
-  offset: number;
-}
+export type UnitListParams = FilterParams<typeof UNIT_FILTERS> & { q?: string; limit: number; offset: number };
 
 export const listUnits = operation(
-  'public',
-  async (ctx: Context, _caller, params: UnitListParams): Promise<Page<UnitSummary> & { capped?: boolean }> => {
-    const typeList = commaList(params.types);
-    const unknown = typeList.filter((t) => !isUnitType(t));
-    if (unknown.length > 0) {
-      throw badRequest(
-        `query parameter types has unknown values (${unknown.join(', ')}); use ${UNIT_TYPES.join(', ')}`,
-      );
-    }
+  ACCESS.listUnits,
+  async (ctx: Context, caller, params: UnitListParams): Promise<Page<UnitSummary> & { capped?: boolean }> => {
+    const condition = unitListCondition(viewerOf(caller), params);
     const terms = textFilter(params.q);
     if (terms === null) return { items: [], total: 0, capped: false };
-    const filters = { types: typeList.filter(isUnitType), domain: params.domain, minQuality: params.min_quality };
-    if (terms.length > 0) return searchIndex<UnitSummary>(ctx, 'unit', params.q!, unitFilter(filters), params);
-    return ctx.store.listUnits({ ...filters, limit: params.limit, offset: params.offset });
+    if (terms.length > 0) return searchPage<UnitSummary>(ctx, 'unit', params.q!, condition, params);
+    return ctx.store.listUnits({ condition, limit: params.limit, offset: params.offset });
   },
 );
 
-async function findUnit(ctx: Context, id: string): Promise<KnowledgeUnit> {
+/** A unit the caller may see; 404 otherwise (a held unit exists only for its contributor and admins). */
+async function findUnit(ctx: Context, caller: Caller, id: string): Promise<KnowledgeUnit> {
   const unit = await ctx.store.getUnit(id);
-  if (!unit) throw notFound('knowledge unit');
+  if (!unit || !unitVisibleTo(viewerOf(caller), unit)) throw notFound('knowledge unit');
   return unit;
 }
 
-export const getUnit = operation('public', (ctx, _caller, id: string) => findUnit(ctx, id));
+export const getUnit = operation(ACCESS.getUnit, (ctx, caller, id: string) => findUnit(ctx, caller, id));
 
 /** A new unit from the caller (+0.2 reputation), prepared for the door to write. */
 export const contributeUnit = operation(
-  'write',
-  (ctx, agent, body: KnowledgeUnitInput): Change<{ data: KnowledgeUnit; quality_score: number }> => {
+  ACCESS.contributeUnit,
+  (
+    ctx,
+    agent,
+    body: KnowledgeUnitInput,
+  ): Change<{ data: KnowledgeUnit; quality_score: number; warnings: string[] }> => {
     const checked = normalizeUnitInput(body);
     if (!checked.ok) throw badRequest(checked.message);
     const input = checked.unit;
@@ -76,7 +69,7 @@ export const contributeUnit = operation(
     };
     return {
       status: 201,
-      body: { data: unit, quality_score: unit.quality_score },
+      body: { data: unit, quality_score: unit.quality_score, warnings: checked.warnings },
       at,
       write: (response) =>
         withinQuota(agent, () =>
@@ -99,7 +92,7 @@ export interface VerdictInput {
 
 /** The caller's verdict on another agent's unit, prepared for the door to write. */
 export const validateUnit = operation(
-  'agent',
+  ACCESS.validateUnit,
   async (
     ctx,
     agent,
@@ -107,7 +100,7 @@ export const validateUnit = operation(
     input: VerdictInput,
   ): Promise<Change<{ data: { id: string; validated: boolean; feedback: string } }>> => {
     // The verdict counts with the validator's standing now (its contributions still held); both reads at once.
-    const [unit, standing] = await Promise.all([findUnit(ctx, id), ctx.store.reputation(agent.agentId, 0)]);
+    const [unit, standing] = await Promise.all([findUnit(ctx, agent, id), ctx.store.reputation(agent.agentId, 0)]);
     assertMayValidate(agent, unit);
     const feedback = input.feedback ?? '';
     const weight = verdictWeight(standing?.contributions ?? 0);
@@ -135,9 +128,9 @@ export const validateUnit = operation(
 
 /** Deletes a unit for good: its contributor (with write scope) or an admin. */
 export const deleteUnit = operation(
-  'agent',
+  ACCESS.deleteUnit,
   async (ctx, caller, id: string): Promise<{ data: { id: string; deleted: boolean } }> => {
-    const unit = await findUnit(ctx, id);
+    const unit = await findUnit(ctx, caller, id);
     assertMayDeleteUnit(caller, unit);
     if (!(await ctx.store.deleteUnit(id, ctx.clock().toISOString()))) throw notFound('knowledge unit');
     return { data: { id, deleted: true } };

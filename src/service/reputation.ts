@@ -4,10 +4,11 @@ import { mayReadPrivateHistory } from '../domain/access.js';
 import { notFound } from '../domain/errors.js';
 import type { ReputationProfile } from '../domain/model.js';
 import { operation } from './operation.js';
+import { ACCESS } from '../domain/operations.js';
 
 /** The profile with its newest `historyLimit` history items. */
 export const reputationProfile = operation(
-  'public',
+  ACCESS.reputationProfile,
   async (ctx, caller, agentId: string, historyLimit: number): Promise<ReputationProfile> => {
     const profile = await ctx.store.reputation(agentId, historyLimit, mayReadPrivateHistory(caller, agentId));
     if (!profile) throw notFound('agent');

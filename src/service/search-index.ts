@@ -1,6 +1,6 @@
 // The search index fed from the store: the store is the index's feed (items, change log, vectors), and
 // the configuration says which embedding model, what bounds, and where the index is saved.
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import { RegistrySearch } from '../search/index.js';
 import type { Store } from '../store/store.js';
 

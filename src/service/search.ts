@@ -1,11 +1,9 @@
 // Search as lists answer it: `q` in natural language, ranked by the search index
-// (search/registry-search.ts) among the items a list's filters admit. Every search is the index's: until
+// (search/registry-search.ts) among the items a list's condition admits. Every search is the index's: until
 // it can answer (while it is first built), a search is refused as unavailable, never answered another way.
-import { visibleTo } from '../domain/access.js';
+import type { Condition } from '../domain/filters.js';
 import { unavailable } from '../domain/errors.js';
-import type { Visibility } from '../domain/model.js';
-import type { Viewer } from '../store/store.js';
-import type { RegistrySearch, SearchFilter, SearchKind, UnitFilter } from '../search/index.js';
+import type { RegistrySearch, SearchKind } from '../search/index.js';
 import type { Context } from './context.js';
 import { SummaryCache } from './summary-cache.js';
 
@@ -16,62 +14,34 @@ export interface SearchPage<T> {
   capped: boolean;
 }
 
-export interface SkillFilters {
-  viewer: Viewer;
-  domain?: string;
-  /** Lower-cased. */
-  tags: string[];
-  minQuality?: number;
-  conformant?: boolean;
-  publisher?: string;
-  name?: string;
-}
-
-/** The skills a list admits, as the store's listSkills admits them. */
-export function skillFilter(f: SkillFilters): SearchFilter {
-  return (item) =>
-    item.listed === true &&
-    visibleTo(f.viewer, { visibility: item.visibility as Visibility, agent_id: item.agentId ?? '' }) &&
-    (f.domain === undefined || item.domain === f.domain) &&
-    (f.minQuality === undefined || item.quality >= f.minQuality) &&
-    (f.conformant === undefined || item.conformant === f.conformant) &&
-    (f.publisher === undefined || item.agentId === f.publisher) &&
-    (f.name === undefined || item.name === f.name) &&
-    f.tags.every((t) => item.tags?.includes(t) === true);
-}
-
-export interface UnitFilters {
-  types: readonly string[];
-  domain?: string;
-  minQuality?: number;
-}
-
 /**
- * The units a list admits, as data the search index applies (a scoring worker too); null when it admits
- * every unit (the search then asks nothing of each match).
+ * A page from the search index among the items a list's condition admits (503 while the index is not built
+ * yet). A page of skills is checked against the store before it is answered: whatever the index (or the
+ * summaries kept beside it) may still hold, a skill the condition no longer admits (made private, yanked)
+ * is left out.
  */
-export function unitFilter(f: UnitFilters): UnitFilter | null {
-  if (f.types.length === 0 && f.domain === undefined && f.minQuality === undefined) return null;
-  return {
-    types: f.types,
-    ...(f.domain === undefined ? {} : { domain: f.domain }),
-    ...(f.minQuality === undefined ? {} : { minQuality: f.minQuality }),
-  };
-}
-
-/** A page from the search index (503 while it is not built yet). */
-export async function searchIndex<T>(
+export async function searchPage<T>(
   ctx: Context,
   kind: 'skill' | 'unit',
   q: string,
-  filter: SearchFilter | null,
+  condition: Condition,
   page: { limit: number; offset: number },
 ): Promise<SearchPage<T>> {
+  const filter = 'and' in condition && condition.and.length === 0 ? null : condition;
   const hits = await ctx.search?.search(kind, q, filter, page.limit, page.offset);
   if (!hits) throw unavailable('the search index is being built; retry shortly');
+  const caches = summaryCaches(ctx.search!);
+  let seqs = hits.seqs;
+  if (kind === 'skill' && seqs.length > 0) {
+    const listed = await ctx.store.admittedSkillSeqs(seqs, condition);
+    if (listed.size < seqs.length) {
+      caches.skill.forget(seqs.filter((seq) => !listed.has(seq)));
+      seqs = seqs.filter((seq) => listed.has(seq));
+    }
+  }
   const load = (seqs: readonly number[]) =>
     kind === 'skill' ? ctx.store.skillSummariesBySeq(seqs) : ctx.store.unitSummariesBySeq(seqs);
-  const items = (await summaryCaches(ctx.search!)[kind].read(hits.seqs, load)) as T[];
+  const items = (await caches[kind].read(seqs, load)) as T[];
   return { items, total: hits.total, capped: hits.capped };
 }
 

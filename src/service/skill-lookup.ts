@@ -5,15 +5,18 @@ import { canSeeSkill } from '../domain/access.js';
 import type { HostSkill } from '../domain/host-skills.js';
 import { operation } from './operation.js';
 import { listSkills } from './skills.js';
+import { ACCESS } from '../domain/operations.js';
 
 /** The skill `publisher` publishes as `name`, as hosts are served it, when the caller may see it and a version is not yanked. */
 export const findHostSkill = operation(
-  'public',
+  ACCESS.findHostSkill,
   async (ctx, caller, publisher: string, name: string): Promise<HostSkill | null> => {
     const identity = await ctx.store.findSkillByName(publisher, name);
     if (!identity) return null;
     const [skill] = await ctx.store.hostSkills([identity.skillId]);
-    return skill && skill.listed && canSeeSkill(caller, { visibility: skill.visibility, agent_id: skill.agentId })
+    return skill &&
+      skill.listed &&
+      canSeeSkill(caller, { visibility: skill.visibility, agent_id: skill.agentId, held: skill.held })
       ? skill
       : null;
   },
@@ -21,7 +24,7 @@ export const findHostSkill = operation(
 
 /** A page of the skills list (best first) as hosts are served them; `read` counts the list items the page covered. */
 export const hostSkillPage = operation(
-  'public',
+  ACCESS.hostSkillPage,
   async (
     ctx,
     caller,

@@ -19,7 +19,7 @@ import {
 import { plannedSkill } from '../store/skill-rows.js';
 import { PublishRaceError, VersionLimitError, type NewSkillVersion, type SkillPlan } from '../store/store.js';
 import { quotaOf, withinQuota, type Change, type Context } from './context.js';
-import { admit } from './operation.js';
+import { ACCESS, admit } from '../domain/operations.js';
 
 /** A publication planned from reads that a concurrent one made stale is planned again, this many times. */
 const PUBLISH_ATTEMPTS = 5;
@@ -39,8 +39,8 @@ export type Published = { data: Skill; warnings: string[] };
  */
 export const publishSkill = Object.assign(
   <R>(ctx: Context, caller: Caller, input: SkillInput, apply: (change: Change<Published>) => Promise<R>): Promise<R> =>
-    publish(ctx, admit('write', caller), input, apply),
-  { access: 'write' as const },
+    publish(ctx, admit(ACCESS.publishSkill, caller), input, apply),
+  { access: ACCESS.publishSkill },
 );
 
 async function publish<R>(

@@ -2,9 +2,10 @@
 // snapshot (VACUUM INTO reads the database in a single transaction, so every write acknowledged before
 // it began is in it, and none half-written), checked, then moved into place; the instance secret that
 // seals idempotent replays travels beside it. PostgreSQL is backed up with pg_dump (docs/operations.md).
-import { chmodSync, copyFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { copyPrivately, createPrivateFile, makePrivateFolder } from './private-files.js';
 
 export interface BackupResult {
   file: string;
@@ -32,8 +33,10 @@ function assertSound(file: string): void {
 
 function copySecret(from: string, to: string): string | null {
   if (!existsSync(from)) return null;
-  copyFileSync(from, to);
-  chmodSync(to, 0o600);
+  const partial = `${to}.partial`;
+  rmSync(partial, { force: true });
+  copyPrivately(from, partial);
+  renameSync(partial, to);
   return to;
 }
 
@@ -42,7 +45,10 @@ export function backupSqlite(source: string, target: string): BackupResult {
   if (!existsSync(source)) throw new Error(`there is no database at ${source}`);
   if (existsSync(target)) throw new Error(`${target} exists already; choose another name`);
   const partial = `${target}.partial`;
+  makePrivateFolder(dirname(target));
   rmSync(partial, { force: true });
+  // Made 0600 before the copy begins (VACUUM INTO fills an empty file, and would create one 0644).
+  createPrivateFile(partial);
   const db = new Database(source, { readonly: true, fileMustExist: true });
   try {
     db.pragma('busy_timeout = 5000');
@@ -56,7 +62,6 @@ export function backupSqlite(source: string, target: string): BackupResult {
     rmSync(partial, { force: true });
     throw error;
   }
-  chmodSync(partial, 0o600);
   renameSync(partial, target);
   return { file: target, bytes: statSync(target).size, secret: copySecret(secretOf(source), secretOf(target)) };
 }
@@ -70,9 +75,9 @@ export function restoreSqlite(backup: string, target: string, options: { force?:
   if (existsSync(target) && !options.force)
     throw new Error(`a database exists at ${target}; stop the registry and pass --force to replace it`);
   const partial = `${target}.restoring`;
-  mkdirSync(dirname(target), { recursive: true });
-  copyFileSync(backup, partial);
-  chmodSync(partial, 0o600);
+  makePrivateFolder(dirname(target));
+  rmSync(partial, { force: true });
+  copyPrivately(backup, partial);
   // The old database's write-ahead log belongs to the old file: left beside the new one it would be replayed into it.
   for (const suffix of ['-wal', '-shm']) rmSync(`${target}${suffix}`, { force: true });
   renameSync(partial, target);

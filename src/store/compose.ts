@@ -1,9 +1,11 @@
 // A store is its backend's writes over the reads every backend shares (reads/): each backend supplies a
 // Db (how it runs a query), its writes (SQLite's group commit, PostgreSQL's transactions: what truly
 // differs) and, where it runs lists elsewhere (SQLite's read workers), its lists.
+import { advisoryReads } from './reads/advisories.js';
 import { agentReads } from './reads/agents.js';
 import { exportReads } from './reads/exports.js';
 import { idempotencyReads } from './reads/idempotency.js';
+import { moderationReads } from './reads/moderation.js';
 import { searchFeedReads } from './reads/search-feed.js';
 import { skillReads } from './reads/skills.js';
 import { unitReads } from './reads/units.js';
@@ -32,6 +34,9 @@ export type StoreWrites = Pick<
   | 'importUnits'
   | 'purgeSearchChanges'
   | 'saveVectors'
+  | 'fileReport'
+  | 'decide'
+  | 'publishAdvisory'
 >;
 
 export function composeStore(db: Db, writes: StoreWrites, lists?: Pick<Store, 'listSkills' | 'listUnits'>): Store {
@@ -43,6 +48,8 @@ export function composeStore(db: Db, writes: StoreWrites, lists?: Pick<Store, 'l
     ...unitReads(db),
     ...exportReads(db, exportedVersions),
     ...searchFeedReads(db),
+    ...moderationReads(db),
+    ...advisoryReads(db),
     ...lists,
     ...writes,
   };

@@ -6,7 +6,7 @@ import type { HostSkill } from './store.js';
 
 /** A skill's default version as hosts are served it (see HostSkill): joined skill `s` and version `v`. */
 export const HOST_SKILL_COLUMNS = `s.id, s.agent_id, s.name, s.visibility, s.latest_version_seq, v.seq AS version_seq, v.version, v.description, v.frontmatter,
-  v.skill_md_digest, v.skill_md_bytes`;
+  v.skill_md_digest, v.skill_md_bytes, s.held_at IS NOT NULL OR s.version_held = true AS held`;
 
 export interface HostSkillRow {
   id: string;
@@ -20,6 +20,7 @@ export interface HostSkillRow {
   frontmatter: string | null;
   skill_md_digest: string;
   skill_md_bytes: number | string;
+  held: unknown;
 }
 
 /** Host skills from their rows and their versions' file rows (`version_seq` on each). */
@@ -41,6 +42,7 @@ export function toHostSkills(
     visibility: row.visibility as Visibility,
     version: row.version,
     listed: row.latest_version_seq !== null,
+    held: row.held === true || row.held === 1,
     description: row.description,
     frontmatter: row.frontmatter,
     skillMd: { digest: row.skill_md_digest, size: Number(row.skill_md_bytes) },

@@ -1,8 +1,7 @@
 // What a list asks and answers (reads/skills.ts, reads/units.ts): the filters and paging of the skill and
 // unit lists, who is looking, and the page of items with the exact total. Searches are the search index's;
 // lists filter and order. Re-exported from store.ts.
-import type { Viewer } from '../domain/access.js';
-import type { UnitType } from '../domain/model.js';
+import type { Condition } from '../domain/filters.js';
 
 export interface Page<T> {
   items: T[];
@@ -11,25 +10,11 @@ export interface Page<T> {
 
 export type { Viewer } from '../domain/access.js';
 
-export interface SkillQuery {
-  domain?: string;
-  tags: string[];
-  minQuality?: number;
-  /** Only skills whose default version follows (true) or breaks (false) the Agent Skills format. */
-  conformant?: boolean;
-  /** Only this publisher's skills. */
-  agentId?: string;
-  /** Only skills of this name. */
-  name?: string;
-  limit: number;
-  offset: number;
-  viewer: Viewer;
-}
-
-export interface UnitQuery {
-  types: UnitType[];
-  domain?: string;
-  minQuality?: number;
+/** A page of a list: the items its condition admits (domain/filters.ts: visibility and filters alike), in the list order. */
+export interface ListQuery {
+  condition: Condition;
   limit: number;
   offset: number;
 }
+export type SkillQuery = ListQuery;
+export type UnitQuery = ListQuery;

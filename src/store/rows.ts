@@ -12,8 +12,10 @@ import type {
   ReputationProfile,
   Scope,
   UnitType,
+  Security,
   Verdict,
 } from '../domain/model.js';
+import type { Hold } from '../domain/moderation.js';
 import type { VerdictState } from '../domain/verdicts.js';
 import type { IdempotentResponse, SavedResponse } from './store.js';
 
@@ -44,7 +46,8 @@ type Int = number | string;
 // instance adds a column, and each list maps exactly the fields its mapper reads.
 export const KEY_COLUMNS = 'id, agent_id, key_hash, key_prefix, scopes, tier, created_at, revoked_at';
 export const UNIT_COLUMNS = `ku.id, ku.agent_id, ku.title, ku.type, ku.domain, ku.description, ku.examples, ku.source,
-  ku.confidence, ku.tags, ku.quality_score, ku.valid_count, ku.invalid_count, ku.created_at, ku.updated_at`;
+  ku.confidence, ku.tags, ku.quality_score, ku.valid_count, ku.invalid_count, ku.created_at, ku.updated_at,
+  ku.held_reason, ku.held_by, ku.held_at, ku.verdict, ku.findings, ku.scanner, ku.scanned_at`;
 export const AGENT_COLUMNS = 'agent_id, score_millis, contributions, validations, updated_at';
 export const EVENT_COLUMNS = 'seq, action, delta_millis, target_id, created_at';
 export const VERDICT_COLUMNS = 'unit_id, agent_id, valid, feedback, created_at, updated_at';
@@ -72,7 +75,18 @@ export interface KeyRow {
   revoked_at: string | null;
 }
 
-export interface UnitRow {
+/** The hold and the security verdict an item's row keeps (NULL: not held, not scanned). */
+export interface TrustRow {
+  held_reason: string | null;
+  held_by: string | null;
+  held_at: string | null;
+  verdict: string | null;
+  findings: unknown;
+  scanner: string | null;
+  scanned_at: string | null;
+}
+
+export interface UnitRow extends TrustRow {
   id: string;
   agent_id: string;
   title: string;
@@ -88,6 +102,24 @@ export interface UnitRow {
   invalid_count: number;
   created_at: string;
   updated_at: string;
+}
+
+/** The hold a row keeps, if any. */
+export function holdOf(row: Pick<TrustRow, 'held_reason' | 'held_by' | 'held_at'>): Hold | undefined {
+  return row.held_at === null
+    ? undefined
+    : { reason: row.held_reason ?? '', by: row.held_by === 'scanner' ? 'scanner' : 'moderator', at: row.held_at };
+}
+
+/** The security verdict a row keeps, if it was scanned. */
+export function securityOf(row: TrustRow, decode: Decode): Security | undefined {
+  if (row.verdict === null || row.scanner === null || row.scanned_at === null) return undefined;
+  return {
+    verdict: row.verdict as Security['verdict'],
+    scanner: row.scanner,
+    scanned_at: row.scanned_at,
+    findings: decode.json(row.findings) as Security['findings'],
+  };
 }
 
 export interface AgentRow {
@@ -147,6 +179,8 @@ export function toKeyMetadata(row: KeyRow): KeyMetadata {
 }
 
 export function toUnit(row: UnitRow, decode: Decode): KnowledgeUnit {
+  const held = holdOf(row);
+  const security = securityOf(row, decode);
   return {
     id: row.id,
     agent_id: row.agent_id,
@@ -160,6 +194,8 @@ export function toUnit(row: UnitRow, decode: Decode): KnowledgeUnit {
     validations: { valid: row.valid_count, invalid: row.invalid_count },
     created_at: row.created_at,
     updated_at: row.updated_at,
+    ...(security ? { security } : {}),
+    ...(held ? { held } : {}),
   };
 }
 

@@ -3,7 +3,7 @@
 import type { SkillSummary, UnitSummary } from '../domain/summaries.js';
 import type { IndexFeed } from '../search/index.js';
 
-export type { SearchChange, SearchItem, SearchKind } from '../search/index.js';
+export type { ChangeRead, LogPosition, SearchItem, SearchKind } from '../search/index.js';
 
 export interface SearchFeed extends IndexFeed {
   skillSummariesBySeq(seqs: readonly number[]): Promise<SkillSummary[]>;

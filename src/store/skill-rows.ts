@@ -2,15 +2,21 @@
 // the skill and its default version's searchable fields (what lists, filters and search read); a
 // version row holds one version in full; files hang off versions. What MCP hosts are served of a skill:
 // host-skill-rows.ts.
-import type { Skill, SkillFile, SkillVersionSummary, SkillWarning, Visibility } from '../domain/model.js';
+import type { Security, Skill, SkillFile, SkillVersionSummary, SkillWarning, Visibility } from '../domain/model.js';
 import type { SkillSummary } from '../domain/summaries.js';
-import type { Decode } from './rows.js';
+import { holdOf, securityOf, type Decode, type TrustRow } from './rows.js';
 import type { NewSkillVersion, SkillBundle, SkillExport, SkillPlan } from './store.js';
 
 /** The skill row's columns, as lists read them (a summary: no SKILL.md). */
 export const SKILL_SUMMARY_COLUMNS = `s.id, s.agent_id, s.name, s.display_name, s.description, s.domain, s.tags, s.license,
   s.visibility, s.quality_score, s.version, s.latest_version_seq, s.conformant, s.file_count, s.created_at,
-  s.updated_at, s.published_at`;
+  s.updated_at, s.published_at, s.held_reason, s.held_by, s.held_at, s.verdict, s.findings_count,
+  ${['held_reason', 'held_by', 'held_at']
+    .map(
+      (c) =>
+        `CASE WHEN s.version_held = true THEN (SELECT v.${c} FROM skill_versions v WHERE v.skill_seq = s.seq AND v.version = s.version) END AS version_${c}`,
+    )
+    .join(', ')}`;
 
 export interface SkillSummaryRow {
   id: string;
@@ -30,15 +36,26 @@ export interface SkillSummaryRow {
   created_at: string;
   updated_at: string;
   published_at: string;
+  held_reason: string | null;
+  held_by: string | null;
+  held_at: string | null;
+  /** The hold of the version the row shows, when every version is held. */
+  version_held_reason: string | null;
+  version_held_by: string | null;
+  version_held_at: string | null;
+  verdict: string | null;
+  findings_count: number | string | null;
 }
 
 /** A version row joined to its skill: `v.` columns of the version, the skill's identity from `s.`. */
 export const SKILL_VERSION_COLUMNS = `s.id, s.agent_id, s.name, s.visibility, s.created_at, s.updated_at,
   CASE WHEN s.latest_version_seq IS NULL THEN NULL ELSE s.version END AS latest_version,
   v.seq AS version_seq, v.version, v.display_name, v.description, v.domain, v.tags, v.license, v.quality_score,
-  v.conformant, v.warnings, v.digest, v.file_count, v.yanked, v.skill_md_content, v.created_at AS published_at`;
+  v.conformant, v.warnings, v.digest, v.file_count, v.yanked, v.skill_md_content, v.created_at AS published_at,
+  s.held_reason AS skill_held_reason, s.held_by AS skill_held_by, s.held_at AS skill_held_at,
+  v.held_reason, v.held_by, v.held_at, v.verdict, v.findings, v.scanner, v.scanned_at`;
 
-export interface SkillVersionRow {
+export interface SkillVersionRow extends TrustRow {
   id: string;
   agent_id: string;
   name: string;
@@ -61,6 +78,9 @@ export interface SkillVersionRow {
   yanked: unknown;
   skill_md_content: string;
   published_at: string;
+  skill_held_reason: string | null;
+  skill_held_by: string | null;
+  skill_held_at: string | null;
 }
 
 export const SKILL_FILE_COLUMNS = 'path, size, digest, media_type';
@@ -73,9 +93,14 @@ export interface SkillFileRow {
 }
 
 export const VERSION_SUMMARY_COLUMNS =
-  'v.version, v.digest, v.yanked, v.description, v.conformant, v.file_count, v.created_at';
+  'v.version, v.digest, v.yanked, v.description, v.conformant, v.file_count, v.created_at, v.held_reason, v.held_by, v.held_at, v.verdict, v.findings_count';
 
 export interface VersionSummaryRow {
+  held_reason: string | null;
+  held_by: string | null;
+  held_at: string | null;
+  verdict: string | null;
+  findings_count: number | string | null;
   version: string;
   digest: string;
   yanked: unknown;
@@ -106,16 +131,34 @@ function skillFields(row: SkillSummaryRow | SkillVersionRow, decode: Decode) {
   };
 }
 
+/** A verdict in a list: the verdict and its findings' count (none before the version was scanned). */
+function brief(row: { verdict: string | null; findings_count: number | string | null }) {
+  return row.verdict === null
+    ? {}
+    : { security: { verdict: row.verdict as Security['verdict'], findings_count: Number(row.findings_count ?? 0) } };
+}
+
 export function toSkillSummary(row: SkillSummaryRow, decode: Decode): SkillSummary {
+  // Held: the whole skill, or the version the row shows (then every version is).
+  const held =
+    holdOf(row) ??
+    holdOf({ held_reason: row.version_held_reason, held_by: row.version_held_by, held_at: row.version_held_at });
   return {
     ...skillFields(row, decode),
     latest_version: row.latest_version_seq === null ? null : row.version,
     yanked: row.latest_version_seq === null,
     conformance: { conformant: decode.bool(row.conformant) },
+    ...brief(row),
+    ...(held ? { held } : {}),
   };
 }
 
 export function toSkill(row: SkillVersionRow, files: SkillFileRow[], decode: Decode): Skill {
+  // Held: the whole skill (its hold first), or this version.
+  const held =
+    holdOf({ held_reason: row.skill_held_reason, held_by: row.skill_held_by, held_at: row.skill_held_at }) ??
+    holdOf(row);
+  const security = securityOf(row, decode);
   return {
     ...skillFields(row, decode),
     digest: row.digest,
@@ -124,6 +167,8 @@ export function toSkill(row: SkillVersionRow, files: SkillFileRow[], decode: Dec
     conformance: { conformant: decode.bool(row.conformant), warnings: decode.json(row.warnings) as SkillWarning[] },
     files: files.map(toSkillFile),
     skill_md_content: row.skill_md_content,
+    ...(security ? { security } : {}),
+    ...(held ? { held } : {}),
   };
 }
 
@@ -132,6 +177,7 @@ export function toSkillFile(row: SkillFileRow): SkillFile {
 }
 
 export function toVersionSummary(row: VersionSummaryRow, decode: Decode): SkillVersionSummary {
+  const held = holdOf(row);
   return {
     version: row.version,
     digest: row.digest,
@@ -140,17 +186,14 @@ export function toVersionSummary(row: VersionSummaryRow, decode: Decode): SkillV
     conformant: decode.bool(row.conformant),
     file_count: row.file_count,
     published_at: row.created_at,
+    ...brief(row),
+    ...(held ? { held } : {}),
   };
 }
 
 /** The storage a version takes against its publisher's quota: its SKILL.md and files, in bytes. */
 export function versionBytes(version: NewSkillVersion): number {
   return Buffer.byteLength(version.skillMd, 'utf8') + version.files.reduce((sum, file) => sum + file.size, 0);
-}
-
-/** The lower-cased, distinct tags a skill is filtered by. */
-export function tagKeys(tags: readonly string[]): string[] {
-  return [...new Set(tags.map((tag) => tag.toLowerCase()))];
 }
 
 export const VERSION_INSERT_COLUMNS = [

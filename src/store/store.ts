@@ -16,6 +16,9 @@ import type { SkillSummary, UnitSummary } from '../domain/summaries.js';
 import type { VerdictDecision, VerdictState } from '../domain/verdicts.js';
 import type { VersionFacts } from '../domain/versions.js';
 import type { Page, SkillQuery, UnitQuery } from './list-queries.js';
+import type { Condition } from '../domain/filters.js';
+import type { DecisionAction, HeldBy, ModerationTarget } from '../domain/moderation.js';
+import type { AdvisorySeverity, OsvRecord } from '../domain/advisories.js';
 import type { RecentSkillQuery, RecentUnitQuery } from './recent-queries.js';
 import type { SearchFeed } from './search-feed.js';
 import type {
@@ -31,7 +34,7 @@ import type {
 
 export type { Page, SkillQuery, UnitQuery, Viewer } from './list-queries.js';
 export type { RecentSkillQuery, RecentUnitQuery } from './recent-queries.js';
-export type { SearchChange, SearchFeed, SearchItem, SearchKind } from './search-feed.js';
+export type { ChangeRead, LogPosition, SearchFeed, SearchItem, SearchKind } from './search-feed.js';
 export {
   PublishRaceError,
   VersionLimitError,
@@ -193,8 +196,12 @@ export interface SkillStore {
   getSkill(id: string, version?: string): Promise<Skill | null>;
   /** What a publication plans from: the version with this content, whether `requested` is taken, the highest (domain/versions.ts). */
   skillVersionFacts(id: string, digest: string, requested: string | null): Promise<VersionFacts>;
-  /** A page of a skill's versions, newest first (semver precedence); null for an unknown skill. */
-  listSkillVersions(id: string, page: { limit: number; offset: number }): Promise<Page<SkillVersionSummary> | null>;
+  /** A page of a skill's versions, newest first (semver precedence), held ones only `withHeld`; null for an unknown skill. */
+  listSkillVersions(
+    id: string,
+    page: { limit: number; offset: number },
+    withHeld?: boolean,
+  ): Promise<Page<SkillVersionSummary> | null>;
   /** A file of a version (`SKILL.md` included), or of the default version when none is named. */
   getSkillFile(id: string, version: string | null, path: string): Promise<SkillFileContent | null>;
   /** Everything a version holds, for its archive. */
@@ -222,6 +229,8 @@ export interface SkillStore {
   recentSkills(query: RecentSkillQuery): Promise<SkillSummary[]>;
   /** Summaries in the order of `seqs` (sequences no longer there are left out): a search's page. */
   skillSummariesBySeq(seqs: readonly number[]): Promise<SkillSummary[]>;
+  /** Which of these skills the condition admits now (a search's page is checked against the store). */
+  admittedSkillSeqs(seqs: readonly number[], condition: Condition): Promise<Set<number>>;
   /** The bulk path: many new skills in one transaction, each as publishSkill would write it. */
   importSkills(items: readonly SkillImport[]): Promise<void>;
 }
@@ -269,9 +278,122 @@ export interface ExportStore {
   exportHistory(agentId: string): AsyncIterable<ReputationEvent>;
 }
 
+/** A report or an appeal, as the admins' queue shows it. */
+export interface ReportRecord {
+  id: string;
+  reporter: string;
+  target: { kind: 'skill' | 'unit'; id: string };
+  version: string | null;
+  reason: string;
+  details: string;
+  status: 'open' | 'closed';
+  /** The reporter's standing when it reported (0.1 to 1: the verdict weight); the queue is ordered by it. */
+  standing: number;
+  createdAt: string;
+  closedAt: string | null;
+  decisionId: string | null;
+}
+
+export type NewReport = Omit<ReportRecord, 'status' | 'closedAt' | 'decisionId'>;
+
+/** A moderation decision (or the scanner's hold), as the log keeps it. */
+export interface DecisionRecord {
+  id: string;
+  target: { kind: 'skill' | 'unit'; id: string };
+  version: string | null;
+  action: DecisionAction;
+  reason: string;
+  note: string;
+  by: HeldBy;
+  /** The admin who decided (null: the scanner); kept for audit, never in the public log. */
+  moderator: string | null;
+  at: string;
+}
+
+export interface NewDecision extends DecisionRecord {
+  /** Whether the public saw the item when it was decided (the public log shows only those). */
+  public: boolean;
+  /** Reports (and appeals) this decision closes: only open ones of the same target close. */
+  reportIds: readonly string[];
+}
+
+/** Reports, appeals, decisions and holds. */
+export interface ModerationStore {
+  /** What a report or decision names: a skill (or one version of it) or a unit; null when it does not exist. */
+  moderationTarget(id: string, version: string | null): Promise<ModerationTarget | null>;
+  /**
+   * Files a report unless the reporter already has one open on the same target and version ('duplicate') or
+   * has filed `quota.perDay` since `quota.since` ('quota'), in one transaction.
+   */
+  fileReport(
+    report: NewReport,
+    quota: { perDay: number | null; since: string },
+    response?: IdempotentResponse,
+  ): Promise<'filed' | 'duplicate' | 'quota'>;
+  listReports(status: 'open' | 'closed', page: { limit: number; offset: number }): Promise<Page<ReportRecord>>;
+  /**
+   * Records a decision and applies it in one transaction: a hold or a release of the named skill, version or
+   * unit (a version's skill then takes its default version again), and closes the named open reports of
+   * that target. 'stale' when the target's hold is no longer what the decision was taken on (nothing written).
+   */
+  decide(
+    decision: NewDecision,
+    expectHeld: boolean | null,
+    response?: IdempotentResponse,
+  ): Promise<'decided' | 'stale' | 'not_found'>;
+  /** Decisions the public may see, newest first. */
+  moderationLog(page: { limit: number; offset: number }): Promise<Page<DecisionRecord>>;
+}
+
+/** A locked version as an audit sees it. */
+export interface VersionState {
+  publisher: string;
+  visibility: Visibility;
+  yanked: boolean;
+  /** The version, or its whole skill, is held. */
+  held: boolean;
+  verdict: string | null;
+}
+
+export interface NewAdvisory {
+  record: OsvRecord;
+  skillId: string;
+  publisher: string;
+  skillName: string;
+  range: string;
+  severity: AdvisorySeverity;
+}
+
+/** Advisories in OSV, and what an audit of locked versions asks. */
+export interface AdvisoryStore {
+  publishAdvisory(advisory: NewAdvisory, response?: IdempotentResponse): Promise<void>;
+  advisory(id: string): Promise<OsvRecord | null>;
+  listAdvisories(query: {
+    skillId?: string;
+    modifiedSince?: string;
+    limit: number;
+    offset: number;
+  }): Promise<Page<OsvRecord>>;
+  /** The advisories in force about these skills, oldest first. */
+  advisoriesOf(skillIds: readonly string[]): Promise<OsvRecord[]>;
+  /** Each (skill id, version)'s state, in the order asked; null for one that does not exist. */
+  versionStates(pairs: readonly { id: string; version: string }[]): Promise<(VersionState | null)[]>;
+  /** Every version number a skill has published, newest first. */
+  skillVersionNumbers(skillId: string): Promise<string[]>;
+}
+
 /** Every aggregate of one backend. */
 export interface Store
-  extends AgentStore, IdempotencyStore, SkillStore, UnitStore, ReputationStore, ExportStore, SearchFeed {
+  extends
+    AgentStore,
+    IdempotencyStore,
+    SkillStore,
+    UnitStore,
+    ReputationStore,
+    ExportStore,
+    SearchFeed,
+    ModerationStore,
+    AdvisoryStore {
   readonly backend: 'sqlite' | 'postgres';
   /** PostgreSQL: the pool's connections (total, idle) and the requests waiting for one, for metrics. */
   poolUse?(): { total: number; idle: number; waiting: number };

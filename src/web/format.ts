@@ -18,14 +18,13 @@ const ACTIONS: Record<string, string> = {
   validate_knowledge: 'validated a knowledge unit',
 };
 
+/** A results page's parameters: the kind, the words, the page, and any list filter as text. */
 export interface SearchParams {
   kind?: 'skills' | 'knowledge';
-  q?: string;
-  domain?: string;
-  tags?: string;
-  types?: string[];
-  min_quality?: string;
+  q?: string | undefined;
+  types?: string[] | string;
   page?: number;
+  [filter: string]: string | string[] | number | undefined;
 }
 
 export const format = {
@@ -58,13 +57,14 @@ export const format = {
   /** A results page's address; empty parameters are left out, as a form leaves them empty. */
   searchHref(params: SearchParams): string {
     const query = new URLSearchParams();
-    if (params.kind && params.kind !== 'skills') query.set('kind', params.kind);
-    if (params.q) query.set('q', params.q);
-    if (params.domain) query.set('domain', params.domain);
-    if (params.tags) query.set('tags', params.tags);
-    for (const type of params.types ?? []) query.append('types', type);
-    if (params.min_quality) query.set('min_quality', params.min_quality);
-    if (params.page && params.page > 1) query.set('page', String(params.page));
+    const { kind, q, page, ...filters } = params;
+    if (kind && kind !== 'skills') query.set('kind', kind);
+    if (q) query.set('q', q);
+    for (const [name, value] of Object.entries(filters)) {
+      for (const v of Array.isArray(value) ? value : [value])
+        if (v !== undefined && v !== '') query.append(name, String(v));
+    }
+    if (page && page > 1) query.set('page', String(page));
     const text = query.toString();
     return text ? `/search?${text}` : '/search';
   },

@@ -80,20 +80,8 @@ export const webRoutes: FastifyPluginAsyncTypebox<WebOptions> = async (app, { ct
     const paging = { limit: RESULTS_PER_PAGE, offset: (search.page - 1) * RESULTS_PER_PAGE };
     const found: { items: unknown[]; total: number; capped?: boolean } =
       search.kind === 'skills'
-        ? await listSkills(ctx, request.auth, {
-            q: search.q,
-            domain: search.domain,
-            tags: search.tags,
-            min_quality: search.minQuality,
-            ...paging,
-          })
-        : await listUnits(ctx, request.auth, {
-            q: search.q,
-            domain: search.domain,
-            types: search.types.join(',') || undefined,
-            min_quality: search.minQuality,
-            ...paging,
-          });
+        ? await listSkills(ctx, request.auth, { q: search.q, ...search.params, ...paging })
+        : await listUnits(ctx, request.auth, { q: search.q, ...search.params, ...paging });
     const view = searchView(search, found, paging.offset);
     const title = search.q
       ? `${search.q} · ${search.kind === 'skills' ? 'Skills' : 'Knowledge'}`

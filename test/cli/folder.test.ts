@@ -4,10 +4,19 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { installedDigest, replaceFolder } from '../../src/cli/install/folder.js';
+import type { CommandFailed } from '../../src/cli/context.js';
+import { installedDigest, replaceFolder, replaceFolders } from '../../src/cli/install/folder.js';
 import { versionDigest } from '../../src/domain/bundles.js';
 
 const file = (path: string, text: string) => ({ path, bytes: new Uint8Array(Buffer.from(text)) });
+type File = ReturnType<typeof file>;
+/** The version digest of `files`, as the registry computes it. */
+const digestOf = (files: File[]) =>
+  versionDigest(
+    Buffer.from(files.find((f) => f.path === 'SKILL.md')!.bytes).toString('utf8'),
+    files.filter((f) => f.path !== 'SKILL.md').map((f) => ({ path: f.path, content: f.bytes })),
+  );
+const replace = (target: string, files: File[]) => replaceFolder(target, files, digestOf(files));
 
 describe('replaceFolder', () => {
   let root: string;
@@ -18,8 +27,8 @@ describe('replaceFolder', () => {
 
   it('makes the folder hold exactly the files given', async () => {
     const target = join(root, 'skill');
-    await replaceFolder(target, [file('SKILL.md', 'one'), file('reference.md', 'ref')]);
-    await replaceFolder(target, [file('SKILL.md', 'two'), file('scripts/run.py', 'run')]);
+    await replace(target, [file('SKILL.md', 'one'), file('reference.md', 'ref')]);
+    await replace(target, [file('SKILL.md', 'two'), file('scripts/run.py', 'run')]);
     assert.deepEqual(readdirSync(target).sort(), ['SKILL.md', 'scripts']);
     assert.equal(readFileSync(join(target, 'SKILL.md'), 'utf8'), 'two');
     assert.deepEqual(readdirSync(root), ['skill']);
@@ -27,12 +36,42 @@ describe('replaceFolder', () => {
 
   it('leaves the old folder untouched and no temporary folder when writing fails halfway', async () => {
     const target = join(root, 'kept');
-    await replaceFolder(target, [file('SKILL.md', 'old')]);
+    await replace(target, [file('SKILL.md', 'old')]);
     // A name longer than any file system allows fails after the first file is written.
-    await assert.rejects(replaceFolder(target, [file('SKILL.md', 'new'), file('x'.repeat(300), 'y')]), /ENAMETOOLONG/);
+    await assert.rejects(replace(target, [file('SKILL.md', 'new'), file('x'.repeat(300), 'y')]), /ENAMETOOLONG/);
     assert.deepEqual(readdirSync(target), ['SKILL.md']);
     assert.equal(readFileSync(join(target, 'SKILL.md'), 'utf8'), 'old');
     assert.deepEqual(readdirSync(root).sort(), ['kept', 'skill']);
+  });
+
+  it('replaces nothing when the files written do not have the digest expected, and leaves no temporary folder', async () => {
+    const target = join(root, 'pinned');
+    await replace(target, [file('SKILL.md', 'pinned')]);
+    const expected = digestOf([file('SKILL.md', 'pinned')]);
+    await assert.rejects(
+      replaceFolder(target, [file('SKILL.md', 'swapped')], expected),
+      (error: CommandFailed) =>
+        error.code === 'DIGEST_MISMATCH' && error.message.includes(`not ${expected}; nothing was changed`),
+    );
+    assert.deepEqual(readdirSync(target), ['SKILL.md']);
+    assert.equal(readFileSync(join(target, 'SKILL.md'), 'utf8'), 'pinned');
+    assert.deepEqual(readdirSync(root).sort(), ['kept', 'pinned', 'skill']);
+  });
+
+  it('writes and checks every folder before it replaces the first', async () => {
+    const first = join(root, 'first');
+    const second = join(root, 'second');
+    await replace(first, [file('SKILL.md', 'first, old')]);
+    const good = [file('SKILL.md', 'first, new')];
+    await assert.rejects(
+      replaceFolders([
+        { target: first, files: good, digest: digestOf(good) },
+        { target: second, files: [file('SKILL.md', 'second')], digest: digestOf(good) },
+      ]),
+      /DIGEST_MISMATCH|not sha256:/,
+    );
+    assert.equal(readFileSync(join(first, 'SKILL.md'), 'utf8'), 'first, old');
+    assert.deepEqual(readdirSync(root).sort(), ['first', 'kept', 'pinned', 'skill']);
   });
 });
 

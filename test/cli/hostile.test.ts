@@ -3,7 +3,7 @@
 // would run the publisher's code, and a registry that gives no digests. Each is a small HTTP server here.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,8 +20,11 @@ const SCRIPT = 'print("extract")\n';
 
 interface Served {
   version: string;
-  files: { path: string; size: number; digest?: string }[];
+  /** The file list; left out of the answer when absent. */
+  files?: { path: string; size: number; digest?: string }[];
   digest?: string;
+  /** The SKILL.md served (MD when absent). */
+  skillMd?: string;
   yanked?: boolean;
   /** The archive's bytes, or what to do with the response instead. */
   archive: Uint8Array | ((response: ServerResponse) => void);
@@ -69,7 +72,7 @@ describe('install against a registry that lies', () => {
         id: 'sk_bundled',
         name: 'bundled',
         agent_id: 'mallory',
-        skill_md_content: MD,
+        skill_md_content: served.skillMd ?? MD,
         latest_version: served.version,
         yanked: served.yanked ?? false,
         visibility: 'public',
@@ -78,7 +81,7 @@ describe('install against a registry that lies', () => {
         domain: null,
         license: null,
         version: served.version,
-        files: served.files,
+        ...(served.files ? { files: served.files } : {}),
         ...(served.digest ? { digest: served.digest } : {}),
       };
       if (path === '/v1/skills/sk_bundled' || path === `/v1/skills/sk_bundled/versions/${served.version}`) {
@@ -118,6 +121,66 @@ describe('install against a registry that lies', () => {
     assert.equal(readFileSync(join(root, 'bundled', 'reference.md'), 'utf8'), 'old notes\n');
     assert.equal(JSON.parse(readFileSync(join(root, 'skills-lock.json'), 'utf8')).skills.bundled.version, '1.0.0');
   }
+
+  /** Every file under `folder` with its bytes, for a byte-for-byte comparison. */
+  const snapshot = (folder: string): Record<string, string> =>
+    Object.fromEntries(
+      readdirSync(folder, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => {
+          const path = join(entry.parentPath, entry.name);
+          return [path.slice(folder.length), readFileSync(path).toString('base64')];
+        })
+        .sort(([a], [b]) => (a! < b! ? -1 : 1)),
+    );
+
+  // A registry (or anyone on a plain-http path) that answers the pinned version with other content: without
+  // a digest or file list, with a digest of its own, or with the pinned digest over another SKILL.md.
+  const SWAPPED = skillMd({ name: 'bundled', description: 'Swapped in by the attacker.' });
+  const swaps: [string, Partial<Served>, string, RegExp][] = [
+    ['no digest and no file list', { files: undefined, digest: undefined }, 'DIGEST_MISSING', /gives no digest/],
+    ['its own digest', { files: undefined, digest: digest(SWAPPED) }, 'LOCK_MISMATCH', /but skills-lock\.json pins/],
+    ['the pinned digest over another SKILL.md', { files: undefined }, 'DIGEST_MISMATCH', /differs from the registry's/],
+  ];
+
+  it('installs what skills-lock.json pins only as pinned, leaving the folder byte for byte as it was otherwise', async () => {
+    await installFirst();
+    // A person's edit: the folder no longer has the pinned digest, so `install` reinstalls it from the lock.
+    writeFileSync(join(root, 'bundled', 'reference.md'), 'my notes\n');
+    const pinned = honest('1.0.0', { 'scripts/extract.py': SCRIPT, 'reference.md': 'old notes\n' });
+    const before = snapshot(root);
+    for (const [what, swap, code, message] of swaps) {
+      for (const args of [['install'], ['install', 'sk_bundled'], ['install', 'sk_bundled@1.0.0', '--force']]) {
+        served = { ...pinned, skillMd: SWAPPED, ...swap };
+        const result = await cli(['--json', ...args, '--root', root]);
+        assert.equal(result.code, 1, `${what}, ${args.join(' ')}: ${result.stdout}`);
+        assert.equal(parsed(result).error.code, code, `${what}, ${args.join(' ')}`);
+        assert.match(parsed(result).error.message, message);
+        assert.deepEqual(snapshot(root), before, `${what}, ${args.join(' ')}: nothing changed`);
+        assert.deepEqual(readdirSync(root).sort(), ['bundled', 'skills-lock.json'], 'no temporary folder');
+      }
+    }
+    // The honest registry reinstalls the pinned content over the edit.
+    served = pinned;
+    const honestly = await cli(['install', '--root', root]);
+    assert.equal(honestly.code, 0, honestly.stderr);
+    assertUntouched();
+  });
+
+  it('writes nothing for a lock file whose pinned version the registry answers with other content', async () => {
+    await installFirst();
+    rmSync(join(root, 'bundled'), { recursive: true });
+    for (const [what, swap, code] of swaps) {
+      served = {
+        ...honest('1.0.0', { 'scripts/extract.py': SCRIPT, 'reference.md': 'old notes\n' }),
+        skillMd: SWAPPED,
+        ...swap,
+      };
+      const result = await cli(['--json', 'install', '--root', root]);
+      assert.equal(parsed(result).error.code, code, what);
+      assert.deepEqual(readdirSync(root), ['skills-lock.json'], `${what}: nothing written`);
+    }
+  });
 
   it('leaves the installed version untouched, and no temporary folder, when the new archive differs from its digest', async () => {
     await installFirst();
@@ -285,9 +348,13 @@ describe('install against a registry that lies', () => {
         ['scripts/extract.py', true],
       ],
     );
-    const people = await cli(['install', 'sk_bundled', '--root', root, '--force']);
+    const elsewhere = mkdtempSync(join(home, 'root-'));
+    const people = await cli(['install', 'sk_bundled', '--root', elsewhere]);
     assert.match(people.stdout, /2 files, sha256:[0-9a-f]{12}…, 1 of 2 verified by digest\n$/);
-    assert.equal(statSync(join(root, 'bundled', 'SKILL.md')).isFile(), true);
+    assert.equal(statSync(join(elsewhere, 'bundled', 'SKILL.md')).isFile(), true);
+    // The version is pinned now: reinstalling it needs a digest from the registry to hold the pin against.
+    const again = await cli(['--json', 'install', 'sk_bundled', '--root', elsewhere, '--force']);
+    assert.equal(parsed(again).error.code, 'DIGEST_MISSING');
   });
 });
 

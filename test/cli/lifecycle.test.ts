@@ -103,6 +103,14 @@ describe('the command line: lifecycle and account commands', () => {
     writeFileSync(file, JSON.stringify(unitBody({ title: 'Mine' })));
     const added = parsed(await cli(['--json', 'units', 'add', file]));
     assert.equal(added.data.title, 'Mine');
+    const colours = { description: 'ANSI colours.', examples: ['printf "\u001b[31mred"'] };
+    writeFileSync(file, JSON.stringify(unitBody({ title: 'Colours', content: colours })));
+    const warned = await cli(['units', 'add', file]);
+    const [, colourId] =
+      /^added (ku_\S+): Colours \(quality [\d.]+\)\nwarning: content\.examples\.0 contains control characters \(first: U\+001B\)/.exec(
+        warned.stdout,
+      ) ?? assert.fail(warned.stdout);
+    assert.equal((await cli(['units', 'delete', colourId!, '--yes'])).code, 0);
     writeFileSync(file, JSON.stringify(unitBody({ type: 'rumour' })));
     const bad = await cli(['units', 'add', file]);
     assert.equal(bad.code, 2);
@@ -160,7 +168,7 @@ describe('the command line: lifecycle and account commands', () => {
       [['search', '--min-quality', '2'], /--min-quality must be <= 1, not "2"/],
       [['search', '--offset', '-1'], /--offset must be >= 0/],
       [['search', 'x'.repeat(501)], /the search words must NOT have more than 500 characters/],
-      [['search', '--units', '--tags', 'a'], /--tags filters skills/],
+      [['search', '--units', '--conformant', 'true'], /--conformant filters skills, not knowledge units/],
       [['register', 'bad id!'], /agent_id must match pattern/],
       [['register', 'ok', '--tier', 'gold'], /--tier must be one of free, pro, enterprise, not "gold"/],
       [['register', 'ok', '--scopes', 'read,root'], /--scopes.*must be one of read, write, admin/],

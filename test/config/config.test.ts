@@ -2,7 +2,7 @@
 // the start with a message naming the variable.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config/index.js';
 import { KEY_TIERS } from '../../src/domain/model.js';
 
 describe('configuration', () => {

@@ -15,7 +15,7 @@ import {
   mayReadPrivateHistory,
   requireAgent,
   requireScope,
-  skillViewer,
+  viewerOf,
   visibleTo,
 } from '../../src/domain/access.js';
 import { ANONYMOUS, type Agent, type Caller } from '../../src/domain/caller.js';
@@ -83,7 +83,7 @@ describe('access rules', () => {
       [true, true],
     ]);
     for (const caller of callers)
-      for (const skill of skills) assert.equal(visibleTo(skillViewer(caller), skill), canSeeSkill(caller, skill));
+      for (const skill of skills) assert.equal(visibleTo(viewerOf(caller), skill), canSeeSkill(caller, skill));
   });
 
   it('let the contributor with write scope, or an admin, delete a unit', () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { generateApiKey, hashApiKey, keyPrefixOf, looksLikeApiKey, sameHash } from '../../src/domain/keys.js';
-import { commaList, searchTerms, textFilter } from '../../src/domain/search.js';
-import { findUnstorableText } from '../../src/domain/text.js';
+import { commaList, searchTerms, textFilter } from '../../src/domain/query-text.js';
+import { controlCharacterIn, controlCharacterRefusal, findUnstorableText } from '../../src/domain/text.js';
 
 describe('search terms', () => {
   it('keeps only words, lower-cased and de-duplicated', () => {
@@ -71,5 +71,29 @@ describe('storable text', () => {
     assert.equal(findUnstorableText({ 'k\u0000': 1 }), 'k\u0000');
     assert.equal(findUnstorableText({ ok: '😀 \u200f', n: 1, z: null }), null);
     assert.equal(findUnstorableText('\udc00'), 'value');
+  });
+});
+
+describe('control characters', () => {
+  it('finds C0 controls but tab and line feed, DEL and C1; a carriage return only outside a line break', () => {
+    for (const text of ['plain', 'tab\there', 'two\nlines', 'unicode é 😀 \u200b'])
+      assert.equal(controlCharacterIn(text), null, text);
+    assert.equal(controlCharacterIn('a\u001b[8mb'), 'U+001B');
+    assert.equal(controlCharacterIn('bell\u0007'), 'U+0007');
+    assert.equal(controlCharacterIn('\u0000'), 'U+0000');
+    assert.equal(controlCharacterIn('form\ffeed'), 'U+000C');
+    assert.equal(controlCharacterIn('del\u007f'), 'U+007F');
+    assert.equal(controlCharacterIn('csi\u009b'), 'U+009B');
+    assert.equal(controlCharacterIn('crlf\r\n'), 'U+000D', 'no line breaks in a one-line field');
+    assert.equal(controlCharacterIn('crlf\r\n', true), null);
+    assert.equal(controlCharacterIn('over\rwrite', true), 'U+000D', 'a lone carriage return overwrites the line');
+  });
+
+  it('refuses them naming the field', () => {
+    assert.equal(controlCharacterRefusal('title', 'ok'), null);
+    assert.equal(
+      controlCharacterRefusal('title', 'x\u001b]52;c;ZXZpbA==\u0007'),
+      'title must not contain control characters (found U+001B; only tab and line feed are allowed): a terminal acts on them, which can hide text from a reader',
+    );
   });
 });

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { replaceFolder } from '../../src/cli/install/folder.js';
-import { checkBundle, normalizeBundlePath } from '../../src/domain/bundles.js';
+import { checkBundle, normalizeBundlePath, versionDigest } from '../../src/domain/bundles.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { call, register, skillMd, testApp } from '../helpers/app.js';
 import { announce, fcParams, RUNS } from './harness.js';
@@ -167,10 +167,14 @@ describe('bundle paths (fuzz)', () => {
           const normal = checked.files.map((f) => f.path);
           assert.equal(modelProblem(normal), null, `accepted ${JSON.stringify(paths)}`);
           const target = join(root, `skill-${installs++}`);
-          await replaceFolder(target, [
-            { path: 'SKILL.md', bytes: new Uint8Array(Buffer.from('md')) },
-            ...checked.files.map((f) => ({ path: f.path, bytes: new Uint8Array(f.content) })),
-          ]);
+          await replaceFolder(
+            target,
+            [
+              { path: 'SKILL.md', bytes: new Uint8Array(Buffer.from('md')) },
+              ...checked.files.map((f) => ({ path: f.path, bytes: new Uint8Array(f.content) })),
+            ],
+            versionDigest('md', checked.files),
+          );
           for (const file of checked.files)
             assert.deepEqual(readFileSync(join(target, ...file.path.split('/'))), file.content, file.path);
           rmSync(target, { recursive: true });

@@ -16,7 +16,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import type { OidcConfig } from '../../src/config.js';
+import type { OidcConfig } from '../../src/config/index.js';
 import { createJwtVerifier } from '../../src/http/oidc.js';
 import { register, testConfig } from '../helpers/app.js';
 import * as A from './arbitraries.js';

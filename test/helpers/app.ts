@@ -1,7 +1,7 @@
 // Builders for HTTP tests: an app over a fresh store with a fake clock, and small request helpers.
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/app.js';
-import { loadConfig, type Config } from '../../src/config.js';
+import { loadConfig, type Config } from '../../src/config/index.js';
 import type { Store } from '../../src/store/store.js';
 
 /** Rate limits are out of the way unless a test sets them. */

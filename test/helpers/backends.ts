@@ -22,6 +22,8 @@ export interface SharedDatabase {
   exec(sql: string): Promise<void>;
   /** Removes the database; every instance must be closed first. */
   drop(): Promise<void>;
+  /** PostgreSQL: the schema the database lives in (for a connection of a test's own). */
+  schema?: string;
 }
 
 export interface Backend {
@@ -130,6 +132,7 @@ function postgres(url: string): Backend {
     shared: async () => {
       const schema = await freshSchema(url);
       return {
+        schema,
         start: () => openPostgresStore(url, { schema }),
         appliedMigrations: async () =>
           (

@@ -121,16 +121,18 @@ describe('HTTP conventions', () => {
     assert.notEqual(after.headers.etag, before);
   });
 
-  it('lets any cache keep public version files and archives for a year, and keeps private ones out of shared caches', async () => {
-    const immutable = 'public, max-age=31536000, immutable';
-    assert.equal(
-      (await call(t.app, 'GET', `/v1/skills/${publicSkill}/versions/1.0.0/files/SKILL.md`)).headers['cache-control'],
-      immutable,
-    );
-    assert.equal(
-      (await call(t.app, 'GET', `/v1/skills/${publicSkill}/versions/1.0.0/archive.zip`)).headers['cache-control'],
-      immutable,
-    );
+  it('lets shared caches keep public version files and archives for minutes, revalidated, and keeps private ones out of them', async () => {
+    const minutes = 'public, max-age=300, must-revalidate';
+    for (const url of [
+      `/v1/skills/${publicSkill}/versions/1.0.0/files/SKILL.md`,
+      `/v1/skills/${publicSkill}/versions/1.0.0/archive.zip`,
+    ]) {
+      const res = await call(t.app, 'GET', url);
+      assert.equal(res.headers['cache-control'], minutes, url);
+      const again = await call(t.app, 'GET', url, { headers: { 'if-none-match': String(res.headers.etag) } });
+      assert.equal(again.statusCode, 304, url);
+      assert.equal(again.headers['cache-control'], minutes, `${url}: a revalidation renews the same lifetime`);
+    }
     assert.equal(
       (await call(t.app, 'GET', `/v1/skills/${publicSkill}/files/SKILL.md`)).headers['cache-control'],
       'no-cache',
@@ -144,6 +146,31 @@ describe('HTTP conventions', () => {
       const res = await call(t.app, 'GET', url, { key });
       assert.equal(res.statusCode, 200, url);
       assert.equal(res.headers['cache-control'], 'private, no-cache', url);
+    }
+  });
+
+  it('answers a cache revalidating a version of a skill made private, or deleted, with 404, not 304', async () => {
+    for (const [name, takeDown] of [
+      [
+        'made-private',
+        (id: string) => call(t.app, 'POST', `/v1/skills/${id}/visibility`, { key, body: { visibility: 'private' } }),
+      ],
+      ['deleted', (id: string) => call(t.app, 'DELETE', `/v1/skills/${id}`, { key })],
+    ] as const) {
+      const id = (await contributeSkill(t.app, key, { name: `soon-${name}` })).id;
+      const urls = [`/v1/skills/${id}/versions/1.0.0/files/SKILL.md`, `/v1/skills/${id}/versions/1.0.0/archive.zip`];
+      const etags: string[] = [];
+      for (const url of urls) {
+        const res = await call(t.app, 'GET', url);
+        const maxAge = Number(/max-age=(\d+)/.exec(String(res.headers['cache-control']))?.[1]);
+        assert.ok(maxAge <= 300 && !String(res.headers['cache-control']).includes('immutable'), url);
+        etags.push(String(res.headers.etag));
+      }
+      assert.equal((await takeDown(id)).statusCode, 200, name);
+      for (const [i, url] of urls.entries()) {
+        const res = await call(t.app, 'GET', url, { headers: { 'if-none-match': etags[i]! } });
+        assert.equal(res.statusCode, 404, `${name}: ${url}`);
+      }
     }
   });
 

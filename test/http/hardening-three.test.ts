@@ -2,7 +2,7 @@
 // loopback registry, MCP messages nested to exhaust the stack, and yanked skills delivered to agent hosts.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/index.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { call, contributeSkill, errorCode, register, skillMd, testApp, testConfig } from '../helpers/app.js';
 

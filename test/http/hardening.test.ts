@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setImmediate as tick } from 'node:timers/promises';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/index.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { backends } from '../helpers/backends.js';
 import {
@@ -18,6 +18,7 @@ import {
   unitBody,
   type TestApp,
 } from '../helpers/app.js';
+import { randomIds } from '../../src/domain/ids.js';
 
 const UUID = '6f0c2a1e-9b7d-4c3e-8a5f-1d2e3f4a5b6c';
 const json = { 'content-type': 'application/json' };
@@ -284,6 +285,7 @@ describe('hardening: idempotent secrets, proxies, bodies, headers and readiness'
   it('answers 503, not 500, when no unused key prefix can be drawn (13.8)', async () => {
     const t = await testApp(openSqliteStore('sqlite::memory:'), {
       ids: {
+        ...randomIds,
         skillId: () => 'sk_x',
         unitId: () => 'ku_x',
         apiKey: () => `reg_SAME${'x'.repeat(36)}${Math.random().toString(36).slice(2, 6)}`,

@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
-import { loadConfig, type OidcConfig } from '../../src/config.js';
+import { loadConfig, type OidcConfig } from '../../src/config/index.js';
 import {
   createJwtVerifier,
   DEFAULT_JWKS_TIMEOUT_MS,
@@ -709,6 +709,8 @@ for (const backend of backends()) {
               ['idp:dave@corp.example', undefined],
               ['IDP:dave@corp.example', undefined],
               ['iDp:x', undefined],
+              ['1DP:x', undefined],
+              ['ldp:dave@corp.example', undefined],
               ['idp:', undefined],
               ['idp:carol@corp.example', token],
               ['idp:erin', admin],
@@ -721,7 +723,9 @@ for (const backend of backends()) {
               assert.deepEqual(refused.json(), {
                 error: {
                   code: 'VALIDATION_ERROR',
-                  message: 'agent_id must not start with "idp:": that prefix is reserved for identity-provider agents',
+                  message:
+                    'agent_id must not start with "idp:", or with anything that looks like it: that prefix is reserved ' +
+                    'for identity-provider agents',
                 },
               });
             }

@@ -54,6 +54,15 @@ for (const backend of backends())
           'POST /v1/knowledge/{id}/validate',
           'GET /v1/reputation/{agent_id}',
           'GET /v1/export/{agent_id}',
+          'POST /v1/reports',
+          'POST /v1/moderation/appeals',
+          'GET /v1/moderation/reports',
+          'POST /v1/moderation/decisions',
+          'GET /v1/moderation/log',
+          'POST /v1/advisories',
+          'GET /v1/advisories',
+          'GET /v1/advisories/{id}',
+          'POST /v1/advisories/query',
         ];
         assert.deepEqual(served.sort(), expected.sort());
         // Each documented route is served: no 405, and no "route not found" 404.
@@ -131,6 +140,29 @@ for (const backend of backends()) {
       'POST /v1/skills/:id/visibility': {
         url: () => `/v1/skills/${skillId}/visibility`,
         body: () => ({ visibility: 'private' }),
+        expect: { reader: 403, other: 403 },
+      },
+      // The owner's key reports its own unit (403 for itself: the reader key is the owner's); another agent
+      // may report it, so its call is left to the moderation tests (it would file a report).
+      'POST /v1/reports': {
+        url: () => '/v1/reports',
+        body: () => ({ target: unitId, reason: 'spam' }),
+        expect: { reader: 403 },
+      },
+      'POST /v1/moderation/appeals': {
+        url: () => '/v1/moderation/appeals',
+        body: () => ({ target: unitId, message: 'please' }),
+        expect: { reader: 409, other: 403 },
+      },
+      'GET /v1/moderation/reports': { url: () => '/v1/moderation/reports', expect: { reader: 403, other: 403 } },
+      'POST /v1/moderation/decisions': {
+        url: () => '/v1/moderation/decisions',
+        body: () => ({ target: unitId, action: 'hold', reason: 'malware' }),
+        expect: { reader: 403, other: 403 },
+      },
+      'POST /v1/advisories': {
+        url: () => '/v1/advisories',
+        body: () => ({ skill_id: skillId, versions: '*', severity: 'low', summary: 's', details: 'd' }),
         expect: { reader: 403, other: 403 },
       },
     };

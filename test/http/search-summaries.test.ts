@@ -1,10 +1,9 @@
 // The summaries a search answers are kept between searches and read from the store once, and a change to
 // an item (a verdict, a visibility change, a deletion), made through any instance, is in the next
-// search's answer. A search without filters asks nothing of each match (unitFilter answers null).
+// search's answer.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
-import { unitFilter } from '../../src/service/search.js';
 import { estimatedBytes, SummaryCache } from '../../src/service/summary-cache.js';
 import type { Store } from '../../src/store/store.js';
 import { backends } from '../helpers/backends.js';
@@ -179,10 +178,5 @@ describe('SummaryCache', () => {
         for (const q of reference.queue) held.add(q.seq);
       }
     }
-  });
-
-  it('is not asked for anything by a unit search without filters', () => {
-    assert.equal(unitFilter({ types: [] }), null);
-    assert.notEqual(unitFilter({ types: [], minQuality: 0.5 }), null);
   });
 });

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -90,6 +90,16 @@ describe('backup and restore', () => {
     assert.equal(over.code, 1);
     assert.match(over.stderr, /pass --force/);
     assert.equal((await command('restore', [backup, '--force'], { REG_DATABASE_URL: `sqlite:${restored}` })).code, 0);
+  });
+
+  it('removes the search snapshot of the database it replaces', async () => {
+    const snapshot = join(`${restored}.search`, 'index.snapshot');
+    mkdirSync(`${restored}.search`, { recursive: true });
+    writeFileSync(snapshot, 'the index of the database being replaced');
+    const put = await command('restore', [backup, '--force'], { REG_DATABASE_URL: `sqlite:${restored}` });
+    assert.equal(put.code, 0, put.stderr);
+    assert.equal(existsSync(snapshot), false);
+    assert.match(put.stdout, /removed the search index snapshot/);
   });
 
   it('refuses a file that is not a registry database, and names the tools for PostgreSQL', async () => {

@@ -15,10 +15,10 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { unitBody } from '../helpers/app.js';
 import { freePort, ROOT } from './server.js';
+import { NODE22, node22Missing } from '../helpers/coverage.js';
 
 const run = promisify(execFile);
 const NATIVE_BUILD = join(ROOT, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
-const NODE22 = join(ROOT, '.tmp', 'node22');
 
 /** A Node.js runtime to serve the build with, and better-sqlite3 compiled for its ABI. */
 interface Runtime {
@@ -37,9 +37,7 @@ const runtimes: Runtime[] = [
         name: 'Node 22',
         node: join(NODE22, 'node', 'bin', 'node'),
         addon: join(NODE22, 'better_sqlite3.node'),
-        missing: existsSync(join(NODE22, 'better_sqlite3.node'))
-          ? undefined
-          : 'no Node 22 in .tmp/node22 (scripts/install-node22.sh installs it and compiles better-sqlite3 for it)',
+        missing: node22Missing(),
       },
 ].filter((r): r is Runtime => r !== null);
 

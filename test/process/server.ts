@@ -62,7 +62,7 @@ export async function startServer(env: Record<string, string>, timeoutMs = 20_00
 }
 
 export async function json(url: string, init: Omit<RequestInit, 'body'> & { key?: string; body?: unknown } = {}) {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...(init.headers as Record<string, string> | undefined) };
   if (init.key) headers.authorization = `Bearer ${init.key}`;
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(url, {

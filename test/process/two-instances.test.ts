@@ -91,6 +91,54 @@ describe('two instances on one PostgreSQL and one Redis', { skip }, () => {
     assert.equal(after.status, 401);
     assert.equal(after.headers.get('www-authenticate'), 'Bearer error="invalid_token"');
   });
+  it('searches on both instances agree with the database after skills flip visibility through both while both publish', async () => {
+    const reg = await json(`${a.url}/v1/auth/register`, {
+      method: 'POST',
+      body: { agent_id: 'flipper', scopes: ['read', 'write'], tier: 'pro' },
+    });
+    const key = reg.body.data.api_key as string;
+    const publish = async (on: Running, name: string, word: string) => {
+      const res = await json(`${on.url}/v1/skills`, {
+        method: 'POST',
+        key,
+        body: {
+          skill_md_content: `---\nname: ${name}\ndescription: ${word} survey tools.\n---\n# ${word}\n`,
+          visibility: 'public',
+        },
+      });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return res.body.data.id as string;
+    };
+    const flipped = [];
+    for (let i = 0; i < 30; i++) flipped.push(await publish(i % 2 ? b : a, `flip-${i}`, 'kookaburra'));
+    const setVisibility = (on: Running, id: string, visibility: string) =>
+      json(`${on.url}/v1/skills/${id}/visibility`, { method: 'POST', key, body: { visibility } });
+    // Both instances write at once: flips (each ending private) beside new publications, with searches.
+    const published: Promise<string>[] = [];
+    await Promise.all([
+      ...flipped.map(async (id, i) => {
+        for (const visibility of ['private', 'public', 'private'])
+          assert.equal((await setVisibility(i % 2 ? a : b, id, visibility)).status, 200);
+      }),
+      ...Array.from({ length: 40 }, (_, i) => {
+        const made = publish(i % 2 ? a : b, `emu-${i}`, 'emu');
+        published.push(made);
+        return made;
+      }),
+      ...Array.from({ length: 20 }, (_, i) => json(`${(i % 2 ? a : b).url}/v1/skills?q=kookaburra`, { key })),
+    ]);
+    for (const on of [a, b]) {
+      const anonymous = await json(`${on.url}/v1/skills?q=kookaburra&limit=100`, {
+        headers: { 'x-forwarded-for': '198.51.100.20' },
+      });
+      assert.equal(anonymous.status, 200);
+      assert.deepEqual(anonymous.body.data, [], 'every flipped skill ended private');
+      assert.equal(anonymous.body.total, 0);
+      const emus = await json(`${on.url}/v1/skills?q=emu&limit=100`, { key });
+      assert.equal(emus.body.total, 40, 'every acknowledged publication is searchable');
+    }
+  });
+
   it('allows 10 anonymous requests per minute across both instances together, not 20', async () => {
     const statuses: number[] = [];
     const from = { headers: { 'x-forwarded-for': '198.51.100.10' } };

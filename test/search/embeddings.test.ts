@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { OpenAIEmbeddings } from '../../src/search/embeddings/openai.js';
 import { BuiltinEmbeddings } from '../../src/search/embeddings/builtin.js';
 import { WorkerEmbeddings } from '../../src/search/embeddings/worker.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/index.js';
 
 const providerSpecFromEnv = (env: Record<string, string>) => loadConfig(env).embeddings;
 

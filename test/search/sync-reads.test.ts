@@ -12,11 +12,13 @@ import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import type { Store } from '../../src/store/store.js';
 import { contributeUnit, register, testApp } from '../helpers/app.js';
 
-test('a search reads the change log only when it holds something new', async () => {
+test('a search asks the change log one query, and applies a change once', async () => {
   const t = await testApp(openSqliteStore('sqlite::memory:'));
   let reads = 0;
+  let applied = 0;
   const feed = Object.create(t.store) as Store;
-  feed.searchChanges = (after, limit) => (reads++, t.store.searchChanges(after, limit));
+  feed.searchChanges = (after, limit, through) => (reads++, t.store.searchChanges(after, limit, through));
+  feed.searchItemsBySeq = (kind, seqs) => ((applied += seqs.length), t.store.searchItemsBySeq(kind, seqs));
   const search = new RegistrySearch(feed, { embeddings: { kind: 'none' } });
   try {
     const key = await register(t.app, 'alice');
@@ -25,10 +27,13 @@ test('a search reads the change log only when it holds something new', async () 
     await search.ready;
     const before = reads;
     for (let i = 0; i < 3; i++) assert.equal((await search.search('unit', 'zebra', null, 10, 0))!.total, 1);
-    assert.equal(reads, before, 'nothing new: the changes are not read');
+    assert.equal(reads, before + 3, 'nothing new: one query a search');
+    const appliedBefore = applied;
     await contributeUnit(t.app, key, { title: 'Zebra migration routes' });
     assert.equal((await search.search('unit', 'zebra', null, 10, 0))!.total, 2);
-    assert.equal(reads, before + 1);
+    assert.equal(reads, before + 4, 'a change settled at once on SQLite: still one query');
+    assert.equal((await search.search('unit', 'zebra', null, 10, 0))!.total, 2);
+    assert.equal(applied, appliedBefore + 1, 'the change is applied once');
   } finally {
     await search.close();
     await t.close();
@@ -39,6 +44,7 @@ test('a batch of changes reads its items a part at a time, drops the ones gone a
   const index = new KindIndex('unit', noEmbeddings, { limits: UNBOUNDED_TERMS, memoryFull: () => false });
   const item = (seq: number): SearchItem => ({
     kind: 'unit',
+    held: false,
     seq,
     id: `ku_${seq}`,
     agentId: 'a',
@@ -60,7 +66,7 @@ test('a batch of changes reads its items a part at a time, drops the ones gone a
       return seqs.filter((seq) => seq % 3 !== 0).map(item);
     },
   } as unknown as IndexFeed;
-  const changes = Array.from({ length: 450 }, (_, i) => ({ seq: i + 1, kind: 'unit' as const, itemSeq: i + 1 }));
+  const changes = Array.from({ length: 450 }, (_, i) => ({ tx: 0, seq: i + 1, kind: 'unit' as const, itemSeq: i + 1 }));
   const heard: number[] = [];
   await applyChangeBatch(
     feed,

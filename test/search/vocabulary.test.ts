@@ -4,6 +4,7 @@
 // words and says so, instead of growing until the process dies.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import { LexicalIndex, type FieldSpec, type TermLimits } from '../../src/search/lexical.js';
 
 const FIELDS: FieldSpec[] = [
@@ -100,4 +101,65 @@ test('when memory runs short no new word is admitted, until it does not', () => 
   for (let i = 200; i < 300; i++) ix.add(i, [[`item${i}`], [], [], []]);
   assert.equal(ix.vocabulary().full, false);
   assert.deepEqual(found(ix, 'item299'), [299]);
+});
+
+test('a word only removed items held leaves the vocabulary and is never saved; its id serves a new word', () => {
+  const ix = limited({});
+  // Enough words that one removal does not sweep at once (a sweep comes after 1/1024 of the vocabulary).
+  for (let i = 0; i < 3_000; i++) ix.add(i, [[`name${i}`], ['shared'], [], []], 'alice');
+  ix.add(5_000, [['erased'], ['shared', 'secretword'], [], []], 'mallory');
+  const size = ix.vocabularySize;
+  ix.remove(5_000);
+  const saved = () => new Set([...ix.termLists()].map(([term]) => term));
+  assert.equal(saved().has('secretword'), false, 'never saved once no live item holds it');
+  assert.equal(saved().has('erased'), false);
+  assert.ok(saved().has('shared'));
+  assert.deepEqual(found(ix, 'secretword'), []);
+  assert.equal(ix.vocabularySize, size, 'held in memory until the next sweep');
+  for (let i = 0; i < 2; i++) ix.remove(i);
+  assert.equal(ix.vocabularySize, size - 4, 'the sweep after three removals took their own words out');
+  assert.equal(ix.docFreq('secretword'), 0);
+  assert.equal(ix.docFreq('shared'), 3_001, 'document frequencies of the words kept are unchanged until compaction');
+  assert.equal(ix.ownerTermCount('mallory'), 0, 'words that left the vocabulary count no more');
+  ix.add(6_000, [['fresh'], ['newword'], [], []], 'bob');
+  assert.deepEqual(found(ix, 'newword'), [6_000]);
+  assert.deepEqual(found(ix, 'name3'), [3]);
+  assert.deepEqual(found(ix, 'name1'), []);
+});
+
+test('after a sweep the vocabulary is exactly the words of the live items, through adds, replacements and removals', () => {
+  const term = fc.integer({ min: 0, max: 400 }).map((x) => `w${x}`);
+  const docArb = fc.tuple(
+    fc.array(term, { maxLength: 3 }),
+    fc.array(term, { maxLength: 8 }),
+    fc.constant<string[]>([]),
+    fc.constant<string[]>([]),
+  );
+  const step = fc.oneof(
+    { weight: 3, arbitrary: fc.record({ add: fc.integer({ min: 0, max: 60 }), d: docArb }) },
+    { weight: 2, arbitrary: fc.record({ remove: fc.integer({ min: 0, max: 60 }) }) },
+  );
+  fc.assert(
+    fc.property(fc.array(step, { minLength: 1, maxLength: 200 }), (steps) => {
+      const ix = limited({});
+      ix.sweepShare = 0.05;
+      const live = new Map<number, string[][]>();
+      for (const s of steps) {
+        if ('add' in s) {
+          ix.add(s.add, s.d);
+          live.set(s.add, s.d);
+        } else {
+          ix.remove(s.remove);
+          live.delete(s.remove);
+        }
+      }
+      const held = new Set([...live.values()].flatMap((d) => d.flat()));
+      assert.deepEqual(new Set([...ix.termLists()].map(([t]) => t)), held, 'what a snapshot saves');
+      ix.dropDeadTerms();
+      assert.equal(ix.vocabularySize, held.size, 'what memory holds');
+      for (const t of held)
+        assert.equal(ix.countMatches([t]), [...live.values()].filter((d) => d.flat().includes(t)).length, t);
+    }),
+    { numRuns: 100, seed: 3 },
+  );
 });

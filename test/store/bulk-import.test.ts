@@ -21,6 +21,7 @@ import { REWARD_MILLIS } from '../../src/domain/reputation.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import type { Store } from '../../src/store/store.js';
+import { skillQuery, unitQuery } from '../helpers/lists.js';
 
 const UNITS = 1_200;
 const SKILLS = 150;
@@ -53,14 +54,10 @@ async function oneByOne(store: Store): Promise<void> {
 async function sameReads(a: Store, b: Store): Promise<void> {
   for (const domain of [undefined, ...new Set(units.slice(0, 40).map((u) => u.unit.domain))]) {
     for (const offset of [0, 20, 700]) {
-      const query = { types: [], domain, minQuality: offset === 20 ? 0.5 : undefined, limit: 20, offset };
+      const query = unitQuery({ domain, minQuality: offset === 20 ? 0.5 : undefined, limit: 20, offset });
       assert.deepEqual(await b.listUnits(query), await a.listUnits(query), `units of ${domain} from ${offset}`);
-      const skillQuery = { domain, tags: [], limit: 20, offset, viewer: { agentId: null, everything: true } };
-      assert.deepEqual(
-        await b.listSkills(skillQuery),
-        await a.listSkills(skillQuery),
-        `skills of ${domain} from ${offset}`,
-      );
+      const skills = skillQuery({ domain, limit: 20, offset, viewer: { agentId: null, everything: true } });
+      assert.deepEqual(await b.listSkills(skills), await a.listSkills(skills), `skills of ${domain} from ${offset}`);
     }
   }
   for (const kind of ['unit', 'skill'] as const) {
@@ -71,7 +68,7 @@ async function sameReads(a: Store, b: Store): Promise<void> {
     );
   }
   const tagged = skills[0]!.plan.version.tags.slice(0, 1);
-  const byTag = { tags: tagged, limit: 50, offset: 0, viewer: { agentId: null, everything: true } };
+  const byTag = skillQuery({ tags: tagged, limit: 50, offset: 0, viewer: { agentId: null, everything: true } });
   assert.deepEqual(await b.listSkills(byTag), await a.listSkills(byTag), 'skills by tag');
   for (const agent of [EXPORTER_ID, contributorId(3)]) {
     assert.deepEqual(await b.reputation(agent, 1_000), await a.reputation(agent, 1_000), `reputation of ${agent}`);

@@ -25,6 +25,7 @@ import {
   type Store,
 } from '../../src/store/store.js';
 import type { Backend } from '../helpers/backends.js';
+import { skillQuery, unitQuery } from '../helpers/lists.js';
 
 let counter = 0;
 const at = (n: number) => new Date(Date.UTC(2026, 10, 22, 10, 0, 0, n)).toISOString();
@@ -249,28 +250,30 @@ export function storeContract(backend: Backend): void {
         unit('lister', { quality_score: 0.6, domain: 'd2', type: 'pitfall', title: 'Epsilon gamma' }),
       ];
       for (const u of made) await store.contributeUnit(u, u.quality_score, 200);
-      const page = await store.listUnits({ types: [], limit: 100, offset: 0, domain: undefined });
+      const page = await store.listUnits(unitQuery({ types: [], limit: 100, offset: 0, domain: undefined }));
       const mine = page.items.filter((u) => u.agent_id === 'lister').map((u) => u.title);
       assert.deepEqual(mine, ['Delta wave', 'Gamma burst detection', 'Epsilon gamma', 'Gamma ray']);
-      const d1 = await store.listUnits({ types: [], domain: 'd1', limit: 1, offset: 1 });
+      const d1 = await store.listUnits(unitQuery({ types: [], domain: 'd1', limit: 1, offset: 1 }));
       assert.equal(d1.total, 2);
       assert.deepEqual(
         d1.items.map((u) => u.title),
         ['Gamma ray'],
       );
-      const typed = await store.listUnits({ types: ['pattern', 'pitfall'], domain: 'd2', limit: 10, offset: 0 });
+      const typed = await store.listUnits(
+        unitQuery({ types: ['pattern', 'pitfall'], domain: 'd2', limit: 10, offset: 0 }),
+      );
       assert.equal(typed.total, 2);
-      const good = await store.listUnits({ types: [], domain: 'd2', minQuality: 0.7, limit: 10, offset: 0 });
+      const good = await store.listUnits(unitQuery({ types: [], domain: 'd2', minQuality: 0.7, limit: 10, offset: 0 }));
       assert.deepEqual(
         good.items.map((u) => u.title),
         ['Delta wave'],
       );
-      const fact = await store.listUnits({ types: ['fact'], domain: 'd1', limit: 10, offset: 0 });
+      const fact = await store.listUnits(unitQuery({ types: ['fact'], domain: 'd1', limit: 10, offset: 0 }));
       assert.deepEqual(
         fact.items.map((u) => u.title),
         ['Gamma ray'],
       );
-      const past = await store.listUnits({ types: [], domain: 'd1', limit: 10, offset: 2 });
+      const past = await store.listUnits(unitQuery({ types: [], domain: 'd1', limit: 10, offset: 2 }));
       assert.deepEqual([past.total, past.items], [2, []], 'a page past the end is empty, with the exact total');
     });
 
@@ -282,46 +285,60 @@ export function storeContract(backend: Backend): void {
       await store.publishSkill(pub);
       await store.publishSkill(priv);
       const view = (agentId: string | null, everything = false) => ({ agentId, everything });
-      const anon = await store.listSkills({ agentId: 'skiller', tags: [], limit: 10, offset: 0, viewer: view(null) });
+      const anon = await store.listSkills(
+        skillQuery({ agentId: 'skiller', tags: [], limit: 10, offset: 0, viewer: view(null) }),
+      );
       assert.deepEqual(
         anon.items.map((s) => s.name),
         ['git-tool'],
       );
       assert.equal(anon.total, 1);
-      const ownerView = await store.listSkills({
-        agentId: 'skiller',
-        tags: [],
-        limit: 10,
-        offset: 0,
-        viewer: view('skiller'),
-      });
+      const ownerView = await store.listSkills(
+        skillQuery({
+          agentId: 'skiller',
+          tags: [],
+          limit: 10,
+          offset: 0,
+          viewer: view('skiller'),
+        }),
+      );
       assert.equal(ownerView.total, 2);
-      const adminView = await store.listSkills({
-        agentId: 'skiller',
-        tags: [],
-        limit: 10,
-        offset: 0,
-        viewer: view('watcher', true),
-      });
+      const adminView = await store.listSkills(
+        skillQuery({
+          agentId: 'skiller',
+          tags: [],
+          limit: 10,
+          offset: 0,
+          viewer: view('watcher', true),
+        }),
+      );
       assert.equal(adminView.total, 2);
-      const tagged = await store.listSkills({ tags: ['CLI', 'Git'], limit: 10, offset: 0, viewer: view('skiller') });
+      const tagged = await store.listSkills(
+        skillQuery({ tags: ['CLI', 'Git'], limit: 10, offset: 0, viewer: view('skiller') }),
+      );
       assert.deepEqual(
         tagged.items.map((s) => s.name),
         ['git-tool'],
       );
-      const named = await store.listSkills({
-        name: 'secret-tool',
-        tags: [],
-        limit: 10,
-        offset: 0,
-        viewer: view('skiller'),
-      });
+      const named = await store.listSkills(
+        skillQuery({
+          name: 'secret-tool',
+          tags: [],
+          limit: 10,
+          offset: 0,
+          viewer: view('skiller'),
+        }),
+      );
       assert.deepEqual(
         named.items.map((s) => s.name),
         ['secret-tool'],
       );
       assert.deepEqual(
-        (await store.listSkills({ name: 'secret-tool', tags: [], limit: 10, offset: 0, viewer: view(null) })).total,
+        (
+          await store.listSkills(
+            skillQuery({ name: 'secret-tool', tags: [], limit: 10, offset: 0, viewer: view(null) }),
+          )
+        ).total,
         0,
       );
       const published = priv.version.publishedAt;
@@ -359,7 +376,7 @@ export function storeContract(backend: Backend): void {
           .sort();
         const listed = [];
         for (const agentId of ['vis-a', 'vis-b']) {
-          const page = await store.listSkills({ agentId, tags: [], limit: 10, offset: 0, viewer });
+          const page = await store.listSkills(skillQuery({ agentId, tags: [], limit: 10, offset: 0, viewer }));
           assert.equal(page.total, page.items.length);
           listed.push(...page.items.map((s) => s.name));
         }
@@ -418,7 +435,9 @@ export function storeContract(backend: Backend): void {
       );
       const view = { agentId: null, everything: false };
       const listed = async () =>
-        (await store.listSkills({ tags: [], limit: 10, offset: 0, viewer: view })).items.filter((s) => s.id === id);
+        (await store.listSkills(skillQuery({ tags: [], limit: 10, offset: 0, viewer: view }))).items.filter(
+          (s) => s.id === id,
+        );
       assert.deepEqual(
         (await listed()).map((s) => s.version),
         ['1.1.0'],
@@ -570,6 +589,7 @@ export function storeContract(backend: Backend): void {
             visibility: 'public',
             version: '1.0.0',
             listed: true,
+            held: false,
             description: 'Has files.',
             frontmatter: JSON.stringify({ name: 'bundled', description: 'Has files.' }),
             skillMd: { digest: sha256Digest(skillMd), size: Buffer.byteLength(skillMd) },
@@ -590,7 +610,7 @@ export function storeContract(backend: Backend): void {
 
     it('feeds the search index: every change logged, items and vectors by sequence, vectors dropped with their item', async () => {
       await store.createAgentWithKey(newKey('indexed'));
-      const { last: before } = await store.searchChangeBounds();
+      const { last: before } = await store.changeLogState();
       const u = unit('indexed', {
         title: 'Feed me',
         content: { description: 'A fed unit.', examples: ['one', 'two'] },
@@ -598,7 +618,7 @@ export function storeContract(backend: Backend): void {
       await store.contributeUnit(u, 0.5, 200);
       const plan = skill('indexed', { name: 'fed-skill', body: 'the fed body' });
       await store.publishSkill(plan);
-      const changes = await store.searchChanges(before, 100);
+      const { changes } = await store.searchChanges(before, 100);
       assert.deepEqual(new Set(changes.map((c) => c.kind)), new Set(['unit', 'skill']));
       const unitSeq = changes.find((c) => c.kind === 'unit')!.itemSeq;
       const skillSeq = changes.find((c) => c.kind === 'skill')!.itemSeq;
@@ -641,7 +661,7 @@ export function storeContract(backend: Backend): void {
         [],
         'a deleted item takes its vector with it',
       );
-      const after = await store.searchChanges(changes.at(-1)!.seq, 100);
+      const after = (await store.searchChanges(changes.at(-1)!, 100)).changes;
       assert.deepEqual(
         after.map((c) => [c.kind, c.itemSeq]),
         [['unit', unitSeq]],
@@ -652,9 +672,24 @@ export function storeContract(backend: Backend): void {
         [],
         'a vector for a deleted item is not kept',
       );
-      const { last } = await store.searchChangeBounds();
-      assert.ok((await store.purgeSearchChanges(last)) > 0);
-      assert.equal((await store.searchChangeBounds()).first, last);
+      const { last } = await store.changeLogState();
+      assert.ok(await store.holdsChange(last));
+      assert.ok((await store.purgeSearchChanges(1)) > 0, 'all but the newest change purged');
+      const purged = await store.changeLogState();
+      assert.deepEqual(purged.last, last, 'the newest change is kept');
+      const read = await store.searchChanges(before, 100);
+      assert.deepEqual(
+        read.changes.map((c) => ({ tx: c.tx, seq: c.seq })),
+        [last],
+      );
+      assert.ok(
+        purged.purged.tx < last.tx || (purged.purged.tx === last.tx && purged.purged.seq < last.seq),
+        'the purge mark is behind the newest change',
+      );
+      assert.ok(
+        before.tx < purged.purged.tx || (before.tx === purged.purged.tx && before.seq < purged.purged.seq),
+        'a reader from before the purge is behind the mark',
+      );
     });
 
     it('keeps reputation exact and the history complete, in batches', async () => {
@@ -800,7 +835,7 @@ export function storeContract(backend: Backend): void {
         // Reads pass the text to the database, which refuses it; the store answers with the same error.
         await assert.rejects(store.findKeyByHash('\u0000'), UnstorableTextError);
         await assert.rejects(
-          store.listUnits({ types: [], domain: 'a\u0000b', limit: 10, offset: 0 }),
+          store.listUnits(unitQuery({ types: [], domain: 'a\u0000b', limit: 10, offset: 0 })),
           UnstorableTextError,
         );
         const profile = await store.reputation('nul-writer', 10);

@@ -8,9 +8,11 @@ import pg from 'pg';
 import type { KnowledgeUnit, UnitType } from '../../src/domain/model.js';
 import { decideVerdict } from '../../src/domain/verdicts.js';
 import { foldUnitCounts, vacuumUnitCounts } from '../../src/store/postgres/unit-counts.js';
-import type { UnitQuery } from '../../src/store/store.js';
 import { openPostgres, postgresUrl } from '../helpers/backends.js';
 import { agentKey } from '../helpers/keys.js';
+import { unitQuery, type UnitFilters } from '../helpers/lists.js';
+
+type UnitSpec = UnitFilters & { types: string[]; limit: number; offset: number };
 
 const url = postgresUrl();
 // Scores on both sides of bucket edges, including ones whose × 100 is not exact in binary (0.29, 0.57).
@@ -58,7 +60,7 @@ describe(
     });
 
     /** The plain count over every unit the filters admit. */
-    async function counted(query: UnitQuery): Promise<number> {
+    async function counted(query: UnitSpec): Promise<number> {
       const { rows } = await client.query<{ n: string }>(
         `SELECT count(*) AS n FROM knowledge_units WHERE ($1::text[] IS NULL OR type = ANY($1)) AND ($2::text IS NULL OR domain = $2)
          AND ($3::float8 IS NULL OR quality_score >= $3)`,
@@ -72,14 +74,14 @@ describe(
       for (const domain of [undefined, ...DOMAINS]) {
         for (const types of [[], ['fact'], ['pattern', 'pitfall']] as UnitType[][]) {
           for (const minQuality of FLOORS) {
-            const query: UnitQuery = {
+            const query: UnitSpec = {
               types,
               limit: 5,
               offset: 0,
               ...(domain ? { domain } : {}),
               ...(minQuality === undefined ? {} : { minQuality }),
             };
-            const page = await store.listUnits(query);
+            const page = await store.listUnits(unitQuery(query));
             assert.equal(page.total, await counted(query), `${when}: ${JSON.stringify(query)}`);
             checked++;
           }

@@ -18,6 +18,7 @@ import {
   type FaultyLink,
 } from '../helpers/backends.js';
 import { unitRecord } from '../helpers/records.js';
+import { unitQuery } from '../helpers/lists.js';
 
 const url = postgresUrl();
 const skip = url ? false : 'REG_TEST_DATABASE_URL is not set';
@@ -73,7 +74,7 @@ describe('PostgreSQL store', { skip }, () => {
         await store.getUnit(u.id),
         await store.findIdempotentResponse('upgrader', 'u'.repeat(64), at(0)),
         await store.reputation('upgrader', 5),
-        await store.listUnits({ types: [], limit: 5, offset: 0 }),
+        await store.listUnits(unitQuery({ types: [], limit: 5, offset: 0 })),
         await store.getSkill('sk_none'),
       ];
       const before = await reads();
@@ -108,7 +109,7 @@ describe('PostgreSQL store', { skip }, () => {
     })();
     try {
       for (let i = 0; i < 150; i++) {
-        const page = await store.listUnits({ types: [], limit: 100, offset: 0 });
+        const page = await store.listUnits(unitQuery({ types: [], limit: 100, offset: 0 }));
         assert.equal(
           page.items.length,
           Math.min(page.total, 100),
@@ -212,7 +213,7 @@ describe('PostgreSQL store', { skip }, () => {
     const calls: [string, () => Promise<unknown>][] = [
       ['ping', () => store.ping()],
       ['a read', () => store.findKeyByHash('0'.repeat(64))],
-      ['a list', () => store.listUnits({ types: [], limit: 5, offset: 0 })],
+      ['a list', () => store.listUnits(unitQuery({ types: [], limit: 5, offset: 0 }))],
       ['a write', () => store.contributeUnit(unit('outage'), 0.5, 200)],
     ];
 

@@ -10,8 +10,11 @@ import Database from 'better-sqlite3';
 import type { KnowledgeUnit, UnitType } from '../../src/domain/model.js';
 import { decideVerdict } from '../../src/domain/verdicts.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
-import type { Store, UnitQuery } from '../../src/store/store.js';
+import type { Store } from '../../src/store/store.js';
 import { agentKey } from '../helpers/keys.js';
+import { unitQuery, type UnitFilters } from '../helpers/lists.js';
+
+type UnitSpec = UnitFilters & { types: string[]; limit: number; offset: number };
 
 // Scores on both sides of bucket edges, including ones whose × 100 is not exact in binary (0.29, 0.57).
 const QUALITIES = [0, 0.1, 0.29, 0.2999, 0.3, 0.4999, 0.5, 0.5001, 0.57, 0.58, 0.7, 0.99, 1];
@@ -96,7 +99,7 @@ describe('SQLite unit lists: every shortcut gives what the plain query gives', (
   });
 
   /** The plain query: count and order over every unit the filters admit, no shortcut. */
-  function expected(query: UnitQuery): { ids: string[]; total: number } {
+  function expected(query: UnitSpec): { ids: string[]; total: number } {
     const conditions: string[] = [];
     const params: unknown[] = [];
     if (query.types.length > 0) {
@@ -145,7 +148,7 @@ describe('SQLite unit lists: every shortcut gives what the plain query gives', (
       const random = rng(name.length);
       const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
       for (let round = 0; round < 400; round++) {
-        const query: UnitQuery = {
+        const query: UnitSpec = {
           types: random() < 0.3 ? TYPES.filter(() => random() < 0.5) : [],
           limit: 1 + Math.floor(random() * 25),
           offset: random() < 0.3 ? 0 : Math.floor(random() * 220),
@@ -153,7 +156,7 @@ describe('SQLite unit lists: every shortcut gives what the plain query gives', (
         if (random() < 0.4) query.domain = pick(DOMAINS);
         const floor = random() < 0.5 ? pick(FLOORS) : undefined;
         if (floor !== undefined) query.minQuality = floor;
-        const got = await store.listUnits(query);
+        const got = await store.listUnits(unitQuery(query));
         assert.deepEqual(
           { total: got.total, ids: got.items.map((u) => u.id) },
           expected(query),

@@ -4,7 +4,7 @@
 // (so the sanitizer alone must hold), axe-core, and a phone's width. Screenshots go to test-results/web/
 // (git-ignored) for review. Without Chromium the suite is skipped and says why.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { chromium, type Browser, type BrowserContextOptions, type Page } from 'p
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { seed, type Seeded } from './seed.js';
+import { findChromium } from '../helpers/coverage.js';
 
 // The functions handed to page.evaluate run in the browser; this project type-checks without the DOM
 // library, so the few browser globals they use are declared here, for this file only.
@@ -32,20 +33,6 @@ const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
-
-/** REG_CHROMIUM when set (and only it), else Debian's or Ubuntu's package. */
-function findChromium(): { path: string } | { missing: string } {
-  const named = process.env.REG_CHROMIUM?.trim();
-  if (named)
-    return existsSync(named) ? { path: named } : { missing: `REG_CHROMIUM names ${named}, which does not exist` };
-  const path = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((candidate) => existsSync(candidate));
-  return path
-    ? { path }
-    : {
-        missing:
-          'Chromium is not installed: run `sudo bash scripts/install-chromium.sh` (Debian/Ubuntu), or set REG_CHROMIUM to a Chromium binary',
-      };
-}
 
 const chromiumFound = findChromium();
 const executablePath = 'path' in chromiumFound ? chromiumFound.path : null;
@@ -229,7 +216,7 @@ describe('the web pages in Chromium', { skip }, () => {
       await page.getByLabel('Search knowledge units').fill('retry');
       await page.getByLabel('Pattern').check();
       await page.getByRole('button', { name: 'Search' }).click();
-      await page.waitForURL(/kind=knowledge&q=retry&domain=&min_quality=&types=pattern/);
+      await page.waitForURL(/kind=knowledge&q=retry&domain=&tags=&min_quality=&types=pattern/);
       await page.getByRole('link', { name: 'Retry idempotent requests with exponential backoff' }).click();
       await page.waitForURL(`${base}/knowledge/${s.retryUnit}`);
       await shot(page, 'nojs-unit');

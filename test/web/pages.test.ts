@@ -238,7 +238,7 @@ for (const backend of backends())
       assert.match(res.body, /<dt>Confidence<\/dt><dd>0\.80/);
       assert.match(res.body, /<dt>Verdicts<\/dt><dd>1 valid, 0 invalid<\/dd>/);
       assert.match(res.body, /<dt>Contributor<\/dt><dd><a href="\/agents\/alice">alice<\/a><\/dd>/);
-      assert.match(res.body, /<a class="tag" href="\/search\?kind=knowledge&amp;q=resilience">resilience<\/a>/);
+      assert.match(res.body, /<a class="tag" href="\/search\?kind=knowledge&amp;tags=resilience">resilience<\/a>/);
     });
 
     it('shows an agent: reputation, counts, skills, units and recent history', async () => {

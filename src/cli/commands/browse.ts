@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { ApiError } from '../../domain/errors.js';
 import type { KnowledgeUnit, SkillVersionSummary } from '../../domain/model.js';
 import type { SkillSummary, UnitSummary } from '../../domain/summaries.js';
+import { SKILL_FILTERS, UNIT_FILTERS } from '../../domain/filters.js';
 import { SkillListQuery, UnitListQuery } from '../../http/schemas.js';
 import { checked } from '../checks.js';
 import { commandContext, type GlobalOptions, UsageError } from '../context.js';
@@ -66,53 +67,59 @@ export function showUnit(unit: KnowledgeUnit): string {
 
 interface SearchOptions {
   units?: boolean;
-  domain?: string;
-  tags?: string;
-  types?: string;
-  minQuality?: string;
   limit?: string;
   offset?: string;
+  [filter: string]: string | boolean | undefined;
 }
+
+/** Every list filter of either kind (the lists' declarations), with the kinds it filters. */
+const FILTERS = Object.entries({ ...SKILL_FILTERS, ...UNIT_FILTERS }).map(([param, field]) => ({
+  param,
+  flag: `--${param.replace(/_/g, '-')}`,
+  option: param.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()),
+  description: (field.schema as { description?: string }).description ?? param,
+  skills: param in SKILL_FILTERS,
+  units: param in UNIT_FILTERS,
+}));
 
 const SEARCH_FLAGS = {
   q: 'the search words',
-  domain: '--domain',
-  tags: '--tags',
-  types: '--types',
-  min_quality: '--min-quality',
   limit: '--limit',
   offset: '--offset',
+  ...Object.fromEntries(FILTERS.map((f) => [f.param, f.flag])),
 };
 
 export function browseCommands(program: Command): void {
-  program
+  const search = program
     .command('search')
     .description('search skills (or knowledge units with --units); summaries, best first')
     .argument('[query...]', 'free text')
-    .option('--units', 'search knowledge units instead of skills')
-    .option('--domain <domain>', 'only this domain')
-    .option('--tags <list>', 'skills: comma-separated tags, every one required')
-    .option('--types <list>', 'units: comma-separated unit types, any of')
-    .option('--min-quality <score>', 'minimum quality score, 0..1')
+    .option('--units', 'search knowledge units instead of skills');
+  for (const f of FILTERS)
+    search.option(
+      `${f.flag} <value>`,
+      `${f.skills && f.units ? '' : f.skills ? 'skills: ' : 'units: '}${f.description}`,
+    );
+  search
     .option('--limit <n>', 'results per page, 1..100 (default 20)')
     .option('--offset <n>', 'results to skip')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ kreg search extract tables from pdf\n  $ kreg search --units --types pattern,pitfall retries\n  $ kreg --json search pdf --limit 5 --offset 5',
+      '\nExamples:\n  $ kreg search extract tables from pdf\n  $ kreg search --units --types pattern,pitfall --tags http retries\n  $ kreg --json search pdf --limit 5 --offset 5',
     )
     .action(async (words: string[], options: SearchOptions, command: Command) => {
-      if (options.units && options.tags !== undefined)
-        throw new UsageError('--tags filters skills; with --units, use --types');
-      if (!options.units && options.types !== undefined)
-        throw new UsageError('--types filters knowledge units: add --units');
-      const raw = {
+      const raw: Record<string, string | undefined> = {
         q: words.length > 0 ? words.join(' ') : undefined,
-        domain: options.domain,
-        min_quality: options.minQuality,
         limit: options.limit,
         offset: options.offset,
-        ...(options.units ? { types: options.types } : { tags: options.tags }),
       };
+      for (const f of FILTERS) {
+        const value = options[f.option];
+        if (value === undefined) continue;
+        if (options.units && !f.units) throw new UsageError(`${f.flag} filters skills, not knowledge units`);
+        if (!options.units && !f.skills) throw new UsageError(`${f.flag} filters knowledge units: add --units`);
+        raw[f.param] = String(value);
+      }
       const query = checked<Record<string, string | number | undefined>>(
         options.units ? UnitListQuery : SkillListQuery,
         dropUndefined(raw),

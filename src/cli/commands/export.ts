@@ -10,7 +10,7 @@ import { AgentParams } from '../../http/schemas.js';
 import { checked } from '../checks.js';
 import { ApiError } from '../../domain/errors.js';
 import { type CommandContext, UsageError } from '../context.js';
-import { columns, plural } from '../format.js';
+import { columns, plural, printableJsonStream } from '../format.js';
 import { whoami } from './account.js';
 import { withContext } from './actions.js';
 
@@ -45,11 +45,10 @@ export function exportCommand(program: Command): void {
       withContext(async (ctx, agentArgument: string | undefined, options: { out?: string }) => {
         const agentId = await agentOf(ctx, agentArgument);
         const body = await ctx.client.stream(`/v1/export/${encodeURIComponent(agentId)}`);
-        const streamed = (to: NodeJS.WritableStream, end = true) =>
-          pipeline(body, to, { end }).catch((error: unknown) => Promise.reject(ctx.client.failure(error)));
+        const failed = (error: unknown) => Promise.reject(ctx.client.failure(error));
         if (!options.out) {
-          // The document itself is the output, JSON with or without --json.
-          await streamed(process.stdout, false);
+          // The document itself is the output, JSON with or without --json, printable as every result is.
+          await pipeline(body, printableJsonStream(), process.stdout, { end: false }).catch(failed);
           process.stdout.write('\n');
           return;
         }
@@ -60,7 +59,7 @@ export function exportCommand(program: Command): void {
         // Written beside the file and renamed when complete: a cut export never looks like a whole one.
         const partial = `${options.out}.${randomBytes(4).toString('hex')}.partial`;
         try {
-          await streamed(createWriteStream(partial, { mode: 0o600 }));
+          await pipeline(body, createWriteStream(partial, { mode: 0o600 })).catch(failed);
           await rename(partial, options.out);
         } finally {
           await rm(partial, { force: true });

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { ApiError } from '../../domain/errors.js';
 import { UnreachableError } from '../client.js';
 import { CommandFailed } from '../context.js';
+import { printable } from '../format.js';
 import { withContext } from './actions.js';
 
 export function mcpCommand(program: Command): void {
@@ -32,7 +33,7 @@ export function mcpCommand(program: Command): void {
                 );
               if (!(error instanceof UnreachableError)) throw error;
               process.stderr.write(
-                `the registry at ${ctx.url} cannot be reached now (${error.message}); serving anyway\n`,
+                `${printable(`the registry at ${ctx.url} cannot be reached now (${error.message}); serving anyway`)}\n`,
               );
             }
           }

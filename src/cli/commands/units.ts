@@ -57,13 +57,16 @@ export function unitsCommands(program: Command): void {
     .action(async (file: string, _options: unknown, command: Command) => {
       const body = checked(UnitBody, readJson(file), { where: file, coerce: false });
       const ctx = commandContext(command.optsWithGlobals<GlobalOptions>());
-      const { body: answer } = await ctx.client.post<{ data: KnowledgeUnit; quality_score: number }>(
-        '/v1/knowledge',
-        body,
-      );
-      ctx.out.result(
-        answer,
-        () => `added ${answer.data.id}: ${oneLine(answer.data.title, 70)} (quality ${answer.quality_score})`,
+      const { body: answer } = await ctx.client.post<{
+        data: KnowledgeUnit;
+        quality_score: number;
+        warnings?: string[];
+      }>('/v1/knowledge', body);
+      ctx.out.result(answer, () =>
+        [
+          `added ${answer.data.id}: ${oneLine(answer.data.title, 70)} (quality ${answer.quality_score})`,
+          ...(answer.warnings ?? []).map((w) => `warning: ${w}`),
+        ].join('\n'),
       );
     });
 

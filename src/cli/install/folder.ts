@@ -1,16 +1,26 @@
-// Installing is exact and atomic: the version's files are written into a new folder beside the target,
-// flushed, and swapped in by renaming, so the target holds exactly the version's files (nothing left from an
-// earlier version) and a failure at any step leaves the earlier installation as it was and no temporary
-// folder behind. The swap is two renames on one file system (the old folder aside, the new one in); a
-// crash between them leaves the old folder beside the target, under a name that says so.
+// Installing is exact, verified and atomic: the version's files are written into a new folder beside the
+// target, flushed, and their version digest read back from that folder and compared with the one expected
+// (the lock's pin, or the registry's); only then are they swapped in by renaming. So the target holds exactly
+// the version's files (nothing left from an earlier version), and a failure at any step, a digest that
+// differs included, leaves the earlier installation as it was and no temporary folder behind. The swap is
+// two renames on one file system (the old folder aside, the new one in); a crash between them leaves the old
+// folder beside the target, under a name that says so.
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, mkdtemp, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { versionDigest } from '../../domain/bundles.js';
+import { CommandFailed } from '../context.js';
 
 export interface FileToWrite {
   path: string;
   bytes: Uint8Array;
+}
+
+/** A folder to replace: `target` is to hold exactly `files`, whose version digest must be `digest`. */
+export interface FolderChange {
+  target: string;
+  files: readonly FileToWrite[];
+  digest: string;
 }
 
 /** Temporary folders live beside the target, hidden, and say what they are. */
@@ -27,12 +37,12 @@ async function writeFlushed(file: string, bytes: Uint8Array): Promise<void> {
   }
 }
 
-/** Removes a folder on SIGINT/SIGTERM while `work` runs, then lets the signal end the process as usual. */
-async function cleanedOnSignal<T>(folder: () => string | undefined, work: () => Promise<T>): Promise<T> {
+/** Removes folders on SIGINT/SIGTERM while `work` runs, then lets the signal end the process as usual. */
+async function cleanedOnSignal<T>(folders: () => string[], work: () => Promise<T>): Promise<T> {
   const onSignal = (signal: NodeJS.Signals) => {
-    const path = folder();
-    if (path) void rm(path, { recursive: true, force: true }).finally(() => process.kill(process.pid, signal));
-    else process.kill(process.pid, signal);
+    void Promise.all(folders().map((path) => rm(path, { recursive: true, force: true }))).finally(() =>
+      process.kill(process.pid, signal),
+    );
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
@@ -44,45 +54,67 @@ async function cleanedOnSignal<T>(folder: () => string | undefined, work: () => 
   }
 }
 
+/** Writes `change`'s files into `staging` and checks their version digest there, before anything is replaced. */
+async function stage(staging: string, change: FolderChange): Promise<void> {
+  for (const file of change.files) {
+    const path = join(staging, ...file.path.split('/'));
+    await mkdir(dirname(path), { recursive: true });
+    await writeFlushed(path, file.bytes);
+  }
+  const written = await installedDigest(staging);
+  if (written !== change.digest) {
+    throw new CommandFailed(
+      `the files written for ${change.target} have the digest ${written ?? '(none)'}, not ${change.digest}; nothing was changed`,
+      'DIGEST_MISMATCH',
+    );
+  }
+}
+
+/** Puts the verified `staging` folder in `target`'s place (the old folder aside, then removed). */
+async function swapIn(staging: string, target: string): Promise<void> {
+  const previous = await lstat(target).catch(() => null);
+  if (!previous) return rename(staging, target);
+  const aside = join(dirname(target), `.${basename(target)}.kreg-old-${randomBytes(4).toString('hex')}`);
+  await rename(target, aside);
+  try {
+    await rename(staging, target);
+  } catch (error) {
+    await rename(aside, target);
+    throw error;
+  }
+  await rm(aside, { recursive: true, force: true });
+}
+
 /**
- * Makes `target` a folder holding exactly `files` (paths already checked by the domain's installablePaths),
- * replacing whatever folder was there. All or nothing: on failure the old folder is untouched.
+ * Makes each change's target a folder holding exactly its files (paths already checked by the domain's
+ * installablePaths), replacing whatever folder was there. Every folder is written and verified before the
+ * first is swapped in: a failure until then changes nothing.
  */
-export async function replaceFolder(target: string, files: readonly FileToWrite[]): Promise<void> {
-  await mkdir(dirname(target), { recursive: true });
-  let staging: string | undefined;
+export async function replaceFolders(changes: readonly FolderChange[]): Promise<void> {
+  const staged: { staging: string; target: string }[] = [];
   await cleanedOnSignal(
-    () => staging,
+    () => staged.map((s) => s.staging),
     async () => {
       try {
-        staging = await mkdtemp(stagingPrefix(target));
-        for (const file of files) {
-          const path = join(staging, ...file.path.split('/'));
-          await mkdir(dirname(path), { recursive: true });
-          await writeFlushed(path, file.bytes);
+        for (const change of changes) {
+          await mkdir(dirname(change.target), { recursive: true });
+          staged.push({ staging: await mkdtemp(stagingPrefix(change.target)), target: change.target });
+          await stage(staged.at(-1)!.staging, change);
         }
-        const previous = await lstat(target).catch(() => null);
-        if (!previous) {
-          await rename(staging, target);
-          staging = undefined;
-          return;
+        while (staged.length > 0) {
+          await swapIn(staged[0]!.staging, staged[0]!.target);
+          staged.shift();
         }
-        const aside = join(dirname(target), `.${basename(target)}.kreg-old-${randomBytes(4).toString('hex')}`);
-        await rename(target, aside);
-        try {
-          await rename(staging, target);
-          staging = undefined;
-        } catch (error) {
-          await rename(aside, target);
-          throw error;
-        }
-        await rm(aside, { recursive: true, force: true });
       } finally {
-        if (staging) await rm(staging, { recursive: true, force: true });
+        await Promise.all(staged.map((s) => rm(s.staging, { recursive: true, force: true })));
       }
     },
   );
 }
+
+/** One folder: replaceFolders with a single change. */
+export const replaceFolder = (target: string, files: readonly FileToWrite[], digest: string) =>
+  replaceFolders([{ target, files, digest }]);
 
 /** Every regular file under `folder` (relative, `/`-separated), or null if it holds anything else (a link). */
 async function filesUnder(folder: string, prefix = ''): Promise<string[] | null> {

@@ -1,10 +1,12 @@
 // What install, outdated and update do with a skills folder: install one skill (refusing to overwrite what
-// another skill or a person put there), reproduce every skill skills-lock.json pins (all downloaded and
-// verified before any is written), and where each pinned skill stands against the registry's newest version.
+// another skill or a person put there), reproduce every skill skills-lock.json pins (all downloaded, written
+// beside their folders and verified against the lock before any folder is replaced), and where each pinned
+// skill stands against the registry's newest version.
 import { lstat, readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { CommandFailed, type CommandContext, UsageError } from '../context.js';
-import { installedDigest, replaceFolder } from './folder.js';
+import { expectedHex } from './archive.js';
+import { installedDigest, replaceFolder, replaceFolders } from './folder.js';
 import { LOCK_FILE, readLock, writeLock, type LockEntry, type LockFile } from './lockfile.js';
 import { downloadVersion, fetchSkill, type Download, type InstalledFile, type ServedSkill } from './resolve.js';
 
@@ -24,21 +26,33 @@ function refuseYanked(skill: ServedSkill, allowYanked: boolean | undefined, hint
   }
 }
 
-const entryFor = (ctx: CommandContext, download: Download, digest: string): LockEntry => ({
+const entryFor = (ctx: CommandContext, download: Download): LockEntry => ({
   id: download.skill.id,
   publisher: download.skill.agent_id,
   name: download.skill.name,
   version: download.skill.version,
-  digest,
+  digest: download.digest,
   registry: ctx.url,
 });
 
-/** The digest to pin: the registry's version digest, checked against what was downloaded. */
-function pinnedDigest(download: Download, written: string | null): string {
-  const digest = download.skill.digest ?? written;
-  if (!digest)
-    throw new CommandFailed(`the version digest of ${download.skill.name} could not be computed`, 'DIGEST_UNSUPPORTED');
-  return digest;
+/**
+ * A version skills-lock.json pins is installed only as pinned: the registry must give that very digest, or
+ * nothing is downloaded (the download is then checked against it, and the folder written against the pin).
+ */
+function refuseUnpinned(skill: ServedSkill, pinned: LockEntry, folder: string): void {
+  const what = `${pinned.name} ${pinned.version}`;
+  if (skill.digest === undefined) {
+    throw new CommandFailed(
+      `the registry gives no digest for ${what}, so it cannot be checked against the one ${LOCK_FILE} pins (${pinned.digest}); nothing was written to ${folder}`,
+      'DIGEST_MISSING',
+    );
+  }
+  if (`sha256:${expectedHex(skill.digest, `version ${pinned.version}`)}` !== pinned.digest) {
+    throw new CommandFailed(
+      `the registry gives ${what} the digest ${skill.digest}, but ${LOCK_FILE} pins ${pinned.digest}; nothing was written to ${folder}`,
+      'LOCK_MISMATCH',
+    );
+  }
 }
 
 const exists = (path: string) =>
@@ -102,18 +116,20 @@ export async function installOne(
       };
     }
   }
+  // Reinstalling the version the lock pins (a folder changed since, or --force) must give the pinned content.
+  const locked = pinned && pinned.id === skill.id && pinned.version === skill.version ? pinned : undefined;
+  if (locked) refuseUnpinned(skill, locked, folder);
   const download = await downloadVersion(ctx, skill);
-  await replaceFolder(folder, download.files);
-  const digest = pinnedDigest(download, await installedDigest(folder));
+  await replaceFolder(folder, download.files, locked?.digest ?? download.digest);
   if (lock) {
-    lock.skills[skill.name] = entryFor(ctx, download, digest);
+    lock.skills[skill.name] = entryFor(ctx, download);
     await writeLock(options.root, lock);
   }
   return {
     id: skill.id,
     name: skill.name,
     version: skill.version,
-    digest,
+    digest: download.digest,
     dir: folder,
     unchanged: false,
     yanked: skill.yanked,
@@ -153,23 +169,15 @@ export async function installFromLock(ctx: CommandContext, options: InstallOptio
       continue;
     }
     const skill = await fetchSkill(ctx, entry.id, entry.version);
-    if (skill.digest !== undefined && skill.digest !== entry.digest) {
-      throw new CommandFailed(
-        `the registry gives ${name} ${entry.version} the digest ${skill.digest}, but ${LOCK_FILE} pins ${entry.digest}; nothing was written`,
-        'LOCK_MISMATCH',
-      );
-    }
+    refuseUnpinned(skill, entry, folder);
     refuseYanked(skill, options.allowYanked, `move to a version that is not yanked with kreg update ${name}`);
     pending.push({ folder, entry, download: await downloadVersion(ctx, skill) });
   }
+  // Each folder written and checked against its pin before the first one is replaced.
+  await replaceFolders(
+    pending.map(({ folder, entry, download }) => ({ target: folder, files: download.files, digest: entry.digest })),
+  );
   for (const { folder, entry, download } of pending) {
-    await replaceFolder(folder, download.files);
-    const digest = await installedDigest(folder);
-    if (digest !== entry.digest)
-      throw new CommandFailed(
-        `${folder} does not have the digest ${LOCK_FILE} pins (${entry.digest}), but ${digest}`,
-        'LOCK_MISMATCH',
-      );
     done.push({
       id: entry.id,
       name: entry.name,
@@ -230,12 +238,17 @@ export async function updatePinned(
   const downloads = [];
   for (const status of moving)
     downloads.push({ status, download: await downloadVersion(ctx, await fetchSkill(ctx, status.id, status.latest!)) });
+  await replaceFolders(
+    downloads.map(({ status, download }) => ({
+      target: resolve(root, status.dir),
+      files: download.files,
+      digest: download.digest,
+    })),
+  );
   const updated: { dir: string; name: string; from: string; to: string }[] = [];
   for (const { status, download } of downloads) {
-    const folder = resolve(root, status.dir);
-    await replaceFolder(folder, download.files);
-    lock.skills[status.dir] = entryFor(ctx, download, pinnedDigest(download, await installedDigest(folder)));
-    updated.push({ dir: folder, name: status.dir, from: status.current, to: status.latest! });
+    lock.skills[status.dir] = entryFor(ctx, download);
+    updated.push({ dir: resolve(root, status.dir), name: status.dir, from: status.current, to: status.latest! });
   }
   if (updated.length > 0) await writeLock(root, lock);
   return updated;

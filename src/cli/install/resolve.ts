@@ -3,10 +3,24 @@
 // against its own digest and size, and every download read with a byte cap. "Verified" means checked
 // against a digest the registry gave, never less.
 import { installablePaths } from '../../domain/bundle-paths.js';
-import { MAX_BUNDLE_BYTES, MAX_BUNDLE_FILES, MAX_FILE_BYTES, normalizeBundlePath } from '../../domain/bundles.js';
+import {
+  MAX_BUNDLE_BYTES,
+  MAX_BUNDLE_FILES,
+  MAX_FILE_BYTES,
+  normalizeBundlePath,
+  versionDigest,
+} from '../../domain/bundles.js';
 import type { Skill } from '../../domain/model.js';
 import { CommandFailed, type CommandContext } from '../context.js';
-import { archiveCap, MAX_SKILL_MD_BYTES, sha256Hex, unpackArchive, verifyDigest, type ListedFile } from './archive.js';
+import {
+  archiveCap,
+  expectedHex,
+  MAX_SKILL_MD_BYTES,
+  sha256Hex,
+  unpackArchive,
+  verifyDigest,
+  type ListedFile,
+} from './archive.js';
 import type { FileToWrite } from './folder.js';
 import { FOLDER_NAME } from './lockfile.js';
 
@@ -25,6 +39,8 @@ export interface Download {
   skill: ServedSkill;
   files: FileToWrite[];
   report: InstalledFile[];
+  /** The version digest of the downloaded files (the registry's, when it gave one: checked equal). */
+  digest: string;
 }
 
 const segment = encodeURIComponent;
@@ -98,7 +114,7 @@ export async function downloadVersion(ctx: CommandContext, skill: ServedSkill): 
     const report = [
       { path: 'SKILL.md', size: skillMd.byteLength, sha256: sha256Hex(skillMd), verified: skill.digest !== undefined },
     ];
-    return { skill, files: [{ path: 'SKILL.md', bytes: skillMd }], report };
+    return { skill, files: [{ path: 'SKILL.md', bytes: skillMd }], report, digest: `sha256:${report[0]!.sha256}` };
   }
   // A bundle is fetched as its version's archive, whose digest is the version digest.
   const url = `/v1/skills/${segment(skill.id)}/versions/${segment(skill.version)}/archive.zip`;
@@ -113,6 +129,18 @@ export async function downloadVersion(ctx: CommandContext, skill: ServedSkill): 
     );
   }
   const files = [...unpacked].map(([path, bytes]) => ({ path, bytes }));
+  // What the installed folder's digest will be: an archive other than the registry's own canonical one for
+  // these files would pin a digest that no installation can ever show again.
+  const digest = versionDigest(
+    skill.skill_md_content,
+    files.filter((file) => file.path !== 'SKILL.md').map(({ path, bytes }) => ({ path, content: bytes })),
+  );
+  if (skill.digest !== undefined && digest !== `sha256:${expectedHex(skill.digest, `version ${skill.version}`)}`) {
+    throw new CommandFailed(
+      `the files of version ${skill.version} have the version digest ${digest}, not the registry's ${skill.digest}; nothing was written`,
+      'DIGEST_MISMATCH',
+    );
+  }
   const report = files.map(({ path, bytes }) => ({
     path,
     size: bytes.byteLength,
@@ -120,5 +148,5 @@ export async function downloadVersion(ctx: CommandContext, skill: ServedSkill): 
     // SKILL.md is as checked as the archive; each other file was checked against its own digest.
     verified: path === 'SKILL.md' ? skill.digest !== undefined : true,
   }));
-  return { skill, files, report };
+  return { skill, files, report, digest };
 }

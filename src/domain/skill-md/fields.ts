@@ -11,6 +11,7 @@ import {
   MAX_DESCRIPTION_CHARS,
   MAX_NAME_CHARS,
 } from './limits.js';
+import { controlCharacterRefusal } from '../text.js';
 import { Refusal, type SkillDocument, type WarningList } from './types.js';
 
 /** The fields the Agent Skills format defines. */
@@ -90,7 +91,7 @@ export function readFields(fm: Fields, warnings: WarningList): Omit<SkillDocumen
     );
   }
 
-  return {
+  const read = {
     name,
     displayName,
     description,
@@ -102,6 +103,23 @@ export function readFields(fm: Fields, warnings: WarningList): Omit<SkillDocumen
     metadata,
     version,
   };
+  refuseControlCharacters([
+    ['frontmatter.name', displayName, false],
+    ['frontmatter.description', description, true],
+    ['frontmatter.license', license, false],
+    ['frontmatter.compatibility', compatibility, true],
+    [domain.field, read.domain, false],
+    ...read.tags.map((tag): [string, string, boolean] => [tags.field, tag, false]),
+  ]);
+  return read;
+}
+
+/** What lists and pages show of a skill (text, or null when absent) holds no control characters. */
+function refuseControlCharacters(fields: [field: string, text: string | null, lineBreaks: boolean][]): void {
+  for (const [field, text, lineBreaks] of fields) {
+    const refusal = text === null ? null : controlCharacterRefusal(field, text, lineBreaks);
+    if (refusal !== null) throw new Refusal('control_characters', field, refusal);
+  }
 }
 
 function readName(fm: Fields, warnings: WarningList): { name: string; displayName: string } {

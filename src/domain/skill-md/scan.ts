@@ -1,6 +1,7 @@
 // Soft content findings: invisible characters, HTML outside code, text that looks like a prompt injection.
 // Linear: every regex below is a character class, literal words with bounded gaps, or anchored so that
 // attempts do not overlap.
+import { controlCharacterIn } from '../text.js';
 import type { SkillWarning } from './types.js';
 
 const INVISIBLE = /[\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}]/u;
@@ -54,16 +55,19 @@ const INJECTION: Array<[RegExp, string]> = [
 const MARKDOWN_FILE = /\.(?:md|mdx|markdown|txt)$/i;
 
 /**
- * Soft findings in one text, at most one per kind, in this order: invisible_characters, html (markdown only:
- * no file, or a .md/.mdx/.markdown/.txt file; fenced and inline code are skipped), prompt_injection.
- * With `file`, each warning names it (for the files of a bundle).
+ * Soft findings in one text, at most one per kind, in this order: invisible_characters, control_characters,
+ * html (markdown only: no file, or a .md/.mdx/.markdown/.txt file; fenced and inline code are skipped),
+ * prompt_injection. With `file`, each warning names it (for the files of a bundle).
  */
 export function scanText(text: string, file?: string): SkillWarning[] {
   if (typeof text !== 'string') return [];
   const markdown = file === undefined || MARKDOWN_FILE.test(file);
-  const found = [invisibleCharacters(text), markdown ? html(text) : null, promptInjection(text)].filter(
-    (w) => w !== null,
-  );
+  const found = [
+    invisibleCharacters(text),
+    controlCharacters(text),
+    markdown ? html(text) : null,
+    promptInjection(text),
+  ].filter((w) => w !== null);
   const where = file === undefined ? '' : `${file}: `;
   return found.map((w) => (file === undefined ? w : { ...w, message: `${where}${w.message}`, file }));
 }
@@ -75,6 +79,16 @@ export function invisibleCharacters(text: string): SkillWarning | null {
   return {
     kind: 'invisible_characters',
     message: `the content contains invisible Unicode characters (first: U+${code}), which can hide text from reviewers`,
+  };
+}
+
+/** Control characters other than tab and line breaks (ESC, BEL, ...), which a terminal acts on instead of showing. */
+export function controlCharacters(text: string): SkillWarning | null {
+  const found = controlCharacterIn(text, true);
+  if (found === null) return null;
+  return {
+    kind: 'control_characters',
+    message: `the content contains control characters (first: ${found}), which a terminal acts on instead of showing: they can hide text from reviewers`,
   };
 }
 

@@ -40,13 +40,15 @@ export const CONFORMANCE_KINDS = [
  * Soft findings about the content, which say nothing about conformance.
  * - value_ignored: a tag, domain or tool the registry does not index (over its limits, or not text)
  * - empty_body, long_body: the markdown body is empty, or over 500 lines or 50,000 characters
- * - invisible_characters, html, prompt_injection: from scanText, over the whole SKILL.md (html: the body only)
+ * - invisible_characters, control_characters, html, prompt_injection: from scanText, over the whole SKILL.md
+ *   (html: the body only)
  */
 export const CONTENT_KINDS = [
   'value_ignored',
   'empty_body',
   'long_body',
   'invisible_characters',
+  'control_characters',
   'html',
   'prompt_injection',
 ] as const;
@@ -74,6 +76,7 @@ export type SkillRefusalRule =
   | 'no_name' // name missing, empty, not text, or without a letter or digit to make a slug from
   | 'no_description' // description missing, empty or not text
   | 'description_too_long' // over MAX_DESCRIPTION_CHARS
+  | 'control_characters' // a control character in the name, description, license, compatibility, domain or a tag
   | 'unreadable'; // defensive: an unexpected internal failure
 
 export type SkillParseResult =

@@ -13,7 +13,7 @@ import type {
   RouteHandlerMethod,
 } from 'fastify';
 import type { Context } from '../../service/context.js';
-import type { Access } from '../auth.js';
+import type { Access } from '../../domain/operations.js';
 
 type App = Parameters<FastifyPluginAsyncTypebox>[0];
 

@@ -10,7 +10,7 @@ import { isVersion } from '../../domain/versions.js';
 import { getSkill, getSkillArchive, getSkillFile, listSkillVersions, setYanked } from '../../service/skills.js';
 import type { Skill } from '../../domain/model.js';
 import type { SkillFileContent } from '../../store/store.js';
-import { PRIVATE_REVALIDATE, PUBLIC_IMMUTABLE } from '../conventions.js';
+import { PRIVATE_REVALIDATE, PUBLIC_VERSION } from '../conventions.js';
 import {
   IdParams,
   PageQuery,
@@ -42,18 +42,19 @@ const reprDigest = (digest: string) =>
   `sha-256=:${Buffer.from(digest.replace(/^sha256:/, ''), 'hex').toString('base64')}:`;
 
 /**
- * How long caches may keep a skill's bytes: a version's files and archive never change, so public ones
- * may be kept for a year by any cache; the latest version's files change with each publication, and a
- * private skill's bytes stay out of shared caches. Both are revalidated by their ETag (304).
+ * How long caches may keep a skill's bytes: a public version's files and archive for minutes (their bytes
+ * never change, but a skill made private, held or deleted must stop being served by shared caches soon);
+ * the latest version's files change with each publication, and a private skill's bytes stay out of shared
+ * caches. All are revalidated by their ETag (304).
  */
-const cacheControl = (skill: Skill, immutable: boolean) =>
-  skill.visibility !== 'public' ? PRIVATE_REVALIDATE : immutable ? PUBLIC_IMMUTABLE : 'no-cache';
+const cacheControl = (skill: Skill, pinned: boolean) =>
+  skill.visibility !== 'public' ? PRIVATE_REVALIDATE : pinned ? PUBLIC_VERSION : 'no-cache';
 
 /** A file of a skill, as data: a safe type, nosniff, a sandboxing CSP, its digest and how caches may keep it. */
 function sendFile(
   reply: FastifyReply,
   { skill, file }: { skill: Skill; file: SkillFileContent & { path: string } },
-  immutable: boolean,
+  pinned: boolean,
 ): FastifyReply {
   const name = file.path.split('/').pop()!;
   const text = file.mediaType.includes('charset=utf-8');
@@ -62,7 +63,7 @@ function sendFile(
     .header('content-security-policy', "default-src 'none'; sandbox")
     // Any file name (`docs/说明.md` too): an ASCII fallback, and the name itself in RFC 5987's form.
     .header('content-disposition', contentDisposition(name, { type: text ? 'inline' : 'attachment' }))
-    .header('cache-control', cacheControl(skill, immutable))
+    .header('cache-control', cacheControl(skill, pinned))
     .header('x-skill-version', file.version);
   if (file.digest) reply.header('etag', `"${file.digest}"`).header('repr-digest', reprDigest(file.digest));
   return reply.send(Buffer.from(file.content));

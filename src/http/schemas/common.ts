@@ -19,7 +19,6 @@ export const Limit = Type.Optional(
   Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'page size, 1..100' }),
 );
 export const Offset = Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 }));
-export const MinQuality = Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'minimum quality score' }));
 export const Q = Type.Optional(
   Type.String({
     maxLength: 500,
@@ -28,7 +27,6 @@ export const Q = Type.Optional(
       '(or, with embeddings on, its meaning is close enough); best match first, an exact name or title first',
   }),
 );
-export const Domain = Type.Optional(Type.String({ minLength: 1, maxLength: 100 }));
 
 export const pageOf = <T extends TSchema>(item: T, description: string) =>
   Type.Object(

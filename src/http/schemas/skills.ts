@@ -4,28 +4,11 @@ import { Type, type Static } from 'typebox';
 import { MAX_BUNDLE_BYTES, MAX_BUNDLE_FILES, MAX_FILE_BYTES, MAX_PATH_LENGTH } from '../../domain/bundles.js';
 import { Skill, SkillFile, SkillSummary, SkillVersionSummary, VisibilitySchema } from '../../domain/model.js';
 import { MAX_SKILL_MD_CHARS } from '../../domain/skill-md/limits.js';
-import { closed, Domain, Limit, MinQuality, Offset, pageOf, Q, Timestamp } from './common.js';
+import { closed, Limit, Offset, pageOf, Q, Timestamp } from './common.js';
+import { filterSchemas, SKILL_FILTERS } from '../../domain/filters.js';
 
 export const SkillListQuery = Type.Object(
-  {
-    q: Q,
-    domain: Domain,
-    tags: Type.Optional(Type.String({ maxLength: 1100, description: 'comma-separated; a skill must carry every tag' })),
-    min_quality: MinQuality,
-    conformant: Type.Optional(
-      Type.Boolean({ description: 'only skills that follow (true) or break (false) the Agent Skills format' }),
-    ),
-    publisher: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: "only this agent's skills" })),
-    name: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 64,
-        description: 'only the skill of this name (with publisher: at most one)',
-      }),
-    ),
-    limit: Limit,
-    offset: Offset,
-  },
+  { q: Q, ...filterSchemas(SKILL_FILTERS), limit: Limit, offset: Offset },
   closed,
 );
 export type SkillListQuery = Static<typeof SkillListQuery>;

@@ -2,17 +2,11 @@
 // around the domain's KnowledgeUnit, and verdicts.
 import { Type, type Static } from 'typebox';
 import { KnowledgeUnit, KnowledgeUnitInput, KnowledgeUnitSummary } from '../../domain/model.js';
-import { closed, Domain, Limit, MinQuality, Offset, pageOf, Q } from './common.js';
+import { closed, Limit, Offset, pageOf, Q } from './common.js';
+import { filterSchemas, UNIT_FILTERS } from '../../domain/filters.js';
 
 export const UnitListQuery = Type.Object(
-  {
-    q: Q,
-    types: Type.Optional(Type.String({ maxLength: 200, description: 'comma-separated unit types (any of)' })),
-    domain: Domain,
-    min_quality: MinQuality,
-    limit: Limit,
-    offset: Offset,
-  },
+  { q: Q, ...filterSchemas(UNIT_FILTERS), limit: Limit, offset: Offset },
   closed,
 );
 export type UnitListQuery = Static<typeof UnitListQuery>;
@@ -21,7 +15,15 @@ export const UnitBody = KnowledgeUnitInput;
 export type UnitBody = Static<typeof UnitBody>;
 
 export const UnitCreated = Type.Object(
-  { data: KnowledgeUnit, quality_score: Type.Number() },
+  {
+    data: KnowledgeUnit,
+    quality_score: Type.Number(),
+    warnings: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'soft findings about the content that did not block it (control characters in the content)',
+      }),
+    ),
+  },
   { description: 'The unit, as stored' },
 );
 export const UnitOne = Type.Object({ data: KnowledgeUnit }, { description: 'The whole unit' });

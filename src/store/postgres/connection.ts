@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type { Pool, PoolClient, QueryResult, QueryResultRow } from 'pg';
 import { StoreUnavailableError } from '../store.js';
+import { adoptForeignChangeLog, TX_IN_CHANGE_LOG } from './change-log.js';
 import { mapError } from './errors.js';
 import { migrations as allMigrations, type Migration } from './migrations/index.js';
 
@@ -217,6 +218,12 @@ export async function migrate(
       if (applied.has(migration.version)) continue;
       await applyOne(client, migration);
     }
+    const schema = Math.max(0, ...applied, ...migrations.map((m) => m.version));
+    if (schema >= TX_IN_CHANGE_LOG && (await adoptForeignChangeLog(client)))
+      options.log?.warn(
+        {},
+        'the change log came from another PostgreSQL cluster (a restored dump): search indexes rebuild',
+      );
   } finally {
     // Ending the session releases the advisory lock with it, whatever happened above.
     await client.end().catch(() => {});

@@ -160,20 +160,23 @@ export async function setVisibility(
  * Points the skill at its default version, copying that version's searchable fields and re-indexing its
  * tags, and adds `bytes` to its size, in one statement: the default is the highest release that is not
  * yanked, else the highest pre-release (the domain's latestVersion; this order is tested against it),
- * found through the versions' index. With every version yanked the row shows the highest version and
+ * found through the versions' index. A held version is never the default. With every version yanked the
+ * row shows the highest version that is not held (the highest of all when every one is, version_held) and
  * leaves lists and search (latest_version_seq NULL). Tags the new default no longer has are deleted and
  * those it gains added; the statement's parts share one snapshot, so none deletes a row another inserts.
  */
 const REFRESH_DEFAULT = `
 WITH pick AS (
-  SELECT (SELECT seq FROM skill_versions WHERE skill_seq = $1 AND NOT yanked ORDER BY is_release DESC, sort_key DESC, seq DESC LIMIT 1) AS live,
+  SELECT (SELECT seq FROM skill_versions WHERE skill_seq = $1 AND NOT yanked AND held_at IS NULL ORDER BY is_release DESC, sort_key DESC, seq DESC LIMIT 1) AS live,
+         (SELECT seq FROM skill_versions WHERE skill_seq = $1 AND held_at IS NULL ORDER BY is_release DESC, sort_key DESC, seq DESC LIMIT 1) AS shown,
          (SELECT seq FROM skill_versions WHERE skill_seq = $1 ORDER BY is_release DESC, sort_key DESC, seq DESC LIMIT 1) AS top
 ),
 moved AS (
   UPDATE skills s SET version = v.version, latest_version_seq = pick.live, digest = v.digest, display_name = v.display_name,
     description = v.description, domain = v.domain, tags = v.tags, license = v.license, quality_score = v.quality_score,
-    conformant = v.conformant, file_count = v.file_count, published_at = v.created_at, updated_at = $2, bytes = s.bytes + $3
-  FROM pick, skill_versions v WHERE v.seq = coalesce(pick.live, pick.top) AND s.seq = $1
+    conformant = v.conformant, file_count = v.file_count, published_at = v.created_at, updated_at = $2, bytes = s.bytes + $3,
+    version_held = v.held_at IS NOT NULL, verdict = v.verdict, findings_count = v.findings_count
+  FROM pick, skill_versions v WHERE v.seq = coalesce(pick.live, pick.shown, pick.top) AND s.seq = $1
   RETURNING s.tags
 ),
 tagged AS (SELECT DISTINCT lower(t) AS tag FROM moved, jsonb_array_elements_text(moved.tags) AS t),
@@ -182,7 +185,7 @@ dropped AS (
 )
 INSERT INTO skill_tags (tag, skill_seq) SELECT tag, $1::bigint FROM tagged ON CONFLICT DO NOTHING`;
 
-async function refreshDefault(client: PoolClient, skillSeq: string, at: string, bytes = 0): Promise<void> {
+export async function refreshDefault(client: PoolClient, skillSeq: string, at: string, bytes = 0): Promise<void> {
   await run(client, REFRESH_DEFAULT, [skillSeq, at, bytes]);
 }
 

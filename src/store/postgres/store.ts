@@ -10,6 +10,7 @@ import { postgresDb } from './db.js';
 import { refuseUnstorable } from './errors.js';
 import { GroupCommit, retryingConflicts, Sent, type Work } from './group-commit.js';
 import { purgeResponses, saveResponse } from './idempotency.js';
+import * as moderation from './moderation.js';
 import * as skills from './skills.js';
 import { FOLD_EVERY_MS, foldUnitCounts, VACUUM_CHECK_EVERY_MS, vacuumUnitCounts } from './unit-counts.js';
 import * as verdicts from './verdicts.js';
@@ -157,7 +158,20 @@ export async function openPostgresStore(url: string, options: PoolOptions = {}):
       });
     },
 
-    purgeSearchChanges: (beforeSeq) => writes.purgeSearchChanges(pool, beforeSeq),
+    purgeSearchChanges: (keep) => writes.purgeSearchChanges(pool, keep),
+    fileReport: (report, quota, response) =>
+      writeIf(
+        (client) => moderation.fileReport(client, report, quota),
+        (outcome) => outcome === 'filed',
+        response,
+      ),
+    publishAdvisory: (advisory, response) => write((client) => moderation.publishAdvisory(client, advisory), response),
+    decide: (decision, expectHeld, response) =>
+      writeIf(
+        (client) => moderation.decide(client, decision, expectHeld),
+        (outcome) => outcome === 'decided',
+        response,
+      ),
     saveVectors: (kind, model, vectors) => writes.saveVectors(pool, kind, model, vectors),
   });
   return {

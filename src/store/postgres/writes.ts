@@ -3,8 +3,9 @@
 import type { PoolClient } from 'pg';
 import type { ReputationAction } from '../../domain/model.js';
 import { rewardMove, takeBack as takeBackRule } from '../../domain/reputation.js';
+import { tagKeys } from '../../domain/tags.js';
 import * as rows from '../rows.js';
-import { agentIdSkeletons } from '../../domain/agent-ids.js';
+import { agentIdSkeleton } from '../../domain/agent-ids.js';
 import { AgentConfusableError, AgentExistsError, PrefixTakenError } from '../store.js';
 import type { AgentOrigin, NewKey, SearchKind, StorageQuota, UnitImport } from '../store.js';
 import { checkQuota } from '../quota.js';
@@ -13,7 +14,8 @@ import { uniqueViolation } from './errors.js';
 import { Sent } from './group-commit.js';
 import { chunks, columnsOf, unnestInsert, withWrites, type Statement } from './statements.js';
 
-const UNIT_TYPES = {
+/** The PostgreSQL types of the unit columns that are not text, for the array parameters of a bulk insert. */
+const UNIT_COLUMN_TYPES = {
   examples: 'jsonb',
   tags: 'jsonb',
   confidence: 'float8',
@@ -21,7 +23,10 @@ const UNIT_TYPES = {
   quality_score: 'float8',
   bytes: 'int8',
 };
-const INSERT_UNITS = unnestInsert('knowledge_units', rows.UNIT_INSERT_COLUMNS, UNIT_TYPES);
+const INSERT_UNITS = unnestInsert('knowledge_units', rows.UNIT_INSERT_COLUMNS, UNIT_COLUMN_TYPES, 'seq, id');
+/** A unit's tag keys, after its insert (named `units`) in the same statement. */
+const INSERT_UNIT_TAGS = `INSERT INTO unit_tags (tag, unit_seq)
+SELECT t.tag, units.seq FROM unnest($1::text[], $2::text[]) AS t(tag, id) JOIN units ON units.id = t.id`;
 
 // ---- agents and keys -----------------------------------------------------------------------------
 
@@ -41,14 +46,12 @@ export async function insertAgent(db: Queryable, agentId: string, origin: AgentO
     if (uniqueViolation(error) === 'agents_pkey') throw new AgentExistsError(agentId);
     throw error;
   }
-  for (const skeleton of agentIdSkeletons(agentId)) {
-    const claimed = await run(
-      db,
-      'INSERT INTO agent_skeletons (skeleton, agent_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
-      [skeleton, agentId],
-    );
-    if (claimed.rowCount === 0 && origin === 'api_key') throw new AgentConfusableError(agentId);
-  }
+  const claimed = await run(
+    db,
+    'INSERT INTO agent_skeletons (skeleton, agent_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+    [agentIdSkeleton(agentId), agentId],
+  );
+  if (claimed.rowCount === 0 && origin === 'api_key') throw new AgentConfusableError(agentId);
 }
 
 export async function insertKey(db: Queryable, key: NewKey): Promise<void> {
@@ -170,16 +173,21 @@ export async function reward(
 
 // ---- knowledge units -----------------------------------------------------------------------------
 
-/** The insert of up to ROWS_PER_STATEMENT units. */
-function unitsInsert(items: readonly UnitImport[]): Statement & { name: string } {
+/** The insert of up to ROWS_PER_STATEMENT units, then their tag keys (domain/tags.ts), as two parts of one statement. */
+function unitsInsert(items: readonly UnitImport[]): [Statement & { name: string }, Statement & { name: string }] {
   const values = items.map(({ unit, baseQuality }) => rows.unitValues(unit, baseQuality));
-  return { name: 'units', text: INSERT_UNITS, values: columnsOf(values, rows.UNIT_INSERT_COLUMNS.length) };
+  const tags = items.flatMap(({ unit }) => tagKeys(unit.tags).map((tag) => [tag, unit.id]));
+  return [
+    { name: 'units', text: INSERT_UNITS, values: columnsOf(values, rows.UNIT_INSERT_COLUMNS.length) },
+    { name: 'unit_tags', text: INSERT_UNIT_TAGS, values: columnsOf(tags, 2) },
+  ];
 }
 
 export async function insertUnits(client: PoolClient, items: readonly UnitImport[]): Promise<void> {
   for (const chunk of chunks(items)) {
-    const insert = unitsInsert(chunk);
-    await run(client, insert.text, insert.values);
+    const [units, tags] = unitsInsert(chunk);
+    const statement = withWrites([units], tags);
+    await run(client, statement.text, statement.values);
   }
 }
 
@@ -198,7 +206,7 @@ export function contribute(
   const rewarded = { agentId: unit.agent_id, targetId: unit.id, at: unit.created_at, usage };
   return new Sent(
     undefined,
-    reward(client, [rewarded], 'contribute_knowledge', rewardMillis, quota, [unitsInsert([item])]),
+    reward(client, [rewarded], 'contribute_knowledge', rewardMillis, quota, unitsInsert([item])),
   );
 }
 
@@ -271,8 +279,26 @@ export async function takeBack(
 
 // ---- the search index's feed ------------------------------------------------------------------------
 
-export async function purgeSearchChanges(db: Queryable, beforeSeq: number): Promise<number> {
-  return (await run(db, 'DELETE FROM search_changes WHERE seq < $1', [beforeSeq])).rowCount ?? 0;
+/**
+ * Forgets all but the newest `keep` settled changes (below the oldest transaction still running) and marks
+ * how far the log is purged, in one statement. At least one change stays, as on SQLite.
+ */
+export async function purgeSearchChanges(db: Queryable, keep: number): Promise<number> {
+  const { rows } = await run<{ n: string }>(
+    db,
+    `WITH below AS (
+       SELECT tx, seq FROM search_changes WHERE tx < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+       ORDER BY tx DESC, seq DESC OFFSET $1 LIMIT 1
+     ), gone AS (
+       DELETE FROM search_changes c USING below WHERE (c.tx, c.seq) <= (below.tx, below.seq) RETURNING 1
+     ), marked AS (
+       UPDATE registry_meta m SET log_purged_tx = below.tx, log_purged_seq = below.seq FROM below
+       WHERE (m.log_purged_tx, m.log_purged_seq) < (below.tx, below.seq)
+     )
+     SELECT count(*) AS n FROM gone`,
+    [Math.max(1, keep)],
+  );
+  return Number(rows[0]!.n);
 }
 
 /** Keeps vectors of items that still exist (a vector for a deleted item is dropped). */

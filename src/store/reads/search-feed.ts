@@ -4,19 +4,21 @@
 import type { UnitType, Visibility } from '../../domain/model.js';
 import { byDialect, oneOf, raw, sql, type Db, type Sql } from '../sql.js';
 import { countUnits } from './units.js';
-import type { SearchChange, SearchFeed, SearchItem, SearchKind } from '../store.js';
+import type { ChangeRead, LogPosition, SearchFeed, SearchItem, SearchKind } from '../store.js';
 
 const SKILL_ITEM =
   raw(`SELECT s.seq, s.id, s.name, s.display_name, s.description, s.tags, s.domain, coalesce(v.body, '') AS body,
-  s.quality_score, s.created_at, s.visibility, s.agent_id, s.latest_version_seq IS NOT NULL AS listed, s.conformant
+  s.quality_score, s.created_at, s.visibility, s.agent_id, s.latest_version_seq IS NOT NULL AS listed, s.conformant,
+  (s.held_at IS NOT NULL OR s.version_held = true) AS held
   FROM skills s LEFT JOIN skill_versions v ON v.seq = s.latest_version_seq`);
 const UNIT_ITEM =
   raw(`SELECT ku.seq, ku.id, ku.agent_id, ku.title, ku.description, ku.tags, ku.domain, ku.examples, ku.quality_score,
-  ku.created_at, ku.type FROM knowledge_units ku`);
+  ku.created_at, ku.type, ku.held_at IS NOT NULL AS held FROM knowledge_units ku`);
 
 /** The columns skills and units share, as the index names them. */
 interface ItemRow {
   seq: number | string;
+  held: unknown;
   id: string;
   agent_id: string;
   description: string;
@@ -54,6 +56,7 @@ function items(db: Db, kind: SearchKind, condition: Sql, tail: Sql = raw('')): P
     body,
     qualityScore: r.quality_score,
     createdAt: r.created_at,
+    held: d.bool(r.held),
   });
   if (kind === 'skill') {
     return db.all<SkillItemRow>(sql`${SKILL_ITEM} WHERE ${condition} ORDER BY s.seq ${tail}`).then((found) =>
@@ -79,13 +82,34 @@ const withoutVector = (kind: SearchKind, model: string) =>
     WHERE sv.kind = ${kind} AND sv.item_seq = ${alias(kind)}.seq AND sv.model = ${model})`;
 const toVector = (bytes: Uint8Array) =>
   new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
-/** SQLite reads min() or max() off the primary key only when it is alone in its query. */
-const BOUNDS = byDialect({
-  sqlite: raw(
-    'SELECT coalesce((SELECT min(seq) FROM search_changes), 0) AS first, coalesce((SELECT max(seq) FROM search_changes), 0) AS last',
-  ),
-  postgres: raw('SELECT coalesce(min(seq), 0) AS first, coalesce(max(seq), 0) AS last FROM search_changes'),
-});
+/**
+ * The change log's positions in each dialect (search/feed.ts): PostgreSQL orders by (tx, seq), and its
+ * horizon is the oldest transaction still running; SQLite commits one write transaction at a time in the
+ * order of `seq`, so its changes have tx 0 and are all settled.
+ */
+const LOG = {
+  tx: byDialect({ sqlite: raw('0'), postgres: raw('c.tx') }),
+  horizon: byDialect({
+    sqlite: raw(String(Number.MAX_SAFE_INTEGER)),
+    postgres: raw('pg_snapshot_xmin(pg_current_snapshot())::text::bigint'),
+  }),
+  after: (p: LogPosition) =>
+    byDialect({ sqlite: sql`c.seq > ${p.seq}`, postgres: sql`(c.tx, c.seq) > (${p.tx}, ${p.seq})` }),
+  through: (p: LogPosition) =>
+    byDialect({ sqlite: sql`c.seq <= ${p.seq}`, postgres: sql`(c.tx, c.seq) <= (${p.tx}, ${p.seq})` }),
+  order: byDialect({ sqlite: raw('c.seq'), postgres: raw('c.tx, c.seq') }),
+  newest: byDialect({ sqlite: raw('c.seq DESC'), postgres: raw('c.tx DESC, c.seq DESC') }),
+};
+
+interface ChangeRow {
+  horizon: number | string;
+  purged_tx: number | string;
+  purged_seq: number | string;
+  tx: number | string | null;
+  seq: number | string | null;
+  kind: SearchKind | null;
+  item_seq: number | string | null;
+}
 
 export type SearchFeedReads = Omit<
   SearchFeed,
@@ -101,15 +125,56 @@ export function searchFeedReads(db: Db): SearchFeedReads {
       if (kind === 'unit') return countUnits(db);
       return Number((await db.get<{ n: number | string }>(sql`SELECT count(*) AS n FROM skills`))!.n);
     },
-    async searchChanges(afterSeq, limit): Promise<SearchChange[]> {
-      const found = await db.all<{ seq: number | string; kind: SearchKind; item_seq: number | string }>(
-        sql`SELECT seq, kind, item_seq FROM search_changes WHERE seq > ${afterSeq} ORDER BY seq LIMIT ${limit}`,
+    /** One statement: the changes, the horizon and the purge mark come from one snapshot. */
+    async searchChanges(after, limit, through): Promise<ChangeRead> {
+      const range = through ? sql`${LOG.after(after)} AND ${LOG.through(through)}` : LOG.after(after);
+      const found = await db.all<ChangeRow>(
+        sql`SELECT ${LOG.horizon} AS horizon, m.log_purged_tx AS purged_tx, m.log_purged_seq AS purged_seq,
+          c.tx, c.seq, c.kind, c.item_seq
+        FROM registry_meta m LEFT JOIN (SELECT ${LOG.tx} AS tx, c.seq, c.kind, c.item_seq FROM search_changes c
+          WHERE ${range} ORDER BY ${LOG.order} LIMIT ${limit}) c ON true
+        ORDER BY c.tx, c.seq`,
       );
-      return found.map((c) => ({ seq: Number(c.seq), kind: c.kind, itemSeq: Number(c.item_seq) }));
+      const first = found[0]!;
+      return {
+        changes: found.flatMap((c) =>
+          c.seq === null ? [] : [{ tx: Number(c.tx), seq: Number(c.seq), kind: c.kind!, itemSeq: Number(c.item_seq) }],
+        ),
+        horizon: Number(first.horizon),
+        purged: { tx: Number(first.purged_tx), seq: Number(first.purged_seq) },
+      };
     },
-    async searchChangeBounds() {
-      const bounds = (await db.get<{ first: number | string; last: number | string }>(BOUNDS))!;
-      return { first: Number(bounds.first), last: Number(bounds.last) };
+    async changeLogStart(): Promise<LogPosition> {
+      if (db.dialect === 'sqlite') {
+        const last = await db.get<{ seq: number }>(sql`SELECT coalesce(max(seq), 0) AS seq FROM search_changes`);
+        return { tx: 0, seq: last!.seq };
+      }
+      const row = await db.get<{ horizon: string }>(sql`SELECT ${LOG.horizon} AS horizon`);
+      return { tx: Number(row!.horizon), seq: 0 };
+    },
+    async holdsChange(position) {
+      const found = await db.get(
+        sql`SELECT 1 AS held FROM search_changes c WHERE c.seq = ${position.seq} AND ${LOG.tx} = ${position.tx}`,
+      );
+      return found !== undefined;
+    },
+    async changeLogState() {
+      const row = (await db.get<{
+        database_id: string;
+        purged_tx: number | string;
+        purged_seq: number | string;
+        tx: number | string | null;
+        seq: number | string | null;
+      }>(
+        sql`SELECT m.database_id, m.log_purged_tx AS purged_tx, m.log_purged_seq AS purged_seq, c.tx, c.seq
+        FROM registry_meta m LEFT JOIN (SELECT ${LOG.tx} AS tx, c.seq FROM search_changes c ORDER BY ${LOG.newest} LIMIT 1) c ON true`,
+      ))!;
+      const purged = { tx: Number(row.purged_tx), seq: Number(row.purged_seq) };
+      return {
+        database: row.database_id,
+        purged,
+        last: row.seq === null ? purged : { tx: Number(row.tx), seq: Number(row.seq) },
+      };
     },
     async itemVectors(kind, model, afterSeq, limit) {
       const found = await db.all<{ item_seq: number | string; vector: Uint8Array }>(

@@ -11,6 +11,8 @@ import * as skillRows from '../skill-rows.js';
 import { byDialect, oneOf, raw, rowsInSeqOrder, sql, where, type Db, type Sql } from '../sql.js';
 import type { DiscoveryEntry, Page, SkillExport, SkillIdentity, SkillQuery, SkillStore, Viewer } from '../store.js';
 import { keyset } from './exports.js';
+import { conditionSql, SKILL_COLUMNS } from './filters.js';
+import { visibleCondition } from '../../domain/access.js';
 
 const ORDER = raw('s.quality_score DESC, s.created_at DESC, s.id DESC');
 const SUMMARY = raw(skillRows.SKILL_SUMMARY_COLUMNS);
@@ -21,14 +23,10 @@ const SUMMARY = raw(skillRows.SKILL_SUMMARY_COLUMNS);
  */
 const HOLDS_NAME = byDialect({ sqlite: raw('legacy_duplicate = 0'), postgres: raw('NOT legacy_duplicate') });
 
-/** Which skills a viewer may see: public ones, its own, or every one for an admin. */
+/** Which skills a viewer may see (the domain's visibility rule, as SQL). */
 function visibleTo(viewer: Viewer): Sql[] {
-  if (viewer.everything) return [];
-  return [
-    viewer.agentId === null
-      ? sql`s.visibility = 'public'`
-      : sql`(s.visibility = 'public' OR s.agent_id = ${viewer.agentId})`,
-  ];
+  const condition = visibleCondition(viewer);
+  return condition === null ? [] : [conditionSql(condition, SKILL_COLUMNS)];
 }
 
 export type SkillReads = Omit<
@@ -137,14 +135,15 @@ export function skillReads(
     },
 
     /** A page of a skill's versions, newest first by semver precedence (its index gives the order). */
-    listSkillVersions: (id, page): Promise<Page<SkillVersionSummary> | null> =>
+    listSkillVersions: (id, page, withHeld = true): Promise<Page<SkillVersionSummary> | null> =>
       db.snapshot(async (db) => {
+        const shown = withHeld ? raw('') : raw(' AND v.held_at IS NULL');
         const skill = await db.get<{ seq: number | string; versions: number | string }>(
-          sql`SELECT s.seq, (SELECT count(*) FROM skill_versions v WHERE v.skill_seq = s.seq) AS versions FROM skills s WHERE s.id = ${id}`,
+          sql`SELECT s.seq, (SELECT count(*) FROM skill_versions v WHERE v.skill_seq = s.seq${shown}) AS versions FROM skills s WHERE s.id = ${id}`,
         );
         if (!skill) return null;
         const found = await db.all<skillRows.VersionSummaryRow>(
-          sql`SELECT ${raw(skillRows.VERSION_SUMMARY_COLUMNS)} FROM skill_versions v WHERE v.skill_seq = ${skill.seq}
+          sql`SELECT ${raw(skillRows.VERSION_SUMMARY_COLUMNS)} FROM skill_versions v WHERE v.skill_seq = ${skill.seq}${shown}
             ORDER BY v.sort_key DESC, v.seq DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
         );
         return { items: found.map((v) => skillRows.toVersionSummary(v, db.decode)), total: Number(skill.versions) };
@@ -181,7 +180,7 @@ export function skillReads(
       keyset(
         db,
         (after, size) => sql`SELECT seq, id, name, description, version, digest, file_count FROM skills
-          WHERE visibility = 'public' AND latest_version_seq IS NOT NULL AND seq > ${after} ORDER BY seq LIMIT ${size}`,
+          WHERE visibility = 'public' AND latest_version_seq IS NOT NULL AND held_at IS NULL AND seq > ${after} ORDER BY seq LIMIT ${size}`,
         (s: {
           seq: number | string;
           id: string;
@@ -203,19 +202,7 @@ export function skillReads(
     /** One entry per skill at its default version; a skill whose versions are all yanked is not listed. */
     listSkills: (query: SkillQuery): Promise<Page<SkillSummary>> =>
       db.snapshot(async (db) => {
-        const conditions = [sql`s.latest_version_seq IS NOT NULL`, ...visibleTo(query.viewer)];
-        if (query.conformant !== undefined) conditions.push(sql`s.conformant = ${query.conformant}`);
-        if (query.agentId !== undefined) conditions.push(sql`s.agent_id = ${query.agentId}`);
-        if (query.name !== undefined) conditions.push(sql`s.name = ${query.name}`);
-        if (query.domain !== undefined) conditions.push(sql`s.domain = ${query.domain}`);
-        if (query.minQuality !== undefined) conditions.push(sql`s.quality_score >= ${query.minQuality}`);
-        if (query.tags.length > 0) {
-          // A skill matches when it has every requested tag (tags are kept lower-cased).
-          const tags = [...new Set(query.tags.map((t) => t.toLowerCase()))];
-          conditions.push(sql`s.seq IN (SELECT skill_seq FROM skill_tags WHERE ${oneOf(raw('tag'), tags, 'text')}
-            GROUP BY skill_seq HAVING count(*) = ${tags.length})`);
-        }
-        const from = sql`FROM skills s ${where(conditions)}`;
+        const from = sql`FROM skills s WHERE ${conditionSql(query.condition, SKILL_COLUMNS)}`;
         const total = Number(
           (await db.get<{ total: number | string }>(sql`SELECT count(*) AS total ${from}`, { adHoc: true }))!.total,
         );
@@ -240,6 +227,14 @@ export function skillReads(
     /** Summaries in the order of `seqs` (sequences no longer there are left out). */
     skillSummariesBySeq(seqs) {
       return rowsInSeqOrder(db, sql`SELECT s.seq, ${SUMMARY} FROM skills s`, 's.seq', seqs, summary);
+    },
+    async admittedSkillSeqs(seqs, condition) {
+      if (seqs.length === 0) return new Set();
+      const found = await db.all<{ seq: number | string }>(
+        sql`SELECT s.seq FROM skills s WHERE ${oneOf(raw('s.seq'), seqs, 'bigint')} AND ${conditionSql(condition, SKILL_COLUMNS)}`,
+        { adHoc: true },
+      );
+      return new Set(found.map((row) => Number(row.seq)));
     },
   };
 }

@@ -1,9 +1,10 @@
 // The SQLite connection: the file, its pragmas, the migration runner, statements prepared once, and the
 // room left on the disk that holds the file.
-import { mkdirSync, statfsSync } from 'node:fs';
+import { statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Database as Db, Statement } from 'better-sqlite3';
+import { createPrivateFile, makePrivateFolder, tightenIfOwned } from '../private-files.js';
 import { migrations as allMigrations, type Migration } from './migrations/index.js';
 
 /** `sqlite:<path>` or `sqlite::memory:` → the file name better-sqlite3 takes. */
@@ -33,15 +34,29 @@ export function statementCache(db: Db): Prepare {
   };
 }
 
-/** Opens the writer's connection: WAL, durable commits, foreign keys, and migrations applied. */
+/** How long a connection waits for another's lock before it answers busy. */
+export const BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Opens the writer's connection: a file the owner's alone, WAL, durable commits, deleted content
+ * overwritten, foreign keys, migrations applied.
+ */
 export function openWriter(filename: string, cacheKib: number): Db {
-  if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
+  if (filename !== ':memory:') {
+    // SQLite would create the file 0644 (less the umask), and its -wal and -shm take the file's mode.
+    makePrivateFolder(dirname(filename));
+    createPrivateFile(filename);
+    for (const file of [filename, `${filename}-wal`, `${filename}-shm`]) tightenIfOwned(file);
+  }
   const db = new Database(filename);
   db.pragma('journal_mode = WAL');
   // FULL: a commit is on disk before the client hears 2xx, so acknowledged writes survive even power loss.
   db.pragma('synchronous = FULL');
+  // What a deletion frees is overwritten with zeros, so a deleted unit's or skill's text does not stay in
+  // free pages of the file (erasure.ts then checkpoints it out of the WAL).
+  db.pragma('secure_delete = ON');
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   // A page cache larger than SQLite's 2 MiB default: the indexes of the filtered lists and the rows of
   // gets stay in it instead of costing a system call a page.
   db.pragma(`cache_size = -${cacheKib}`);
@@ -52,7 +67,7 @@ export function openWriter(filename: string, cacheKib: number): Db {
 /** A read-only connection (a read worker's), beside the writer's. */
 export function openReader(filename: string, cacheKib: number): Db {
   const db = new Database(filename, { readonly: true, fileMustExist: true });
-  db.pragma('busy_timeout = 5000');
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   db.pragma(`cache_size = -${cacheKib}`);
   return db;
 }

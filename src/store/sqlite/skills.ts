@@ -1,6 +1,7 @@
 // Skills on SQLite, mirrored by ../postgres/skills.ts: publications (a new skill, a new version, or the
 // same content again), the default version kept on the skill row (with its tags), yank and delete; the
 // reads are every backend's (../reads/skills.ts). Every write runs inside the caller's transaction.
+import { tagKeys } from '../../domain/tags.js';
 import * as skillRows from '../skill-rows.js';
 import type { Visibility } from '../../domain/model.js';
 import { PublishRaceError, VersionLimitError, type SkillPlan, type StorageQuota } from '../store.js';
@@ -113,13 +114,18 @@ export function refreshDefault(prepare: Prepare, skillSeq: number, at: string, b
     )
       .pluck()
       .get(skillSeq) as number | undefined;
-  const live = pick(' AND yanked = 0') ?? null;
-  const chosen = live ?? pick('');
+  // A held version is never the default; the row shows a held one only when every version is held.
+  const live = pick(' AND yanked = 0 AND held_at IS NULL') ?? null;
+  const chosen = live ?? pick(' AND held_at IS NULL') ?? pick('');
   if (chosen === undefined) return;
   const v = prepare(
-    `SELECT version, digest, display_name, description, domain, tags, license, quality_score, conformant, file_count, created_at
+    `SELECT version, digest, display_name, description, domain, tags, license, quality_score, conformant, file_count, created_at,
+       held_at IS NOT NULL AS held, verdict, findings_count
      FROM skill_versions WHERE seq = ?`,
   ).get(chosen) as {
+    held: number;
+    verdict: string | null;
+    findings_count: number | null;
     version: string;
     digest: string;
     display_name: string;
@@ -134,7 +140,8 @@ export function refreshDefault(prepare: Prepare, skillSeq: number, at: string, b
   };
   prepare(
     `UPDATE skills SET version = ?, latest_version_seq = ?, digest = ?, display_name = ?, description = ?, domain = ?, tags = ?,
-       license = ?, quality_score = ?, conformant = ?, file_count = ?, published_at = ?, updated_at = ?, bytes = bytes + ?
+       license = ?, quality_score = ?, conformant = ?, file_count = ?, published_at = ?, updated_at = ?, bytes = bytes + ?,
+       version_held = ?, verdict = ?, findings_count = ?
      WHERE seq = ?`,
   ).run(
     v.version,
@@ -151,11 +158,14 @@ export function refreshDefault(prepare: Prepare, skillSeq: number, at: string, b
     v.created_at,
     at,
     bytes,
+    v.held,
+    v.verdict,
+    v.findings_count,
     skillSeq,
   );
   prepare('DELETE FROM skill_tags WHERE skill_seq = ?').run(skillSeq);
   const tagRow = prepare('INSERT OR IGNORE INTO skill_tags (tag, skill_seq) VALUES (?, ?)');
-  for (const tag of skillRows.tagKeys(JSON.parse(v.tags) as string[])) tagRow.run(tag, skillSeq);
+  for (const tag of tagKeys(JSON.parse(v.tags) as string[])) tagRow.run(tag, skillSeq);
 }
 
 // ---- yank and delete -------------------------------------------------------------------------------

@@ -8,9 +8,11 @@ import { composeStore } from '../compose.js';
 import { StoreUnavailableError, type IdempotentResponse, type Store } from '../store.js';
 import { freeBytesOn, MIN_FREE_BYTES, openWriter, sqliteFilename, statementCache, type Prepare } from './connection.js';
 import { sqliteDb } from './db.js';
+import { ErasureCheckpoint } from './erasure.js';
 import { GroupCommit } from './group-commit.js';
 import { purgeResponses, saveResponse } from './idempotency.js';
 import { ReadPool } from './read-pool.js';
+import * as moderation from './moderation.js';
 import * as skills from './skills.js';
 import * as writes from './writes.js';
 
@@ -37,6 +39,13 @@ export function openSqliteStore(url: string, options: SqliteOptions = {}): Store
   options.onConnection?.(connection);
   const prepare = statementCache(connection);
   const commits = new GroupCommit(connection);
+  const erasure = filename === ':memory:' ? null : new ErasureCheckpoint(connection);
+  /** A deletion, answered once its text has left the database file and the WAL (erasure.ts). */
+  const erasing = async (deleted: Promise<boolean>): Promise<boolean> => {
+    const done = await deleted;
+    if (done) await erasure?.afterDeletion();
+    return done;
+  };
   // An in-memory database lives in this thread only; so does every list when no worker is asked for.
   const workers = filename === ':memory:' ? 0 : (options.readWorkers ?? 0);
   const pool =
@@ -79,6 +88,7 @@ export function openSqliteStore(url: string, options: SqliteOptions = {}): Store
         if (!connection.open) return;
         await pool?.close();
         commits.commitQueued();
+        erasure?.stop();
         connection.close();
       },
 
@@ -111,7 +121,7 @@ export function openSqliteStore(url: string, options: SqliteOptions = {}): Store
       setSkillYanked: (id, version, yanked, at) =>
         write((prepare) => skills.setYanked(prepare, id, version, yanked, at)),
       setSkillVisibility: (id, visibility, at) => write((prepare) => skills.setVisibility(prepare, id, visibility, at)),
-      deleteSkill: (id, at) => write((prepare) => skills.deleteSkill(prepare, id, at)),
+      deleteSkill: (id, at) => erasing(write((prepare) => skills.deleteSkill(prepare, id, at))),
       /** Many new skills in one transaction, each through the ordinary publication. */
       importSkills: (items) =>
         write((prepare) => {
@@ -123,7 +133,7 @@ export function openSqliteStore(url: string, options: SqliteOptions = {}): Store
           writes.insertUnit(prepare, { unit, baseQuality }, quota);
           writes.reward(prepare, unit.agent_id, 'contribute_knowledge', rewardMillis, unit.id, unit.created_at);
         }, response),
-      deleteUnit: (id, at) => write((prepare) => writes.deleteUnit(prepare, id, at)),
+      deleteUnit: (id, at) => erasing(write((prepare) => writes.deleteUnit(prepare, id, at))),
       recordVerdict: (verdict, response) =>
         writeIf(
           (prepare) => writes.recordVerdict(prepare, verdict),
@@ -144,7 +154,21 @@ export function openSqliteStore(url: string, options: SqliteOptions = {}): Store
           ),
         ),
 
-      purgeSearchChanges: (beforeSeq) => write((prepare) => writes.purgeSearchChanges(prepare, beforeSeq)),
+      purgeSearchChanges: (keep) => write((prepare) => writes.purgeSearchChanges(prepare, keep)),
+      fileReport: (report, quota, response) =>
+        writeIf(
+          (prepare) => moderation.fileReport(prepare, report, quota),
+          (outcome) => outcome === 'filed',
+          response,
+        ),
+      publishAdvisory: (advisory, response) =>
+        write((prepare) => moderation.publishAdvisory(prepare, advisory), response),
+      decide: (decision, expectHeld, response) =>
+        writeIf(
+          (prepare) => moderation.decide(prepare, decision, expectHeld),
+          (outcome) => outcome === 'decided',
+          response,
+        ),
       saveVectors: (kind, model, vectors) => write((prepare) => writes.saveVectors(prepare, kind, model, vectors)),
     },
     pool ? { listUnits: (query) => pool.listUnits(query), listSkills: (query) => pool.listSkills(query) } : undefined,

@@ -6,7 +6,7 @@ import { rewardMove, takeBack as takeBackRule, type StandingMove } from '../../d
 import * as rows from '../rows.js';
 import { render } from '../sql.js';
 import { verdictTallyUpdate } from '../verdict-tally.js';
-import { agentIdSkeletons } from '../../domain/agent-ids.js';
+import { agentIdSkeleton } from '../../domain/agent-ids.js';
 import { AgentConfusableError, AgentExistsError, PrefixTakenError } from '../store.js';
 import type {
   AgentOrigin,
@@ -20,6 +20,7 @@ import type {
 import { checkQuota } from '../quota.js';
 import type { Prepare } from './connection.js';
 import { isUniqueViolation } from './errors.js';
+import { tagKeys } from '../../domain/tags.js';
 
 const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 const INSERT_UNIT = `INSERT INTO knowledge_units (${rows.UNIT_INSERT_COLUMNS.join(', ')}) VALUES (${placeholders(rows.UNIT_INSERT_COLUMNS.length)})`;
@@ -44,8 +45,8 @@ export function insertAgent(prepare: Prepare, agentId: string, origin: AgentOrig
     throw error;
   }
   const claim = prepare('INSERT INTO agent_skeletons (skeleton, agent_id) VALUES (?, ?) ON CONFLICT DO NOTHING');
-  for (const skeleton of agentIdSkeletons(agentId)) {
-    if (claim.run(skeleton, agentId).changes === 0 && origin === 'api_key') throw new AgentConfusableError(agentId);
+  if (claim.run(agentIdSkeleton(agentId), agentId).changes === 0 && origin === 'api_key') {
+    throw new AgentConfusableError(agentId);
   }
 }
 
@@ -124,7 +125,9 @@ export function moveUsage(
 
 export function insertUnit(prepare: Prepare, { unit, baseQuality }: UnitImport, quota?: StorageQuota): void {
   moveUsage(prepare, unit.agent_id, 1, 0, rows.unitBytes(unit), quota);
-  prepare(INSERT_UNIT).run(...rows.unitValues(unit, baseQuality));
+  const { lastInsertRowid } = prepare(INSERT_UNIT).run(...rows.unitValues(unit, baseQuality));
+  const tag = prepare('INSERT INTO unit_tags (tag, unit_seq) VALUES (?, ?)');
+  for (const key of tagKeys(unit.tags)) tag.run(key, lastInsertRowid);
 }
 
 export function deleteUnit(prepare: Prepare, id: string, at: string): boolean {
@@ -194,8 +197,18 @@ export function recordVerdict(prepare: Prepare, v: NewVerdict): VerdictOutcome {
 
 // ---- the search index's feed ------------------------------------------------------------------------
 
-export function purgeSearchChanges(prepare: Prepare, beforeSeq: number): number {
-  return prepare('DELETE FROM search_changes WHERE seq < ?').run(beforeSeq).changes;
+/**
+ * Forgets all but the newest `keep` changes and marks how far the log is purged. The newest change always
+ * stays: a change's number is the highest one plus one, so an empty log would number the next change
+ * again from 1, behind every reader.
+ */
+export function purgeSearchChanges(prepare: Prepare, keep: number): number {
+  const below = prepare('SELECT seq FROM search_changes ORDER BY seq DESC LIMIT 1 OFFSET ?')
+    .pluck()
+    .get(Math.max(1, keep)) as number | undefined;
+  if (below === undefined) return 0;
+  prepare('UPDATE registry_meta SET log_purged_seq = max(log_purged_seq, ?)').run(below);
+  return prepare('DELETE FROM search_changes WHERE seq <= ?').run(below).changes;
 }
 
 /** Keeps vectors of items that still exist (a vector for a deleted item is dropped). */

@@ -3,7 +3,7 @@
 // Never edit a migration that has shipped: add the next number.
 import { AGENT_USAGE_BACKFILL } from '../../migration-backfills.js';
 import type pg from 'pg';
-import { agentIdSkeletons } from '../../../domain/agent-ids.js';
+import { agentIdSkeleton } from '../../../domain/agent-ids.js';
 
 export const name = 'look-alike ids, verdict weights, storage usage, private history';
 
@@ -38,15 +38,16 @@ UPDATE reputation_events SET private = true WHERE target_id IN (SELECT id FROM s
 CREATE INDEX reputation_events_public ON reputation_events(agent_id, seq) WHERE NOT private;
 `;
 
-/** The skeletons of the agents that exist, oldest first (the first of two look-alikes keeps its own). */
+/**
+ * The skeletons of the agents that exist, oldest first (the first of two look-alikes keeps its own), as
+ * today's rule computes them (migration 11 computes them again, and shares this).
+ */
 export async function backfill(client: pg.Client): Promise<void> {
   const { rows } = await client.query<{ agent_id: string }>(
     'SELECT agent_id FROM agents ORDER BY created_at, agent_id',
   );
   for (let i = 0; i < rows.length; i += 1_000) {
-    const pairs = rows
-      .slice(i, i + 1_000)
-      .flatMap((row) => agentIdSkeletons(row.agent_id).map((s) => [s, row.agent_id] as const));
+    const pairs = rows.slice(i, i + 1_000).map((row) => [agentIdSkeleton(row.agent_id), row.agent_id] as const);
     await client.query(
       `INSERT INTO agent_skeletons (skeleton, agent_id) SELECT s, a FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(s, a, ord)
        ORDER BY ord ON CONFLICT DO NOTHING`,

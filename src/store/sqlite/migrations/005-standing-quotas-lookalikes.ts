@@ -3,7 +3,7 @@
 // Never edit a migration that has shipped: add the next number.
 import { AGENT_USAGE_BACKFILL } from '../../migration-backfills.js';
 import type { Database } from 'better-sqlite3';
-import { agentIdSkeletons } from '../../../domain/agent-ids.js';
+import { agentIdSkeleton } from '../../../domain/agent-ids.js';
 
 export const name = 'look-alike ids, verdict weights, storage usage, private history';
 
@@ -38,13 +38,13 @@ UPDATE reputation_events SET private = 1 WHERE target_id IN (SELECT id FROM skil
 CREATE INDEX reputation_events_public ON reputation_events(agent_id, seq) WHERE private = 0;
 `;
 
-/** The skeletons of the agents that exist, oldest first (the first of two look-alikes keeps its own). */
+/**
+ * The skeletons of the agents that exist, oldest first (the first of two look-alikes keeps its own), as
+ * today's rule computes them (migration 12 computes them again, and shares this).
+ */
 export function backfill(db: Database): void {
   const insert = db.prepare('INSERT INTO agent_skeletons (skeleton, agent_id) VALUES (?, ?) ON CONFLICT DO NOTHING');
-  for (const agentId of db
-    .prepare('SELECT agent_id FROM agents ORDER BY created_at, agent_id')
-    .pluck()
-    .iterate() as Iterable<string>) {
-    for (const skeleton of agentIdSkeletons(agentId)) insert.run(skeleton, agentId);
-  }
+  // Read whole first: better-sqlite3 runs no other statement on a connection while one iterates.
+  const agentIds = db.prepare('SELECT agent_id FROM agents ORDER BY created_at, agent_id').pluck().all() as string[];
+  for (const agentId of agentIds) insert.run(agentIdSkeleton(agentId), agentId);
 }

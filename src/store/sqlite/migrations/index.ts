@@ -12,6 +12,10 @@ import * as m8 from './008-host-frontmatter.js';
 import * as m9 from './009-search-in-the-index-only.js';
 import * as m10 from './010-version-order.js';
 import * as m11 from './011-writes-at-scale.js';
+import * as m12 from './012-change-log-state.js';
+import * as m13 from './013-unit-tags.js';
+import * as m14 from './014-lookalike-skeletons.js';
+import * as m15 from './015-trust.js';
 
 export interface Migration {
   version: number;
@@ -21,7 +25,9 @@ export interface Migration {
 }
 
 /** In order: each module's version is its place in the list. */
-export const migrations: Migration[] = [m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11].map((m, i) => ({
-  version: i + 1,
-  ...m,
-}));
+export const migrations: Migration[] = [m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15].map(
+  (m, i) => ({
+    version: i + 1,
+    ...m,
+  }),
+);

@@ -1,4 +1,5 @@
-// Free text is searched as plain words: operators, quotes and wildcards a user types carry no meaning.
+// Free text as lists read it: a query is plain words (operators, quotes and wildcards a user types carry no
+// meaning), and a list parameter is comma-separated values.
 
 export const MAX_SEARCH_TERMS = 16;
 

@@ -2,11 +2,11 @@
 // documentation in config/variables.ts) read and checked once at start, then shaped for the code that
 // consumes it. Nothing else reads process.env.
 import { getHeapStatistics } from 'node:v8';
-import { ConfigError, readVariables, type Setting } from './config/read.js';
-import { defaultQuota } from './config/variables.js';
-import { KEY_TIERS, type KeyTier } from './domain/model.js';
-import type { ProviderSpec } from './search/index.js';
-import type { StorageQuota } from './store/store.js';
+import { ConfigError, readVariables, type Setting } from './read.js';
+import { defaultQuota } from './variables.js';
+import { KEY_TIERS, type KeyTier } from '../domain/model.js';
+import type { ProviderSpec } from '../search/index.js';
+import type { StorageQuota } from '../store/store.js';
 
 export { ConfigError };
 
@@ -45,6 +45,8 @@ export interface Config {
   selfServiceTiers: KeyTier[];
   /** Storage quotas per tier (REG_QUOTA_FREE, REG_QUOTA_PRO, REG_QUOTA_ENTERPRISE). */
   quotas: Record<KeyTier, Quota>;
+  /** Reports an agent may file per UTC day, per tier (REG_REPORTS_PER_DAY_FREE, _PRO, _ENTERPRISE). */
+  reportsPerDay: Record<KeyTier, number>;
   /** REG_SECRET: seals secrets kept for idempotent replays; null = one per data directory or process. */
   secret: string | null;
   /** What the configuration turned off or ignored, logged at start-up and shown by /readyz. */
@@ -233,6 +235,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: str(settings, 'REG_LOG_LEVEL')!,
     selfServiceTiers: selfServiceTiers(str(settings, 'REG_SELF_SERVICE_TIERS')!),
     quotas: Object.fromEntries(KEY_TIERS.map((tier) => [tier, quota(settings, tier)])) as Record<KeyTier, Quota>,
+    reportsPerDay: Object.fromEntries(
+      KEY_TIERS.map((tier) => [tier, num(settings, `REG_REPORTS_PER_DAY_${tier.toUpperCase()}`)!]),
+    ) as Record<KeyTier, number>,
     secret: str(settings, 'REG_SECRET') ?? null,
     warnings,
     embeddings: embeddings(settings),
