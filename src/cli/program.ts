@@ -3,6 +3,7 @@
 import { Command, CommanderError } from 'commander';
 import { VERSION } from './client.js';
 import { accountCommands } from './commands/account.js';
+import { auditCommand } from './commands/audit.js';
 import { browseCommands } from './commands/browse.js';
 import { exportCommand } from './commands/export.js';
 import { installCommands } from './commands/install.js';
@@ -43,6 +44,7 @@ function program(): Command {
   accountCommands(cli);
   browseCommands(cli);
   installCommands(cli);
+  auditCommand(cli);
   publishCommand(cli);
   lifecycleCommands(cli);
   unitsCommands(cli);
