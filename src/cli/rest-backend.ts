@@ -1,5 +1,6 @@
 // The RegistryBackend of the stdio MCP server: each operation is a call to the registry's REST API, so
 // `mcp` serves the same tools and skill:// resources as POST /mcp, against any deployed registry.
+import type { OsvRecord } from '../domain/advisories.js';
 import { MAX_FILE_BYTES } from '../domain/bundles.js';
 import { MAX_SKILL_MD_CHARS } from '../domain/skill-md.js';
 import { hostSkillOf } from '../domain/host-skills.js';
@@ -83,6 +84,8 @@ function backendOver(client: RegistryClient): RegistryBackend {
           verdict,
         )
       ).body.data,
+    skillAdvisories: async (skillId) =>
+      (await client.get<ListPage<OsvRecord>>('/v1/advisories', { skill_id: skillId, limit: 100 })).data,
     reputation: async (agentId, historyLimit) => {
       const { data } = await client.get<{ data: ReputationProfile }>(path('v1', 'reputation', agentId));
       return { ...data, history: data.history.slice(0, historyLimit) };

@@ -98,3 +98,34 @@ export function osvRecord(advisory: {
     ],
   };
 }
+
+/** An advisory as a skill's page and MCP `get_skill` show it: whether it affects the version shown. */
+export interface AdvisoryBrief {
+  id: string;
+  summary: string;
+  severity: AdvisorySeverity;
+  /** The affected versions, the range as the admin gave it. */
+  versions: string;
+  /** It affects the version shown. */
+  affects_this_version: boolean;
+}
+
+/** The briefs of the advisories about a skill, as they bear on one of its versions; the most severe first. */
+export function advisoryBriefs(records: readonly OsvRecord[], skillId: string, version: string): AdvisoryBrief[] {
+  const rank: Record<AdvisorySeverity, number> = { low: 0, moderate: 1, high: 2, critical: 3 };
+  return records
+    .flatMap((record) =>
+      record.affected
+        .filter((a) => a.database_specific.skill_id === skillId)
+        .map((a) => ({
+          id: record.id,
+          summary: record.summary,
+          severity: a.database_specific.severity,
+          versions: a.database_specific.range,
+          affects_this_version: affects(a.database_specific.range, version),
+        })),
+    )
+    .sort(
+      (a, b) => Number(b.affects_this_version) - Number(a.affects_this_version) || rank[b.severity] - rank[a.severity],
+    );
+}

@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { admit, type Access } from '../domain/operations.js';
 import { ANONYMOUS, type Caller } from '../domain/caller.js';
-import { hashApiKey, looksLikeApiKey, sameHash } from '../domain/keys.js';
+import { callerOfApiKey } from '../service/keys.js';
 import type { Store } from '../store/store.js';
 
 /** The specification's name for the caller the authentication layer attaches to every request. */
@@ -26,23 +26,8 @@ declare module 'fastify' {
 const MAX_TOKEN_LENGTH = 8192;
 const BEARER = /^Bearer +([^\s]+) *$/i;
 
-export function apiKeyVerifier(store: Store): BearerVerifier {
-  return async (token) => {
-    if (!looksLikeApiKey(token)) return null;
-    const hash = hashApiKey(token);
-    const key = await store.findKeyByHash(hash);
-    if (!key || key.revokedAt !== null || !sameHash(key.keyHash, hash)) return null;
-    return {
-      authenticated: true,
-      apiKey: key.keyHash,
-      tier: key.tier,
-      agentId: key.agentId,
-      scopes: key.scopes,
-      keyId: key.id,
-      method: 'api_key',
-    };
-  };
-}
+/** API keys, verified as every door verifies them (service/keys.ts). */
+export const apiKeyVerifier = (store: Store): BearerVerifier => callerOfApiKey(store);
 
 export interface AuthOptions {
   apiKeys: BearerVerifier;

@@ -2,6 +2,7 @@
 // themselves (the /mcp route, service-backend.ts) and the REST API over HTTP (the stdio proxy,
 // cli/rest-backend.ts). Tools and resources are written once against it, so both transports serve the same
 // tools with the same answers. Refusals are thrown as ApiError (status, code, message) by either one.
+import type { OsvRecord } from '../domain/advisories.js';
 import type { HostSkill } from '../domain/host-skills.js';
 import type { KnowledgeUnit, ReputationProfile, Skill, SkillFile as StoredFile } from '../domain/model.js';
 import type { SkillSummary, UnitSummary } from '../domain/summaries.js';
@@ -39,6 +40,8 @@ export interface RegistryBackend {
   contributeUnit(body: UnitBody): Promise<{ data: KnowledgeUnit; quality_score: number }>;
   contributeSkill(body: SkillBody): Promise<{ data: Skill; warnings: string[] }>;
   validateUnit(id: string, verdict: VerdictBody): Promise<{ id: string; validated: boolean; feedback: string }>;
+  /** The advisories about a skill, newest first (at most 100). */
+  skillAdvisories(skillId: string): Promise<OsvRecord[]>;
   /** The profile with at most `historyLimit` newest history items. */
   reputation(agentId: string, historyLimit: number): Promise<ReputationProfile>;
 

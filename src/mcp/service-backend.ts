@@ -2,6 +2,7 @@
 // authentication plugin attached to the request, so every access rule is the operations' own and every
 // failure is the refusal REST gives for it.
 import { isAgent, type Caller } from '../domain/caller.js';
+import { listAdvisories } from '../service/advisories.js';
 import { applyChange, type Context } from '../service/context.js';
 import { refusalOf, type ErrorLog } from '../service/errors.js';
 import { contributeUnit, getUnit, listUnits, validateUnit } from '../service/knowledge.js';
@@ -41,6 +42,9 @@ export function serviceBackend(ctx: Context, caller: Caller, log: ErrorLog): Reg
     contributeSkill: guarded(async (body) => publishSkill(ctx, caller, body, applyChange)),
     validateUnit: guarded(
       async (id, verdict) => (await applyChange(await validateUnit(ctx, caller, id, verdict))).data,
+    ),
+    skillAdvisories: guarded(
+      async (skillId) => (await listAdvisories(ctx, caller, { skill_id: skillId, limit: 100, offset: 0 })).items,
     ),
     reputation: guarded((agentId, historyLimit) => reputationProfile(ctx, caller, agentId, historyLimit)),
     hostSkillPage: guarded((offset) => hostSkillPage(ctx, caller, { limit: SKILL_PAGE, offset })),

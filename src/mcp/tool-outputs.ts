@@ -2,6 +2,7 @@
 // gets give the whole item. Each shape is a TypeBox schema (the tool's outputSchema) and a function that
 // makes it from the registry's own objects, so both transports answer identically.
 import { Type, type Static } from 'typebox';
+import { ADVISORY_SEVERITIES, type AdvisoryBrief } from '../domain/advisories.js';
 import { KnowledgeUnit, ReputationProfile, SecurityBrief, Skill } from '../domain/model.js';
 import { cutText, type SkillSummary, type UnitSummary } from '../domain/summaries.js';
 import type { ListPage, SkillFile } from './backend.js';
@@ -40,10 +41,21 @@ export const SkillSearchResult = Type.Object({
 
 const FileEntry = Type.Object({ path: Type.String(), uri: Type.String(), digest: Type.String(), size: Type.Integer() });
 
+const Advisory = Type.Object({
+  id: Type.String(),
+  summary: Type.String(),
+  severity: Type.Enum([...ADVISORY_SEVERITIES]),
+  versions: Type.String({ description: 'the affected versions, a semver range' }),
+  affects_this_version: Type.Boolean(),
+});
+
 export const SkillDetail = Type.Object({
   ...Skill.properties,
   uri: Uri,
   files: Type.Array(FileEntry, { description: 'every file of the skill, SKILL.md first, readable as MCP resources' }),
+  advisories: Type.Array(Advisory, {
+    description: "advisories about the skill's versions, those affecting this version and the most severe first",
+  }),
 });
 
 const UnitHit = Type.Object({
@@ -125,9 +137,10 @@ export function skillSearchResult(page: ListPage<SkillSummary>): Static<typeof S
   };
 }
 
-export function skillDetail(skill: Skill, files: SkillFile[]): Static<typeof SkillDetail> {
+export function skillDetail(skill: Skill, files: SkillFile[], advisories: AdvisoryBrief[]): Static<typeof SkillDetail> {
   return {
     ...skill,
+    advisories,
     uri: skillUri(skill),
     files: files.map((file) => ({
       path: file.path,

@@ -1,6 +1,7 @@
 // The MCP tools, defined once for both transports: name, description, input schema (the REST route's own
 // TypeBox schema), output schema, annotations, and what each does against a RegistryBackend. Inputs are
 // validated with the same schemas as the REST bodies; refusals come back as tool results with isError.
+import { advisoryBriefs } from '../domain/advisories.js';
 import { rewardText } from '../domain/reputation.js';
 import type { CallToolResult, Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv, type ValidateFunction } from 'ajv';
@@ -89,8 +90,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'get_skill',
     title: 'Get a skill',
     description:
-      'Get one skill by id: its metadata, the whole SKILL.md (skill_md_content), and the skill:// URI and sha256 digest of ' +
-      'each of its files. ' +
+      'Get one skill by id: its metadata, the whole SKILL.md (skill_md_content), the skill:// URI and sha256 digest of ' +
+      'each of its files, and the advisories about its versions (affects_this_version says whether this one is). ' +
       UNTRUSTED,
     input: IdParams,
     output: SkillDetail,
@@ -98,7 +99,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     annotations: reading('Get a skill'),
     run: async (backend, input: Static<typeof IdParams>) => {
       const skill = await backend.getSkill(input.id);
-      return skillDetail(skill, await backend.skillFiles(skill));
+      const [files, advisories] = await Promise.all([backend.skillFiles(skill), backend.skillAdvisories(skill.id)]);
+      return skillDetail(skill, files, advisoryBriefs(advisories, skill.id, skill.version));
     },
   },
   {

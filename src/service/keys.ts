@@ -4,9 +4,9 @@ import { isReservedForIdentityProvider } from '../domain/agent-ids.js';
 import { actsForAgent, assertMayChooseTier, assertMayGrantScopes, assertMayRevoke } from '../domain/access.js';
 import type { Caller } from '../domain/caller.js';
 import { ApiError, badRequest, conflict, notFound } from '../domain/errors.js';
-import { hashApiKey, keyPrefixOf } from '../domain/keys.js';
+import { hashApiKey, keyPrefixOf, looksLikeApiKey, sameHash } from '../domain/keys.js';
 import type { KeyMetadata, KeyTier, Scope } from '../domain/model.js';
-import { AgentConfusableError, AgentExistsError, PrefixTakenError, type NewKey } from '../store/store.js';
+import { AgentConfusableError, AgentExistsError, PrefixTakenError, type NewKey, type Store } from '../store/store.js';
 import type { Change, Context } from './context.js';
 import { operation } from './operation.js';
 import { ACCESS } from '../domain/operations.js';
@@ -183,3 +183,22 @@ export const whoami = operation(ACCESS.whoami, async (ctx, caller): Promise<Iden
     key_prefix: key?.keyPrefix ?? null,
   };
 });
+
+/** The agent an API key stands for, with its scopes and tier; null for a key that is unknown, revoked or malformed. */
+export function callerOfApiKey(store: Store): (token: string) => Promise<Caller | null> {
+  return async (token) => {
+    if (!looksLikeApiKey(token)) return null;
+    const hash = hashApiKey(token);
+    const key = await store.findKeyByHash(hash);
+    if (!key || key.revokedAt !== null || !sameHash(key.keyHash, hash)) return null;
+    return {
+      authenticated: true,
+      apiKey: key.keyHash,
+      tier: key.tier,
+      agentId: key.agentId,
+      scopes: key.scopes,
+      keyId: key.id,
+      method: 'api_key',
+    };
+  };
+}

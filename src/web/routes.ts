@@ -13,11 +13,14 @@ import { agentOverview, registryOverview } from '../service/browse.js';
 import type { Context } from '../service/context.js';
 import { getUnit, listUnits } from '../service/knowledge.js';
 import { getSkill, listSkills, listSkillVersions } from '../service/skills.js';
+import { listAdvisories } from '../service/advisories.js';
+import { advisoryBriefs } from '../domain/advisories.js';
 import type { Assets } from './assets.js';
 import { sendErrorPage } from './errors.js';
 import { IMMUTABLE, sendPage, setFrontHeaders } from './headers.js';
 import { renderMarkdown, safeHttpUrl } from './markdown.js';
 import type { Pages } from './render.js';
+import { moderationPages } from './moderation-pages.js';
 import { readSearch, RESULTS_PER_PAGE, SearchQuery, searchView } from './search.js';
 
 export interface WebOptions {
@@ -102,7 +105,10 @@ export const webRoutes: FastifyPluginAsyncTypebox<WebOptions> = async (app, { ct
       const { id } = request.params;
       const version = request.query.version?.trim() || undefined;
       const skill = await getSkill(ctx, request.auth, id, version);
-      const versions = (await listSkillVersions(ctx, request.auth, id, { limit: 100, offset: 0 })).items;
+      const [versions, advisories] = await Promise.all([
+        listSkillVersions(ctx, request.auth, id, { limit: 100, offset: 0 }).then((page) => page.items),
+        listAdvisories(ctx, request.auth, { skill_id: skill.id, limit: 100, offset: 0 }),
+      ]);
       const base = `/v1/skills/${encodeURIComponent(id)}/versions/${encodeURIComponent(skill.version)}`;
       const fileHref = (path: string) => `${base}/files/${encodePath(path)}`;
       const files = skill.files.map((file) => ({ ...file, href: fileHref(file.path) }));
@@ -125,6 +131,7 @@ export const webRoutes: FastifyPluginAsyncTypebox<WebOptions> = async (app, { ct
           {
             skill,
             versions,
+            advisories: advisoryBriefs(advisories.items, skill.id, skill.version),
             files,
             install,
             bodyHtml,
@@ -150,4 +157,6 @@ export const webRoutes: FastifyPluginAsyncTypebox<WebOptions> = async (app, { ct
     const agent = await agentOverview(ctx, request.auth, request.params.agent_id, AGENT_SIZES);
     return sendPage(reply, 200, pages.render('agent', { title: agent.profile.agent_id, section: 'agents' }, { agent }));
   });
+
+  moderationPages(app, ctx, pages);
 };

@@ -95,6 +95,20 @@ describe('audit: what is known against the locked versions', () => {
     );
   });
 
+  it('warns when it installs a version an advisory affects, and installs it', async () => {
+    await publish('alerts', '1.0.0');
+    await advise('alerts', 'high');
+    const installed = await cli(['install', ids.alerts!, '--dir', join(home, 'alerts')]);
+    assert.equal(installed.code, 0, installed.stderr);
+    assert.match(installed.stderr, /warning: alerts 1\.0\.0 is affected by KREG-[0-9a-f]+ \(high\): alerts is bad/);
+    const json = await cli(['--json', 'install', ids.alerts!, '--dir', join(home, 'alerts-json')]);
+    assert.equal(json.stderr, '', 'with --json, nothing on stderr');
+    assert.deepEqual(
+      parsed(json).advisories.map((a: { severity: string; summary: string }) => [a.severity, a.summary]),
+      [['high', 'alerts is bad']],
+    );
+  });
+
   it('says so when there is no lock file, and fails nothing', async () => {
     const empty = await run(home, ['--url', registry.url, 'audit', '--root', join(home, 'nowhere')], { cwd: project });
     assert.equal(empty.code, 0, empty.stderr);

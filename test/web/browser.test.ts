@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
-import { testApp, type TestApp } from '../helpers/app.js';
+import { call, contributeSkill, register, testApp, testConfig, type TestApp } from '../helpers/app.js';
 import { seed, type Seeded } from './seed.js';
 import { findChromium } from '../helpers/coverage.js';
 
@@ -59,7 +59,7 @@ describe('the web pages in Chromium', { skip }, () => {
 
   before(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    t = await testApp(openSqliteStore('sqlite::memory:'));
+    t = await testApp(openSqliteStore('sqlite::memory:'), { config: testConfig({ openAdminRegistration: true }) });
     s = await seed(t.app);
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
@@ -256,6 +256,48 @@ describe('the web pages in Chromium', { skip }, () => {
     });
   }
 
+  it('lets an admin moderate from the queue page: the key typed once, a hold decided, the log showing it', async () => {
+    const root = await register(t.app, 'root', ['read', 'write', 'admin']);
+    const doomed = await contributeSkill(t.app, s.bobKey, { name: 'doomed-tool', description: 'Sends keys away.' });
+    const filed = await call(t.app, 'POST', '/v1/reports', {
+      key: s.aliceKey,
+      body: { target: doomed.id, reason: 'credential-theft', details: 'posts ~/.ssh to a webhook' },
+    });
+    assert.equal(filed.statusCode, 201, filed.body);
+    const { page, watch, close } = await open();
+    try {
+      await page.goto(`${base}/admin`);
+      await page.getByLabel('Admin API key').fill(root);
+      await page.getByRole('button', { name: 'Open the queue' }).click();
+      await page.waitForURL(`${base}/admin/queue`);
+      assert.equal(
+        await page.locator('h1').textContent(),
+        'Moderation queue',
+        (await page.locator('main').textContent()) ?? '',
+      );
+      const item = page.locator('section.queue-item', { hasText: doomed.id });
+      assert.match((await item.textContent()) ?? '', /posts ~\/\.ssh to a webhook/);
+      await shot(page, 'admin-queue');
+      await item.getByLabel('Decision').selectOption('hold');
+      await item.getByLabel('Reason code').fill('credential-theft');
+      await item.getByLabel('Note for the admins (never public)').fill('confirmed by reading setup.sh');
+      await item.getByRole('button', { name: 'Decide' }).click();
+      await page.waitForURL(`${base}/admin/decisions`);
+      assert.match((await page.getByRole('status').textContent()) ?? '', /Recorded: hold of sk_/);
+      assert.ok(!page.url().includes(root), 'the key is never in an address');
+      await shot(page, 'admin-decided');
+      assert.equal((await page.goto(`${base}/skills/${doomed.id}`))?.status(), 404);
+      await page.goto(`${base}/moderation`);
+      const log = (await page.locator('main').textContent()) ?? '';
+      assert.match(log, new RegExp(`hold\\s*${doomed.id}\\s*credential-theft\\s*moderator`));
+      assert.ok(!log.includes('confirmed by reading') && !log.includes('alice'), 'no note, no reporter');
+      await shot(page, 'moderation-log');
+      assertQuiet(watch, 'moderation');
+    } finally {
+      await close();
+    }
+  });
+
   it('has no serious or critical accessibility violation (axe-core) on any page', async () => {
     const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
     // axe is injected as a script, which the pages' policy forbids: it runs in a context without CSP.
@@ -270,6 +312,8 @@ describe('the web pages in Chromium', { skip }, () => {
         `/knowledge/${s.retryUnit}`,
         '/agents/alice',
         '/skills/sk_missing',
+        '/moderation',
+        '/admin',
       ];
       const report: string[] = [];
       for (const path of pages) {

@@ -4,6 +4,7 @@
 // skill stands against the registry's newest version.
 import { lstat, readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { affects, type OsvRecord } from '../../domain/advisories.js';
 import { CommandFailed, type CommandContext, UsageError } from '../context.js';
 import { expectedHex } from './archive.js';
 import { installedDigest, replaceFolder, replaceFolders } from './folder.js';
@@ -75,6 +76,37 @@ export interface Installed {
   unchanged: boolean;
   yanked: boolean;
   files: InstalledFile[];
+  /** Advisories that affect the version installed (the install goes ahead; `kreg audit` weighs them). */
+  advisories: AdvisoryNote[];
+}
+
+interface AdvisoryNote {
+  id: string;
+  severity: string;
+  summary: string;
+}
+
+/**
+ * The advisories that affect this version, each said on stderr. A registry that cannot answer (an older
+ * one without advisories) gives none: the install is not held back by the lookup.
+ */
+async function advisoriesAffecting(ctx: CommandContext, skill: ServedSkill): Promise<AdvisoryNote[]> {
+  let records: OsvRecord[];
+  try {
+    records = (await ctx.client.get<{ data: OsvRecord[] }>('/v1/advisories', { skill_id: skill.id, limit: 100 })).data;
+  } catch {
+    return [];
+  }
+  const notes = records.flatMap((record) =>
+    record.affected
+      .filter((a) => a.database_specific.skill_id === skill.id && affects(a.database_specific.range, skill.version))
+      .map((a) => ({ id: record.id, severity: a.database_specific.severity, summary: record.summary })),
+  );
+  for (const note of notes)
+    ctx.out.note(
+      `warning: ${skill.name} ${skill.version} is affected by ${note.id} (${note.severity}): ${note.summary}`,
+    );
+  return notes;
 }
 
 export async function installOne(
@@ -113,6 +145,7 @@ export async function installOne(
         unchanged: true,
         yanked: skill.yanked,
         files: [],
+        advisories: await advisoriesAffecting(ctx, skill),
       };
     }
   }
@@ -134,6 +167,7 @@ export async function installOne(
     unchanged: false,
     yanked: skill.yanked,
     files: download.report,
+    advisories: await advisoriesAffecting(ctx, skill),
   };
 }
 
@@ -165,6 +199,7 @@ export async function installFromLock(ctx: CommandContext, options: InstallOptio
         unchanged: true,
         yanked: false,
         files: [],
+        advisories: [],
       });
       continue;
     }
@@ -187,6 +222,7 @@ export async function installFromLock(ctx: CommandContext, options: InstallOptio
       unchanged: false,
       yanked: download.skill.yanked,
       files: download.report,
+      advisories: await advisoriesAffecting(ctx, download.skill),
     });
   }
   return done;
