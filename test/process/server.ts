@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
+import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -15,6 +16,13 @@ export async function freePort(): Promise<number> {
   await once(server, 'close');
   return port;
 }
+
+// Every server a test file started is killed when the file's tests end, passed or failed: one left running
+// (a test that failed between start and stop) would keep the file's process, and the whole run, waiting.
+const started = new Set<ChildProcess>();
+after(() => {
+  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
 
 export interface Running {
   url: string;
@@ -30,6 +38,8 @@ export async function startServer(env: Record<string, string>, timeoutMs = 20_00
     env: { ...process.env, REG_PORT: String(port), REG_HOST: '127.0.0.1', REG_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  started.add(child);
+  child.once('exit', () => started.delete(child));
   let log = '';
   child.stdout!.on('data', (d) => (log += d));
   child.stderr!.on('data', (d) => (log += d));
