@@ -194,6 +194,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: timeouts.maxHeaderSize },
     clientErrorHandler,
     frameworkErrors: frameworkErrorHandler,
+    // While closing, new requests are answered by installLimits (the envelope and Retry-After).
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installValidators(app);

@@ -1,5 +1,5 @@
 // Limits that keep one client, or a crowd, from exhausting the service: slow clients time out, work in
-// flight is capped (503 with Retry-After beyond it), and an overloaded event loop sheds load.
+// flight is capped (503 with Retry-After beyond it), and an event loop overloaded by requests sheds load.
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
 import { unavailable } from '../domain/errors.js';
@@ -11,6 +11,12 @@ export interface Limits {
   maxInFlightPerClient: number;
   /** Event-loop delay beyond which the service answers 503 until it recovers (ms; 0 = off). */
   maxEventLoopDelayMs: number;
+  /**
+   * That delay sheds only while at least this many requests are in flight. A slow loop with little work in
+   * hand (a start-up, a long collection, another process taking the CPU) is not overload, and shedding the
+   * few requests there are would not relieve it: they would fail for nothing.
+   */
+  minInFlightToShed: number;
   /** In-process rate-limit counters kept at most; the least recently seen callers are forgotten first. */
   rateLimitCallers: number;
 }
@@ -19,6 +25,7 @@ export const DEFAULT_LIMITS: Limits = {
   maxInFlight: 256,
   maxInFlightPerClient: 64,
   maxEventLoopDelayMs: 1_000,
+  minInFlightToShed: 32,
   rateLimitCallers: 20_000,
 };
 
@@ -69,6 +76,17 @@ export async function installLimits(app: FastifyInstance, limits: Limits): Promi
     if (left > 0) perClient.set(client, left);
     else perClient.delete(client);
   };
+  // A closing instance takes no new work (Fastify's own answer to this, return503OnClosing, is off: its body is
+  // not the envelope and carries no Retry-After), and says so like any other shed request.
+  let draining = false;
+  app.addHook('preClose', async () => {
+    draining = true;
+  });
+  app.addHook('onRequest', async (request) => {
+    if (draining && request.routeOptions.url !== '/healthz') {
+      throw unavailable('the registry is shutting down; retry shortly', RETRY_AFTER_SECONDS);
+    }
+  });
   // Counted once the body is in (preValidation comes after parsing): a client trickling a body holds a
   // connection until the request timeout, never a share of the work the service can do at once.
   app.addHook('preValidation', async (request) => {
@@ -92,7 +110,7 @@ export async function installLimits(app: FastifyInstance, limits: Limits): Promi
       maxEventLoopDelay: limits.maxEventLoopDelayMs,
       retryAfter: RETRY_AFTER_SECONDS,
       pressureHandler: (request) => {
-        if (request.routeOptions.url === '/healthz') return;
+        if (request.routeOptions.url === '/healthz' || inFlight < limits.minInFlightToShed) return;
         throw unavailable('the registry is overloaded; retry shortly', RETRY_AFTER_SECONDS);
       },
     });

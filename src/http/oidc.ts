@@ -3,13 +3,14 @@
 // algorithms are acceptable, how claims become a Caller, and who owns an agent id.
 import type { FastifyBaseLogger } from 'fastify';
 import {
-  createRemoteJWKSet,
-  customFetch,
+  createLocalJWKSet,
   errors,
   jwtVerify,
-  type FetchImplementation,
+  type JSONWebKeySet,
+  type JWTHeaderParameters,
   type JWTVerifyOptions,
   type JWTVerifyResult,
+  type FlattenedJWSInput,
 } from 'jose';
 import { ConfigError, type OidcConfig } from '../config/index.js';
 import type { AgentOrigin, Store } from '../store/store.js';
@@ -40,6 +41,7 @@ export interface JwtVerifierOptions {
   timeoutMs?: number;
   /** Cached keys are refetched after this long (default 10 min). */
   cacheMaxAgeMs?: number;
+  /** The clock for claims, the cooldown, the cache's age and the back-off (a fetch's own timeout is real time). */
   now?: () => Date;
 }
 
@@ -102,40 +104,65 @@ export function createJwtVerifier(oidc: OidcConfig, store: Store, options: JwtVe
   let closed = false;
   const shutdown = new AbortController();
   const status: JwksStatus = { fetches: 0, failures: 0, lastFailure: null };
+  const cooldownMs = options.cooldownMs ?? 30_000;
+  const cacheMaxAgeMs = options.cacheMaxAgeMs ?? 600_000;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_JWKS_TIMEOUT_MS;
+  const elapsedSince = (at: number) => now().getTime() - at;
   let failedAt = Number.NEGATIVE_INFINITY;
 
-  // Every key-set fetch passes here: it is counted, bounded by jose's timeout and our shutdown, and a
-  // failure makes the next ones fail fast for a while, so a dead provider is neither hammered nor waited on.
-  const fetchKeySet: FetchImplementation = async (href, init) => {
+  // Every key-set fetch passes here: it is counted, bounded by a timeout and our shutdown, and a failure
+  // makes the next ones fail fast for a while, so a dead provider is neither hammered nor waited on.
+  async function fetchKeySet(): Promise<JSONWebKeySet> {
     if (closed) throw new JwksUnavailableError('verifier closed');
-    if (Date.now() < failedAt + failureBackoffMs) throw new JwksUnavailableError('backing off after a failed fetch');
+    if (elapsedSince(failedAt) < failureBackoffMs) throw new JwksUnavailableError('backing off after a failed fetch');
     status.fetches++;
     try {
-      const response = await fetch(href, { ...init, signal: AbortSignal.any([init.signal, shutdown.signal]) });
+      const response = await fetch(url, {
+        headers: { accept: 'application/json, application/jwk-set+json' },
+        signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), shutdown.signal]),
+      });
       if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
       const body = (await response.json()) as { keys?: unknown };
       if (body === null || typeof body !== 'object' || !Array.isArray(body.keys))
         throw new Error('not a JSON Web Key Set');
-      return Response.json(body);
+      return body as JSONWebKeySet;
     } catch (error) {
       if (closed) throw new JwksUnavailableError('verifier closed');
-      failedAt = Date.now();
+      failedAt = now().getTime();
       status.failures++;
       status.lastFailure = describeFailure(error);
       log.warn(
-        { jwksUrl: href, reason: status.lastFailure },
+        { jwksUrl: url.href, reason: status.lastFailure },
         'OIDC key set unavailable; bearer JWTs that need it are refused until it answers',
       );
       throw new JwksUnavailableError(status.lastFailure, { cause: error });
     }
-  };
+  }
 
-  const keySet = createRemoteJWKSet(url, {
-    cooldownDuration: options.cooldownMs ?? 30_000,
-    cacheMaxAge: options.cacheMaxAgeMs ?? 600_000,
-    timeoutDuration: options.timeoutMs ?? DEFAULT_JWKS_TIMEOUT_MS,
-    [customFetch]: fetchKeySet,
-  });
+  // The provider's keys, held here rather than in jose's remote key set so that the cooldown and the cache's
+  // age are read on the verifier's clock, as the claims are: jose's own read the machine's, which a test
+  // cannot hold still and a loaded machine moves past a short cooldown between two requests.
+  let held: ReturnType<typeof createLocalJWKSet> | null = null;
+  let fetchedAt = Number.NEGATIVE_INFINITY;
+  let pending: Promise<void> | null = null;
+  const reload = () =>
+    (pending ??= fetchKeySet()
+      .then((keys) => {
+        held = createLocalJWKSet(keys);
+        fetchedAt = now().getTime();
+      })
+      .finally(() => (pending = null)));
+  const keySet = async (header: JWTHeaderParameters, token: FlattenedJWSInput) => {
+    if (held === null || elapsedSince(fetchedAt) >= cacheMaxAgeMs) await reload();
+    try {
+      return await held!(header, token);
+    } catch (error) {
+      // An unknown kid may be a rotation: the set is fetched again, at most once per cooldown.
+      if (!(error instanceof errors.JWKSNoMatchingKey) || elapsedSince(fetchedAt) < cooldownMs) throw error;
+      await reload();
+      return await held!(header, token);
+    }
+  };
 
   const verifyOptions = (): JWTVerifyOptions => ({
     issuer: oidc.issuer,

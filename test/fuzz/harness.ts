@@ -144,13 +144,19 @@ export function send(app: FastifyInstance, s: Sent): Promise<Res> {
   });
 }
 
-/** Never a 500; every error is exactly `{ error: { code, message } }` with the code the error table gives its status. */
+/**
+ * Never a 500; every error is exactly `{ error: { code, message } }` with the code the error table gives its
+ * status; a 503 says when to retry.
+ */
 export function checkResponse(s: Sent, res: Res): void {
   const status = res.statusCode;
   if (status >= 500 && status !== 503) throw new Error(`server error ${status}${describeExchange(s, res)}`);
   if (status < 400) return;
   const expected = CONTRACT_CODES[status];
   if (expected === undefined) throw new Error(`status ${status} is not in the error table${describeExchange(s, res)}`);
+  // A 503 is an instance saying it cannot answer now: when to ask again is part of the answer.
+  if (status === 503 && !/^[1-9][0-9]*$/.test(String(res.headers['retry-after'] ?? '')))
+    throw new Error(`503 without a Retry-After in seconds${describeExchange(s, res)}`);
   if (s.method === 'HEAD') return; // no body to check
   const type = String(res.headers['content-type'] ?? '');
   if (!type.startsWith('application/json'))

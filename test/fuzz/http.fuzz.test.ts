@@ -20,6 +20,7 @@ import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { register, skillMd, testApp, testConfig, unitBody, type TestApp } from '../helpers/app.js';
 import * as A from './arbitraries.js';
+import { buildBody, pathFor, resolveId } from './requests.js';
 import {
   aimedRequest,
   announce,
@@ -43,61 +44,9 @@ import {
   type PageBody,
   type Res,
   type Sent,
-  type World,
 } from './harness.js';
 
 // ---- property 1: bodies -------------------------------------------------------------------------------
-
-interface Built {
-  payload: string | Buffer | undefined;
-  contentType: string | null;
-}
-
-function deepText(depth: number, shape: 'array' | 'object' | 'mixed'): string {
-  if (shape === 'array') return '['.repeat(depth) + ']'.repeat(depth);
-  if (shape === 'object') return '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
-  const half = Math.max(1, Math.floor(depth / 2));
-  return '[{"a":'.repeat(half) + 'null' + '}]'.repeat(half);
-}
-
-function buildBody(r: A.BodyRecipe): Built {
-  switch (r.kind) {
-    case 'json': {
-      const text = JSON.stringify(r.value) as string | undefined;
-      return { payload: text ?? '', contentType: 'application/json' };
-    }
-    case 'text':
-      return { payload: r.text, contentType: 'application/json' };
-    case 'raw':
-      return {
-        payload: typeof r.payload === 'string' ? r.payload : Buffer.from(r.payload),
-        contentType: 'application/json',
-      };
-    case 'deep': {
-      const deep = deepText(r.depth, r.shape);
-      return { payload: r.field === null ? deep : `{"${r.field}":${deep}}`, contentType: 'application/json' };
-    }
-    case 'huge': {
-      const marker = '@@FILL@@';
-      const base = structuredClone(r.base) as Record<string, unknown>;
-      let target: Record<string, unknown> = base;
-      for (const key of r.field.slice(0, -1)) {
-        const next = target[key];
-        if (next === null || typeof next !== 'object') target[key] = {};
-        target = target[key] as Record<string, unknown>;
-      }
-      A.setOwn(target, r.field.at(-1)!, marker);
-      const text = JSON.stringify(base);
-      const fixed = Buffer.byteLength(text) - marker.length;
-      const need = Math.max(0, r.bytes - fixed);
-      const unitBytes = Buffer.byteLength(r.filler);
-      const filler = r.filler.repeat(Math.floor(need / unitBytes)) + 'x'.repeat(need % unitBytes);
-      return { payload: text.replace(`"${marker}"`, `"${filler}"`), contentType: 'application/json' };
-    }
-    case 'typed':
-      return { payload: r.payload, contentType: r.contentType };
-  }
-}
 
 function byteLength(payload: string | Buffer | undefined): number {
   if (payload === undefined) return 0;
@@ -323,43 +272,6 @@ for (const b of fuzzBackends()) {
 
 // ---- property 3: path ids -------------------------------------------------------------------------
 
-function resolveId(w: World, r: A.IdRecipe): { raw: string; decoded: string | null } {
-  if (r.kind === 'literal') return { raw: r.raw, decoded: r.decoded };
-  const id = {
-    unit: w.unit,
-    foreignUnit: w.foreignUnit,
-    deletedUnit: w.deletedUnits[0]!,
-    skill: w.skill,
-    privateSkill: w.privateSkill,
-    agent: 'writer',
-    admin: 'admin',
-    unknownAgent: 'nobody-here',
-  }[r.pool];
-  const enc = (x: string) => A.pctEncode(x);
-  switch (r.mutation) {
-    case 'none':
-      return { raw: enc(id), decoded: id };
-    case 'upper':
-      return { raw: enc(id.toUpperCase()), decoded: id.toUpperCase() };
-    case 'suffix':
-      return { raw: enc(`${id}x`), decoded: `${id}x` };
-    case 'prefix':
-      return { raw: enc(`x${id}`), decoded: `x${id}` };
-    case 'truncate':
-      return { raw: enc(id.slice(0, -1)), decoded: id.slice(0, -1) };
-    case 'trailingSlash':
-      return { raw: `${enc(id)}/`, decoded: null };
-    case 'encodedSlash':
-      return { raw: `${enc(id)}%2F`, decoded: `${id}/` };
-    case 'dotdot':
-      return { raw: `${enc(id)}/..`, decoded: null };
-    case 'doubleEncoded':
-      return { raw: enc(enc(id)), decoded: enc(id) };
-    case 'nul':
-      return { raw: `${enc(id)}%00`, decoded: `${id}\u0000` };
-  }
-}
-
 const ROUTE_METHODS: Record<A.PathTemplate, A.Method[]> = {
   unit: ['GET', 'HEAD', 'DELETE'],
   skill: ['GET', 'HEAD'],
@@ -377,13 +289,7 @@ for (const b of fuzzBackends()) {
         await fc.assert(
           fc.asyncProperty(A.pathRecipe, async (r) => {
             const { raw, decoded } = resolveId(w, r.id);
-            const path = {
-              unit: `/v1/knowledge/${raw}`,
-              skill: `/v1/skills/${raw}`,
-              validate: `/v1/knowledge/${raw}/validate`,
-              reputation: `/v1/reputation/${raw}`,
-              export: `/v1/export/${raw}`,
-            }[r.template];
+            const path = pathFor(r.template, raw);
             const callers: Record<A.Caller, { key: string | null; agent: string | null }> = {
               none: { key: null, agent: null },
               reader: { key: w.reader.key, agent: 'reader' },

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
+import { connect, type AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import { backends, type Backend } from '../helpers/backends.js';
 import type { Store } from '../../src/store/store.js';
-import { call, errorCode, register, testApp, testConfig } from '../helpers/app.js';
+import { call, errorCode, register, testApp, testConfig, type Res } from '../helpers/app.js';
 
 /** A store whose list calls wait until the test opens the gate. */
 async function gatedStore(backend: Backend): Promise<{ store: Store; open: () => void; waiting: () => number }> {
@@ -24,6 +25,26 @@ async function gatedStore(backend: Backend): Promise<{ store: Store; open: () =>
     },
   });
   return { store, open: release, waiting: () => waiting };
+}
+
+/**
+ * Keeps the event loop stuck, as under a flood of synchronous work, in 400 ms turns, asking between turns
+ * until the answer is a 503 (or `turns` have passed): the delay monitor averages its samples over an
+ * interval, so a single stall can be diluted by the quiet turns after it.
+ */
+async function lagging(ask: () => Promise<Res>, turns = 20): Promise<Res> {
+  const stall = (ms: number) => {
+    const until = Date.now() + ms;
+    while (Date.now() < until);
+  };
+  stall(1_500);
+  let res = await ask();
+  for (let i = 0; i < turns && res.statusCode !== 503; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    stall(400);
+    res = await ask();
+  }
+  return res;
 }
 
 for (const backend of backends())
@@ -49,31 +70,76 @@ for (const backend of backends())
       }
     });
 
-    it('sheds load with 503 and Retry-After while the event loop lags, and recovers', async () => {
-      const t = await testApp(await backend.open(), { limits: { maxEventLoopDelayMs: 200 } });
+    it('sheds load with 503 and Retry-After while the event loop lags with work in flight, and recovers', async () => {
+      const gated = await gatedStore(backend);
+      const t = await testApp(gated.store, { limits: { maxEventLoopDelayMs: 200, minInFlightToShed: 2 } });
       try {
         assert.equal((await call(t.app, 'GET', '/v1/skills')).statusCode, 200);
-        // The event loop stays stuck, as under a flood of synchronous work, in 400 ms turns: the delay monitor
-        // averages its samples over an interval, so a single stall can be diluted by the quiet turns after it.
-        const stall = (ms: number) => {
-          const until = Date.now() + ms;
-          while (Date.now() < until);
-        };
-        stall(1_500);
-        let shed = await call(t.app, 'GET', '/v1/skills');
-        for (let i = 0; i < 20 && shed.statusCode !== 503; i++) {
-          await new Promise((resolve) => setTimeout(resolve, 10));
-          stall(400);
-          shed = await call(t.app, 'GET', '/v1/skills');
-        }
+        const held = [call(t.app, 'GET', '/v1/knowledge'), call(t.app, 'GET', '/v1/knowledge')];
+        while (gated.waiting() < 2) await new Promise((r) => setImmediate(r));
+        const shed = await lagging(() => call(t.app, 'GET', '/v1/skills'));
         assert.equal(shed.statusCode, 503);
         assert.equal(errorCode(shed), 'UNAVAILABLE');
         assert.equal(shed.headers['retry-after'], '2');
         assert.equal((await call(t.app, 'GET', '/healthz')).statusCode, 200, 'a lagging instance is alive');
+        gated.open();
+        for (const res of await Promise.all(held)) assert.equal(res.statusCode, 200);
         await new Promise((resolve) => setTimeout(resolve, 2_500)); // two calm samples later
         assert.equal((await call(t.app, 'GET', '/v1/skills')).statusCode, 200, 'it serves again');
       } finally {
         await t.close();
+      }
+    });
+
+    it('does not shed while the event loop lags with fewer requests in flight than the minimum (a busy machine)', async () => {
+      const gated = await gatedStore(backend);
+      const t = await testApp(gated.store, { limits: { maxEventLoopDelayMs: 200, minInFlightToShed: 2 } });
+      try {
+        const held = call(t.app, 'GET', '/v1/knowledge');
+        while (gated.waiting() < 1) await new Promise((r) => setImmediate(r));
+        // The loop lags as it does beside busy processes, with one request held: the next is served.
+        const served = await lagging(() => call(t.app, 'GET', '/v1/skills'), 3);
+        assert.equal(served.statusCode, 200, served.body);
+        gated.open();
+        assert.equal((await held).statusCode, 200);
+      } finally {
+        await t.close();
+      }
+    });
+
+    it('answers a request that arrives while it closes with 503, the envelope and Retry-After', async () => {
+      const gated = await gatedStore(backend);
+      const t = await testApp(gated.store);
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = t.app.server.address() as AddressInfo;
+      const socket = connect(port, '127.0.0.1');
+      let received = '';
+      socket.on('data', (d) => (received += d));
+      try {
+        // One request held in flight keeps the connection open through the close; the second, sent on it
+        // once the close has begun, is one the instance must refuse in the API's own words.
+        const ask = (path: string) => socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+        ask('/v1/knowledge');
+        while (gated.waiting() < 1) await new Promise((r) => setTimeout(r, 5));
+        const closed = t.app.close();
+        ask('/v1/skills');
+        await new Promise((r) => setTimeout(r, 100));
+        gated.open();
+        await closed;
+        await new Promise((r) => (socket.closed ? r(null) : socket.once('close', r)));
+        const answers = received.split(/(?=HTTP\/1\.1 )/);
+        assert.equal(answers.length, 2, received);
+        assert.match(answers[0]!, /^HTTP\/1\.1 200 /, 'the request in flight is answered');
+        assert.match(answers[1]!, /^HTTP\/1\.1 503 /);
+        assert.match(answers[1]!, /\r\nretry-after: 2\r\n/i);
+        assert.match(answers[1]!, /\r\nconnection: close\r\n/i);
+        const body = JSON.parse(answers[1]!.slice(answers[1]!.indexOf('\r\n\r\n') + 4)) as unknown;
+        assert.deepEqual(body, {
+          error: { code: 'UNAVAILABLE', message: 'the registry is shutting down; retry shortly' },
+        });
+      } finally {
+        socket.destroy();
+        await t.store.close();
       }
     });
 

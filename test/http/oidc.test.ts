@@ -476,8 +476,11 @@ for (const backend of backends()) {
       }
     });
 
-    it('picks up a rotated key under a real cooldown: refused right after a fetch, accepted once it has passed', async () => {
-      const cooldownMs = 300;
+    it("picks up a rotated key after the cooldown on the verifier's clock: refused right after a fetch, accepted once it has passed", async () => {
+      // The verifier's clock, moved by the test alone: however slowly a loaded machine runs the requests
+      // below, no cooldown passes between them unless the test says so.
+      const cooldownMs = 30_000;
+      let clock = Date.now();
       const server = await keyServer([rs.jwk]);
       const next = await signingKey('ES256', 'es-rotated');
       try {
@@ -486,12 +489,11 @@ for (const backend of backends()) {
             assert.equal((await postUnit(t, await sign(rs, { sub: 'rotating' }))).statusCode, 201);
             assert.equal(server.hits, 1);
             server.keys = [rs.jwk, next.jwk];
-            const fetchedAt = Date.now();
+            clock += cooldownMs - 1;
             await assertTokenRefused(t, await sign(next, { sub: 'rotating' }), 'a new kid within the cooldown');
-            assert.ok(Date.now() - fetchedAt < cooldownMs, 'the refusal was inside the cooldown');
             assert.equal(server.hits, 1, 'no refetch within the cooldown');
 
-            await new Promise((resolve) => setTimeout(resolve, cooldownMs + 50));
+            clock += 1;
             const created = await postUnit(t, await sign(next, { sub: 'rotating' }));
             assert.equal(created.statusCode, 201, `the new key once the cooldown has passed: ${created.body}`);
             assert.equal(server.hits, 2, 'exactly one refetch');
@@ -501,7 +503,7 @@ for (const backend of backends()) {
               'the old key, still published',
             );
           },
-          { cooldownMs },
+          { cooldownMs, now: () => new Date(clock) },
           server.url,
         );
       } finally {

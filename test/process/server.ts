@@ -31,7 +31,9 @@ export interface Running {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export async function startServer(env: Record<string, string>, timeoutMs = 20_000): Promise<Running> {
+// The deadline only turns a start that never comes into a failure: under tsx a start compiles the sources
+// first, and on a loaded machine (another test run beside this one) that alone has taken over 20 s.
+export async function startServer(env: Record<string, string>, timeoutMs = 90_000): Promise<Running> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
