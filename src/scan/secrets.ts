@@ -1,0 +1,39 @@
+// Credentials of the publisher's own, found with secretlint's recommended rule set (a maintained set of
+// credential formats: cloud keys, tokens of well-known services, private key blocks). Documentation
+// placeholders are not credentials. Only the kind and the place are reported, never the value.
+import { lintSource } from '@secretlint/core';
+import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
+
+export interface SecretHit {
+  file: string;
+  line: number;
+  /** What kind of credential, in words (`AWS Secret Access Key`, `GitHub Token`). */
+  kind: string;
+}
+
+const CONFIG = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended }] };
+
+/** What documentation writes instead of a credential. */
+const PLACEHOLDER =
+  /example|sample|dummy|placeholder|redacted|your[-_ ]?(own[-_ ]?)?(api[-_ ]?)?(key|token|secret)|<[^>\n]*>|\.\.\.|x{6,}|\*{4,}|0{12,}|1234567890|abcdef(ghij)?|fake|test[-_]?(key|token)/i;
+
+function kindOf(message: string, ruleId: string): string {
+  const m = /^found ([^:(]+)/i.exec(message);
+  return (m?.[1] ?? ruleId.replace(/^@secretlint\/secretlint-rule-/, '')).trim();
+}
+
+/** The credentials in one text, by line. */
+export async function findSecrets(file: string, content: string): Promise<SecretHit[]> {
+  if (content.length === 0) return [];
+  const result = await lintSource({
+    source: { filePath: `/${file}`, content, contentType: 'text' },
+    options: { config: CONFIG, maskSecrets: true },
+  });
+  const hits: SecretHit[] = [];
+  for (const m of result.messages) {
+    const [start, end] = m.range;
+    if (PLACEHOLDER.test(content.slice(Math.max(0, start - 2), end + 2))) continue;
+    hits.push({ file, line: m.loc.start.line, kind: kindOf(m.message, m.ruleId) });
+  }
+  return hits;
+}
