@@ -105,6 +105,9 @@ export function applyRules(out: Collector, file: ReadFile): void {
       const line = unit.line + lineWithin(text, m.index);
       const teaching = unit.teaching || file.teachingLines.has(line);
       if (severity !== 'none' && teaching) severity = atMost(severity, 'medium');
+      // A dangerous instruction hidden from the person reading the page is an attack, not advice.
+      if (severity === 'high' && unit.scope === 'comment' && rule.family !== 'hidden-instructions')
+        severity = 'critical';
       const column = Math.max(0, (file.lines[line - 1] ?? '').indexOf(m[0].split('\n')[0]!));
       out.add(rule, severity, file, line, column, undefined, teaching);
     }
@@ -139,19 +142,22 @@ export function downloadThenRun(out: Collector, file: ReadFile): void {
   const saved = new Map<string, string>();
   for (const unit of file.units) {
     if (unit.scope !== 'shell') continue;
-    for (const name of executedNames(unit.text)) {
-      const from = saved.get(name);
-      if (from === undefined) continue;
-      let severity = atDestination(rule, worstDestination(from) ?? worstDestination(file.text));
-      if (severity !== 'none' && (unit.teaching || file.teachingLines.has(unit.line)))
-        severity = atMost(severity, 'medium');
-      out.add(rule, severity, file, unit.line);
-    }
-    const m = DOWNLOAD_TO.exec(unit.text);
-    if (m) saved.set(baseName(m[1]!), unit.text);
-    else {
-      const wget = /\bwget\s+(?:-\S+\s+)*["']?(https?:\/\/[^\s"']+)/i.exec(unit.text);
-      if (wget && !/\s-O\s*-/.test(unit.text)) saved.set(baseName(wget[1]!.split('?')[0]!), unit.text);
+    // A statement's parts in order: `wget … -O f && sh f` downloads, then runs.
+    for (const part of unit.text.split(/&&|\|\||;|\n/)) {
+      for (const name of executedNames(part)) {
+        const from = saved.get(name);
+        if (from === undefined) continue;
+        let severity = atDestination(rule, worstDestination(from) ?? worstDestination(file.text));
+        if (severity !== 'none' && (unit.teaching || file.teachingLines.has(unit.line)))
+          severity = atMost(severity, 'medium');
+        out.add(rule, severity, file, unit.line);
+      }
+      const m = DOWNLOAD_TO.exec(part);
+      if (m) saved.set(baseName(m[1]!), part);
+      else {
+        const wget = /\bwget\s+(?:-\S+\s+)*["']?(https?:\/\/[^\s"']+)/i.exec(part);
+        if (wget && !/\s-O\s*-/.test(part)) saved.set(baseName(wget[1]!.split('?')[0]!), part);
+      }
     }
   }
 }
@@ -317,6 +323,7 @@ const DANGEROUS = new Set([
 const COVER = new Set([
   'prompt-injection/conceal',
   'prompt-injection/override',
+  'prompt-injection/standing-instructions',
   'agent-safety-bypass/skip-confirmation',
   'agent-safety-bypass/disable-safeguards',
   'agent-safety-bypass/outside-prerequisite',
@@ -329,11 +336,33 @@ const COVER = new Set([
  * safeguards off, in the same skill: the action becomes critical, its message naming the instruction.
  */
 export function escalate(findings: Finding[], teaching: ReadonlySet<Finding>): void {
-  const cover = findings.find((f) => COVER.has(f.rule) && RANK[f.severity] >= RANK.medium && !teaching.has(f));
-  if (!cover) return;
-  for (const f of findings) {
-    if (f.severity !== 'high' || !DANGEROUS.has(f.rule.split('/')[0]!)) continue;
-    f.severity = 'critical';
-    f.message = `${f.message}, and the skill tells the agent to act unchecked (${cover.rule} at ${cover.file}:${cover.line})`;
+  // A scheduled or start-up job that fetches and runs remote code: a lasting backdoor.
+  for (const p of findings) {
+    if (!p.rule.startsWith('persistence/') || teaching.has(p)) continue;
+    const rce = findings.find(
+      (f) => f.file === p.file && f.line === p.line && f.rule.startsWith('remote-code-execution/') && !teaching.has(f),
+    );
+    if (rce && RANK[rce.severity] >= RANK.medium)
+      for (const f of [p, rce]) raise(f, `it runs remote code on a schedule or at start-up (${rce.rule})`);
   }
+  const covers = findings.filter((f) => COVER.has(f.rule) && RANK[f.severity] >= RANK.medium && !teaching.has(f));
+  const cover = covers[0];
+  if (!cover) return;
+  for (const f of findings)
+    if (f.severity === 'high' && DANGEROUS.has(f.rule.split('/')[0]!))
+      raise(f, `the skill tells the agent to act unchecked (${cover.rule} at ${cover.file}:${cover.line})`);
+  // Two different ways of taking the agent out of the user's control (hide it and skip the prompts, turn
+  // the safeguards off and never ask): the instructions are the attack.
+  const other = (f: Finding) => covers.find((c) => c.rule !== f.rule);
+  for (const f of covers) {
+    const with_ = other(f);
+    if (f.severity === 'high' && with_)
+      raise(f, `together with ${with_.rule}, it takes the agent out of the user's control`);
+  }
+}
+
+function raise(f: Finding, why: string): void {
+  if (f.severity === 'critical') return;
+  f.severity = 'critical';
+  f.message = `${f.message}; ${why}`;
 }

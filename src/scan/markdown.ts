@@ -9,7 +9,7 @@ const md = new MarkdownIt({ html: true });
 
 /** Words of text that explains an attack rather than doing it. */
 const TEACHING =
-  /\b(malicious|attackers?|attacks?|exploits?|stealers?|malware|red flags?|warning signs?|indicators? of compromise|iocs?|detect(s|ion|ing)?|never (run|execute|pipe|paste)|do not (run|execute|pipe|paste)|don't (run|execute|pipe|paste)|avoid (running|piping)|dangerous (patterns?|commands?)|suspicious (patterns?|commands?)|what to look for|look for|watch (out )?for|vetting|audit(ing)?|threat model|phishing|example payloads?)\b/i;
+  /\b(malicious|attackers?|attacks?|exploits?|stealers?|malware|red flags?|warning signs?|indicators? of compromise|iocs?|detection rules?|never (run|execute|pipe|paste)|do not (run|execute|pipe|paste)|don't (run|execute|pipe|paste)|avoid (running|piping)|dangerous (patterns?|commands?)|suspicious (patterns?|commands?)|what to look for|threat model|phishing|example payloads?|reverse shells?|prompt injections?)\b/i;
 
 /** Inline code that reads as a command. */
 const COMMANDISH =
@@ -58,7 +58,8 @@ export function markdownUnits(text: string, line0 = 0): MarkdownUnits {
     if (token.type === 'inline') {
       const teaching = TEACHING.test(token.content) || TEACHING.test(heading);
       if (inHeading) heading = token.content;
-      const prose = comments(token.content, line, units);
+      // Inline code marks are presentation: `.env` file reads as .env file.
+      const prose = comments(token.content, line, units).replace(/`/g, ' ');
       units.push({ scope: 'prose', text: prose, line, teaching });
       prose.split('\n').forEach((l, i) => {
         if (COMMANDISH.test(l))

@@ -77,8 +77,11 @@ const SHELL_CALLEES =
   /(^|\.)(system|popen|Popen|run|call|check_output|check_call|getoutput|getstatusoutput|execSync|spawn|spawnSync|execFile|execFileSync|execa|execaSync|execCommand|shell)$|(^|[.\s(])exec$/;
 /** Text before a string that makes the string a shell command of its own. */
 const SHELL_C = /(?:\b(?:ba|z|da|k)?sh|\beval|\bsu|\bssh\s+\S+)\s+(?:-\w+\s+)*(?:-c\s+)?$/;
+/** Text around a string that makes it a command run later: a crontab line, a start-up file, a unit. */
+const PERSISTED =
+  /crontab|\/etc\/cron|\.(bashrc|zshrc|profile|bash_profile|zprofile|zshenv)\b|\.service\b|launchagents|execstart/i;
 /** A string kept as it is: a word, a path or a URL (what rules look for), or one with a command substitution. */
-const KEPT_STRING = /^[^\s]*$|^["'`]?(~|\/|\$home|\$\{home\}|https?:|[A-Za-z]:\\)[^\n|;&]*$|\$\(|`/i;
+const KEPT_STRING = /^[^\s()|;]*$|^["'`]?(~|\/|\$home|\$\{home\}|https?:|[A-Za-z]:\\)[^\n|;&]*$|\$\(|`/i;
 
 interface Span {
   start: number;
@@ -165,7 +168,8 @@ export function codeUnits(language: CodeLanguage, text: string, line0 = 0): Code
   for (const s of outermost(root.findAll(rule(STRINGS[kinds])).map((n) => ({ ...spanOf(n), node: n })))) {
     const raw = text.slice(s.start, s.end);
     if (KEPT_STRING.test(raw)) continue;
-    if (kinds === 'shell' && SHELL_C.test(text.slice(Math.max(0, s.start - 60), s.start))) {
+    const around = text.slice(Math.max(0, s.start - 200), Math.min(text.length, s.end + 200));
+    if (kinds === 'shell' && (SHELL_C.test(text.slice(Math.max(0, s.start - 60), s.start)) || PERSISTED.test(around))) {
       nested.push({ language: 'shell', text: contentOf(raw), line0: line0 + s.node.range().start.line });
     }
     blank(masked, s, 1);
