@@ -306,6 +306,8 @@ export function classifyUrl(url: string): Destination {
   const path = m[3] ?? '';
   const ip = ipClass(host);
   if (ip) return ip;
+  // A documentation address (`https://webhook.site/<your-id>`, `…/bot${TOKEN}/…`): the user's own, to fill in.
+  if (PLACEHOLDER.test(path)) return 'unknown';
   const names = withParents(host);
   if (names.some((h) => UNTRUSTED.has(h))) return 'untrusted';
   for (const [h, p] of WEBHOOK_PATHS) if (h.test(host) && p.test(path)) return 'untrusted';
@@ -319,6 +321,8 @@ export function classifyUrl(url: string): Destination {
 
 const URLS =
   /\b(?:https?|ftp|wss?):\/\/[^\s"'<>)\]}|;`\\]+|\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b(?![.\d])|\b(?:[a-z0-9-]+\.)*(?:pastebin\.com|webhook\.site|ngrok(?:-free)?\.(?:io|app)|trycloudflare\.com|discord(?:app)?\.com\/api\/webhooks|hooks\.slack\.com|api\.telegram\.org\/bot|bit\.ly|tinyurl\.com|transfer\.sh|0x0\.st|pipedream\.net)[^\s"'<>)\]}|;`\\]*/gi;
+
+const PLACEHOLDER = /[<{$]|\byour[-_]|x{3,}|\.\.\.|…/i;
 
 const ORDER: Record<Destination, number> = { vendor: 0, unknown: 1, untrusted: 2 };
 

@@ -19,6 +19,8 @@ export interface ReadFile {
   units: Unit[];
   /** Lines of code blocks that explain attacks (Markdown). */
   teachingLines: Set<number>;
+  /** A script (its statements share variables), not Markdown or data. */
+  script: boolean;
 }
 
 export class Collector {
@@ -75,14 +77,22 @@ const lineWithin = (text: string, index: number): number => {
   return n;
 };
 
+/** A line that marks what it shows as forbidden (`# never run this`, `// Not allowed`, ❌). */
+const NEGATED =
+  /(❌|🚫|⛔|禁止|不要|不执行)|\b(not allowed|forbidden|prohibited|never (run|do|use|execute)|do not (run|do|use|execute)|don't (run|do|use|execute)|bad example|anti-pattern|dangerous|insecure|vulnerable)\b/i;
+
 /** Matches the scoped rules against a file's units. */
 export function applyRules(out: Collector, file: ReadFile): void {
-  const fileChecks = new Map<Rule, boolean>();
-  const inFile = (rule: Rule) => {
-    let ok = fileChecks.get(rule);
+  const checks = new Map<string, boolean>();
+  // `in_file` reads the code block or script the unit is part of (a Markdown file holds many unrelated ones).
+  const inFile = (rule: Rule, unit: Unit) => {
+    if (rule.inFile.length === 0) return true;
+    const block = unit.block ?? file.text;
+    const key = `${rule.id}\u0000${block.length}\u0000${block.slice(0, 64)}`;
+    let ok = checks.get(key);
     if (ok === undefined) {
-      ok = rule.inFile.every((r) => r.test(file.text));
-      fileChecks.set(rule, ok);
+      ok = rule.inFile.every((r) => r.test(block));
+      checks.set(key, ok);
     }
     return ok;
   };
@@ -95,15 +105,16 @@ export function applyRules(out: Collector, file: ReadFile): void {
       if (!m) continue;
       if (!rule.also.every((r) => r.test(text))) continue;
       if (rule.unless.some((r) => r.test(unit.raw ?? text))) continue;
-      if (!inFile(rule)) continue;
+      if (!inFile(rule, unit)) continue;
       let destination = worstDestination(text);
-      if (destination === null && rule.destination && unit.scope !== 'prose' && unit.scope !== 'comment') {
+      // An address held in a variable: the script's own addresses (a long Markdown file's are unrelated).
+      if (destination === null && rule.destination && file.script) {
         fileDestination ??= worstDestination(file.text);
         destination = fileDestination;
       }
       let severity = atDestination(rule, destination);
       const line = unit.line + lineWithin(text, m.index);
-      const teaching = unit.teaching || file.teachingLines.has(line);
+      const teaching = unit.teaching || file.teachingLines.has(line) || NEGATED.test(file.lines[line - 1] ?? '');
       if (severity !== 'none' && teaching) severity = atMost(severity, 'medium');
       // A dangerous instruction hidden from the person reading the page is an attack, not advice.
       if (severity === 'high' && unit.scope === 'comment' && rule.family !== 'hidden-instructions')
@@ -112,6 +123,20 @@ export function applyRules(out: Collector, file: ReadFile): void {
       out.add(rule, severity, file, line, column, undefined, teaching);
     }
   }
+}
+
+/** What the flows start from: a download, a file made executable, a credential's place. */
+const FLOW_START = /\b(curl|wget|iwr|invoke-webrequest|chmod|nohup)\b/i;
+
+/**
+ * Whether a script can hold anything a code rule or a flow finds: a rule that matches no part of the text
+ * as written matches none of its statements either, so such a script (most of them) is not parsed at all.
+ */
+export function worthParsing(rules: RuleSet, text: string): boolean {
+  if (FLOW_START.test(text)) return true;
+  return rules.rules.some(
+    (r) => r.match !== null && (r.scopes.includes('shell') || r.scopes.includes('code')) && r.match.test(text),
+  );
 }
 
 // ---- flows -----------------------------------------------------------------------------------------
@@ -162,25 +187,38 @@ export function downloadThenRun(out: Collector, file: ReadFile): void {
   }
 }
 
-/** Credentials read in a file and sent over the network from it. */
+const CREDENTIAL_SOURCES = [
+  'credential-access/secrets-path',
+  'credential-access/user-dotenv',
+  'credential-access/environment-dump',
+];
+
+/** Credentials read and sent over the network in one script or one code block. */
 export function credentialsSent(out: Collector, file: ReadFile): void {
   const rule = out.rule('exfiltration/credentials-sent');
   const send = out.rule('exfiltration/send-to-untrusted').match!;
-  const sources = [
-    'credential-access/secrets-path',
-    'credential-access/user-dotenv',
-    'credential-access/environment-dump',
-  ];
-  const read = out.findings.some(
-    (f) => f.file === file.path && sources.includes(f.rule) && RANK[f.severity] >= RANK.medium,
-  );
-  if (!read) return;
+  const sources = CREDENTIAL_SOURCES.map((id) => out.rule(id));
+  const reads = (unit: Unit) =>
+    sources.some((r) => r.match!.test(unit.text) && !r.unless.some((u) => u.test(unit.raw ?? unit.text)));
+  const blocks = new Map<string, Unit[]>();
   for (const unit of file.units) {
     if (unit.scope !== 'shell' && unit.scope !== 'code') continue;
-    const m = send.exec(unit.text);
-    if (!m) continue;
-    const severity = atDestination(rule, worstDestination(unit.text) ?? worstDestination(file.text));
-    out.add(rule, severity, file, unit.line + lineWithin(unit.text, m.index));
+    const key = unit.block ?? '';
+    blocks.set(key, [...(blocks.get(key) ?? []), unit]);
+  }
+  for (const units of blocks.values()) {
+    if (!units.some(reads)) continue;
+    for (const unit of units) {
+      const m = send.exec(unit.text);
+      if (!m) continue;
+      let severity = atDestination(
+        rule,
+        worstDestination(unit.text) ?? (file.script ? worstDestination(file.text) : null),
+      );
+      if (severity !== 'none' && (unit.teaching || file.teachingLines.has(unit.line)))
+        severity = atMost(severity, 'medium');
+      out.add(rule, severity, file, unit.line + lineWithin(unit.text, m.index));
+    }
   }
 }
 
@@ -345,21 +383,33 @@ export function escalate(findings: Finding[], teaching: ReadonlySet<Finding>): v
     if (rce && RANK[rce.severity] >= RANK.medium)
       for (const f of [p, rce]) raise(f, `it runs remote code on a schedule or at start-up (${rce.rule})`);
   }
+  // Instructions that take the agent out of the user's control, firmly said (high): a cover for what else
+  // the skill does. Softer ones (`medium`: do not ask, a prerequisite from an unknown host) cover nothing.
   const covers = findings.filter((f) => COVER.has(f.rule) && RANK[f.severity] >= RANK.medium && !teaching.has(f));
-  const cover = covers[0];
+  const firm = covers.filter((f) => RANK[f.severity] >= RANK.high);
+  const cover = firm[0];
   if (!cover) return;
   for (const f of findings)
     if (f.severity === 'high' && DANGEROUS.has(f.rule.split('/')[0]!))
       raise(f, `the skill tells the agent to act unchecked (${cover.rule} at ${cover.file}:${cover.line})`);
-  // Two different ways of taking the agent out of the user's control (hide it and skip the prompts, turn
-  // the safeguards off and never ask): the instructions are the attack.
-  const other = (f: Finding) => covers.find((c) => c.rule !== f.rule);
-  for (const f of covers) {
-    const with_ = other(f);
-    if (f.severity === 'high' && with_)
-      raise(f, `together with ${with_.rule}, it takes the agent out of the user's control`);
+  // Two different such instructions, one of them turning safeguards off, overriding the agent's own or
+  // leaving standing orders: the instructions are the attack.
+  for (const f of firm) {
+    if (!TAKEOVER.has(f.rule)) continue;
+    const other = covers.find((c) => c.rule !== f.rule);
+    if (other)
+      raise(
+        f,
+        `together with ${other.rule} (${other.file}:${other.line}), it takes the agent out of the user's control`,
+      );
   }
 }
+
+const TAKEOVER = new Set([
+  'agent-safety-bypass/disable-safeguards',
+  'prompt-injection/standing-instructions',
+  'prompt-injection/override',
+]);
 
 function raise(f: Finding, why: string): void {
   if (f.severity === 'critical') return;

@@ -27,6 +27,7 @@ import {
   manifests,
   tagMessages,
   applyRules,
+  worthParsing,
   type ReadFile,
 } from './engine.js';
 import { RANK, verdictOf, type Finding, type Verdict } from './findings.js';
@@ -67,6 +68,7 @@ function unitsOfNested(sources: NestedSource[]): Unit[] {
   const queue = [...sources];
   for (let depth = 0; queue.length > 0 && depth < 200; depth++) {
     const source = queue.shift()!;
+    if (!worthParsing(RULES, source.text)) continue;
     const read = codeUnits(source.language, source.text, source.line0);
     units.push(...read.units);
     queue.push(...read.nested);
@@ -79,11 +81,13 @@ const isMarkdown = (path: string) => /\.(md|markdown|mdx|txt|rst)$/i.test(path) 
 /** A text file cut into the units its kind has. */
 function readText(path: string, text: string, markdownLike: boolean): ReadFile {
   const lines = text.split('\n');
-  const file: ReadFile = { path, lines, text, units: [], teachingLines: new Set() };
   const language = languageOf(path, text);
+  const file: ReadFile = { path, lines, text, units: [], teachingLines: new Set(), script: language !== null };
   if (language) {
-    const read = codeUnits(language, text);
-    file.units.push(...read.units, ...unitsOfNested(read.nested));
+    if (worthParsing(RULES, text)) {
+      const read = codeUnits(language, text);
+      file.units.push(...read.units, ...unitsOfNested(read.nested));
+    }
   } else if (markdownLike) {
     const md = markdownUnits(text);
     file.units.push(...md.units, ...unitsOfNested(md.code));

@@ -9,7 +9,7 @@ const md = new MarkdownIt({ html: true });
 
 /** Words of text that explains an attack rather than doing it. */
 const TEACHING =
-  /\b(malicious|attackers?|attacks?|exploits?|stealers?|malware|red flags?|warning signs?|indicators? of compromise|iocs?|detection rules?|never (run|execute|pipe|paste)|do not (run|execute|pipe|paste)|don't (run|execute|pipe|paste)|avoid (running|piping)|dangerous (patterns?|commands?)|suspicious (patterns?|commands?)|what to look for|threat model|phishing|example payloads?|reverse shells?|prompt injections?)\b/i;
+  /(❌|🚫|⛔|禁止|不要|不执行|不得)|\b(not allowed|forbidden|prohibited|malicious|attackers?|attacks?|exploits?|exploitation|stealers?|malware|red flags?|warning signs?|indicators? of compromise|iocs?|detection rules?|vulnerabilit(y|ies)|pentest(ing)?|penetration test(ing)?|red team(ing)?|ctf|privilege escalation|proof of concept|ssrf|payloads?|never (run|execute|pipe|paste)|do not (run|execute|pipe|paste)|don't (run|execute|pipe|paste)|avoid (running|piping)|dangerous (patterns?|commands?)|suspicious (patterns?|commands?)|what to look for|threat model|phishing|example payloads?|reverse shells?|prompt injections?)\b/i;
 
 /** Inline code that reads as a command. */
 const COMMANDISH =

@@ -23,6 +23,8 @@ export interface Unit {
   teaching: boolean;
   /** The statement as written, strings and comments in (what a rule's `unless` reads); else `text`. */
   raw?: string;
+  /** The code block or script the statement belongs to (what a rule's `in_file` reads); else the file. */
+  block?: string;
 }
 
 /** Statement kinds that become units (their nested blocks cut away), per grammar. */
@@ -86,14 +88,29 @@ const KEPT_STRING = /^[^\s()|;]*$|^["'`]?(~|\/|\$home|\$\{home\}|https?:|[A-Za-z
 interface Span {
   start: number;
   end: number;
+  /** 0-based lines of the start and the end. */
+  startLine: number;
+  endLine: number;
 }
 
 const rule = (kinds: readonly string[]) => ({ rule: { any: kinds.map((kind) => ({ kind })) } });
 
 const spanOf = (node: SgNode): Span => {
   const r = node.range();
-  return { start: r.start.index, end: r.end.index };
+  return { start: r.start.index, end: r.end.index, startLine: r.start.line, endLine: r.end.line };
 };
+
+/** The first of spans sorted by start that starts at or after `at`. */
+function firstFrom(spans: readonly Span[], at: number): number {
+  let lo = 0;
+  let hi = spans.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (spans[mid]!.start < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
 
 /** Replaces every character of a span but line breaks with spaces. */
 function blank(chars: string[], span: Span, keepEnds = 0): void {
@@ -145,7 +162,10 @@ function powershellUnits(text: string, line0: number): CodeUnits {
   const units: Unit[] = [];
   const clean = text.replace(/<#[\s\S]*?#>/g, (c) => c.replace(/[^\n]/g, ' '));
   clean.split('\n').forEach((line, i) => {
-    const code = line.replace(/(^|\s)#.*$/, '');
+    // Comments out, and quoted text with spaces or alternations (a -Pattern, a message) blanked.
+    const code = line
+      .replace(/(^|\s)#.*$/, '')
+      .replace(/(["'])([^"'\n]*[\s|][^"'\n]*)\1/g, (_, q: string, body: string) => q + ' '.repeat(body.length) + q);
     if (code.trim() !== '') units.push({ scope: 'shell', text: code, line: line0 + i + 1, teaching: false });
   });
   return { units, nested: [] };
@@ -186,36 +206,37 @@ export function codeUnits(language: CodeLanguage, text: string, line0 = 0): Code
     }
   }
   const maskedText = masked.join('');
-  const blocks = BLOCKS[kinds].length ? outermost(root.findAll(rule(BLOCKS[kinds])).map(spanOf)) : [];
-  const statements = root.findAll(rule(STATEMENTS[kinds])).map((n) => ({ ...spanOf(n), line: n.range().start.line }));
+  // Every block, sorted: a statement's text skips the blocks directly inside it (each a unit of its own).
+  const blocks = BLOCKS[kinds].length
+    ? root
+        .findAll(rule(BLOCKS[kinds]))
+        .map(spanOf)
+        .sort((a, b) => a.start - b.start)
+    : [];
+  const statements = root.findAll(rule(STATEMENTS[kinds])).map(spanOf);
   const chosen = kinds === 'shell' ? outermost(statements) : statements;
   const units: Unit[] = [];
   for (const s of chosen) {
     let piece = '';
     let at = s.start;
-    for (const b of blocks) {
-      if (b.end <= s.start || b.start >= s.end) continue;
-      if (b.start < at) continue;
-      piece += maskedText.slice(at, b.start) + '{…}' + '\n'.repeat(countLines(maskedText, b.start, b.end));
+    for (let i = firstFrom(blocks, s.start); i < blocks.length && blocks[i]!.start < s.end;) {
+      const b = blocks[i]!;
+      piece += maskedText.slice(at, b.start) + '{…}' + '\n'.repeat(b.endLine - b.startLine);
       at = b.end;
+      i = firstFrom(blocks, b.end);
     }
     piece += maskedText.slice(at, s.end);
     if (piece.trim() !== '')
       units.push({
         scope: kinds === 'shell' ? 'shell' : 'code',
         text: piece,
-        line: line0 + s.line + 1,
+        line: line0 + s.startLine + 1,
         teaching: false,
         raw: text.slice(s.start, s.end),
+        block: text,
       });
   }
   return { units, nested };
-}
-
-function countLines(text: string, from: number, to: number): number {
-  let n = 0;
-  for (let i = from; i < to; i++) if (text.charCodeAt(i) === 10) n++;
-  return n;
 }
 
 /** The language of a script, by its extension or its first line. */
