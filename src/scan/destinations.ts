@@ -320,7 +320,7 @@ export function classifyUrl(url: string): Destination {
 }
 
 const URLS =
-  /\b(?:https?|ftp|wss?):\/\/[^\s"'<>)\]}|;`\\]+|\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b(?![.\d])|\b(?:[a-z0-9-]+\.)*(?:pastebin\.com|webhook\.site|ngrok(?:-free)?\.(?:io|app)|trycloudflare\.com|discord(?:app)?\.com\/api\/webhooks|hooks\.slack\.com|api\.telegram\.org\/bot|bit\.ly|tinyurl\.com|transfer\.sh|0x0\.st|pipedream\.net)[^\s"'<>)\]}|;`\\]*/gi;
+  /\b(?:https?|ftp|wss?):\/\/[^\s"'>)\]|;`\\]+|\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b(?![.\d])|\b(?:[a-z0-9-]+\.)*(?:pastebin\.com|webhook\.site|ngrok(?:-free)?\.(?:io|app)|trycloudflare\.com|discord(?:app)?\.com\/api\/webhooks|hooks\.slack\.com|api\.telegram\.org\/bot|bit\.ly|tinyurl\.com|transfer\.sh|0x0\.st|pipedream\.net)[^\s"'<>)\]}|;`\\]*/gi;
 
 const PLACEHOLDER = /[<{$]|\byour[-_]|x{3,}|\.\.\.|…/i;
 

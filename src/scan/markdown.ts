@@ -42,6 +42,15 @@ export function markdownUnits(text: string, line0 = 0): MarkdownUnits {
   const units: Unit[] = [];
   const code: NestedSource[] = [];
   const teachingLines = new Set<number>();
+  // The frontmatter is metadata, not prose: blanked (lines kept), its hook commands read as shell.
+  const front = /^---\r?\n[\s\S]*?\n---\r?\n/.exec(text);
+  if (front) {
+    front[0].split('\n').forEach((l, i) => {
+      const command = /^\s*(?:-\s*)?command:\s*["']?(.+?)["']?\s*$/.exec(l);
+      if (command) units.push({ scope: 'shell', text: command[1]!, line: line0 + i + 1, teaching: false });
+    });
+    text = front[0].replace(/[^\n]/g, ' ') + text.slice(front[0].length);
+  }
   let tokens: ReturnType<typeof md.parse>;
   try {
     tokens = md.parse(text, {});
