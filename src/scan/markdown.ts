@@ -9,7 +9,7 @@ const md = new MarkdownIt({ html: true });
 
 /** Words of text that explains an attack rather than doing it. */
 const TEACHING =
-  /(❌|🚫|⛔|禁止|不要|不执行|不得)|\b(not allowed|forbidden|prohibited|malicious|attackers?|attacks?|exploits?|exploitation|stealers?|malware|red flags?|warning signs?|indicators? of compromise|iocs?|detection rules?|vulnerabilit(y|ies)|pentest(ing)?|penetration test(ing)?|red team(ing)?|ctf|privilege escalation|proof of concept|ssrf|payloads?|never (run|execute|pipe|paste)|do not (run|execute|pipe|paste)|don't (run|execute|pipe|paste)|avoid (running|piping)|dangerous (patterns?|commands?)|suspicious (patterns?|commands?)|what to look for|threat model|phishing|example payloads?|reverse shells?|prompt injections?)\b/i;
+  /(❌|🚫|⛔|禁止|不要|不执行|不得)|\b(not allowed|forbidden|prohibited|malicious|attackers?|attacks?|exploits?|exploitation|stealers?|malware|red flags?|warning signs?|indicators? of compromise|iocs?|detection rules?|vulnerabilit(y|ies)|pentest(ing)?|penetration test(ing)?|red team(ing)?|ctf|privilege escalation|proof of concept|ssrf|payloads?|never (run|execute|pipe|paste)|do not (run|execute|pipe|paste)|don't (run|execute|pipe|paste)|avoid (running|piping)|dangerous (patterns?|commands?|operations?)|destructive (patterns?|commands?|operations?)|guardrails?|blocked commands?|suspicious (patterns?|commands?)|what to look for|threat model|phishing|example payloads?|reverse shells?|prompt injections?)\b/i;
 
 /** Inline code that reads as a command. */
 const COMMANDISH =
@@ -60,8 +60,11 @@ export function markdownUnits(text: string, line0 = 0): MarkdownUnits {
   let heading = '';
   let previous = '';
   let inHeading = false;
+  // Inline tokens of table cells have no line of their own: the last block's line stands for them.
+  let lastLine = line0 + 1;
   for (const token of tokens) {
-    const line = line0 + (token.map?.[0] ?? 0) + 1;
+    const line = token.map ? line0 + token.map[0] + 1 : lastLine;
+    lastLine = line;
     if (token.type === 'heading_open') inHeading = true;
     if (token.type === 'heading_close') inHeading = false;
     if (token.type === 'inline') {
