@@ -16,6 +16,8 @@ import { quotaOf, withinQuota, type Change, type Context } from './context.js';
 import { operation } from './operation.js';
 import { searchPage } from './search.js';
 import { ACCESS } from '../domain/operations.js';
+import { scanUnit } from '../scan/index.js';
+import { refuseSecrets, scannerHold, securityOf } from './security.js';
 
 export type UnitListParams = FilterParams<typeof UNIT_FILTERS> & { q?: string; limit: number; offset: number };
 
@@ -39,14 +41,17 @@ async function findUnit(ctx: Context, caller: Caller, id: string): Promise<Knowl
 
 export const getUnit = operation(ACCESS.getUnit, (ctx, caller, id: string) => findUnit(ctx, caller, id));
 
-/** A new unit from the caller (+0.2 reputation), prepared for the door to write. */
+/**
+ * A new unit from the caller (+0.2 reputation), scanned (refused with credentials, held when malicious),
+ * prepared for the door to write.
+ */
 export const contributeUnit = operation(
   ACCESS.contributeUnit,
-  (
+  async (
     ctx,
     agent,
     body: KnowledgeUnitInput,
-  ): Change<{ data: KnowledgeUnit; quality_score: number; warnings: string[] }> => {
+  ): Promise<Change<{ data: KnowledgeUnit; quality_score: number; warnings: string[] }>> => {
     const checked = normalizeUnitInput(body);
     if (!checked.ok) throw badRequest(checked.message);
     const input = checked.unit;
@@ -67,6 +72,13 @@ export const contributeUnit = operation(
       created_at: now,
       updated_at: now,
     };
+    const scan = await scanUnit(unit);
+    refuseSecrets(scan);
+    unit.security = securityOf(scan, now);
+    // Units are public: a held one leaves every door but its contributor's and admins'.
+    const hold =
+      scannerHold(ctx, unit.security, { kind: 'unit', id: unit.id, version: null, public: true }, now) ?? undefined;
+    if (hold) unit.held = { reason: hold.reason, by: 'scanner', at: now };
     return {
       status: 201,
       body: { data: unit, quality_score: unit.quality_score, warnings: checked.warnings },
@@ -79,6 +91,7 @@ export const contributeUnit = operation(
             REWARD_MILLIS.contribute_knowledge,
             response,
             quotaOf(ctx, agent),
+            hold,
           ),
         ),
     };

@@ -20,6 +20,8 @@ import { plannedSkill } from '../store/skill-rows.js';
 import { PublishRaceError, VersionLimitError, type NewSkillVersion, type SkillPlan } from '../store/store.js';
 import { quotaOf, withinQuota, type Change, type Context } from './context.js';
 import { ACCESS, admit } from '../domain/operations.js';
+import { scanSkill, type ScanResult } from '../scan/index.js';
+import { refuseSecrets, scannerHold, securityOf } from './security.js';
 
 /** A publication planned from reads that a concurrent one made stale is planned again, this many times. */
 const PUBLISH_ATTEMPTS = 5;
@@ -49,7 +51,7 @@ async function publish<R>(
   input: SkillInput,
   apply: (change: Change<Published>) => Promise<R>,
 ): Promise<R> {
-  const draft = draftSkill(input);
+  const draft = await scanned(readDraft(input));
   for (let attempt = 0; attempt < PUBLISH_ATTEMPTS; attempt++) {
     const identity = await ctx.store.findSkillByName(agent.agentId, draft.name);
     if (identity && identity.visibility !== input.visibility) {
@@ -81,6 +83,7 @@ async function publish<R>(
       at: at.toISOString(),
       maxVersions: ctx.config.maxSkillVersions,
     });
+    if (plan.kind !== 'same') holdIfMalicious(ctx, plan);
     const change = await publicationChange(ctx, agent, plan, draft.warnings, draft.notes, at);
     try {
       return await apply(change);
@@ -98,11 +101,21 @@ interface Draft {
   requested: string | null;
   warnings: SkillWarning[];
   notes: string[];
-  version: Omit<NewSkillVersion, 'version' | 'sortKey' | 'release' | 'publishedAt'>;
+  version: Omit<NewSkillVersion, 'version' | 'sortKey' | 'release' | 'publishedAt' | 'security'>;
+  files: { path: string; bytes: Uint8Array }[];
+  /** The scan (absent: not scanned, the store tests' plans). */
+  scan?: ScanResult;
+}
+
+/** A draft scanned: refused (400) when it carries credentials. */
+async function scanned(draft: Draft): Promise<Draft> {
+  const scan = await scanSkill({ files: draft.files });
+  refuseSecrets(scan);
+  return { ...draft, scan };
 }
 
 /** A SKILL.md and its files read, checked and digested (400 naming the rule for what cannot be loaded). */
-function draftSkill(input: SkillInput): Draft {
+function readDraft(input: SkillInput): Draft {
   const parsed = parseSkillMd(input.skill_md_content);
   if (!parsed.ok) throw badRequest(`skill_md_content: ${parsed.message}`);
   const bundle = checkBundle(input.files ?? []);
@@ -113,6 +126,10 @@ function draftSkill(input: SkillInput): Draft {
   const warnings = [...parsed.warnings, ...bundle.warnings];
   const digest = versionDigest(input.skill_md_content, bundle.files);
   return {
+    files: [
+      { path: 'SKILL.md', bytes: Buffer.from(input.skill_md_content, 'utf8') },
+      ...bundle.files.map((f) => ({ path: f.path, bytes: f.content })),
+    ],
     name: doc.name,
     digest,
     requested: requested.version,
@@ -164,17 +181,32 @@ function planOf(
       sortKey: versionSortKey(how.version),
       release: isRelease(how.version),
       publishedAt: how.at,
+      ...(draft.scan ? { security: securityOf(draft.scan, how.at) } : {}),
     },
   };
 }
 
 /**
- * A new skill's plan, for the bulk path (benchmark corpora, operator imports): the SKILL.md read as a
- * publication reads it, at its requested version or the first one.
+ * A new skill's plan, for the bulk path (benchmark corpora): the SKILL.md read as a publication reads it,
+ * at its requested version or the first one; not scanned (synthetic corpora), so its version has no verdict.
  */
 export function newSkillPlan(input: SkillInput & { skillId: string; agentId: string; at: string }): SkillPlan {
-  const draft = draftSkill(input);
+  const draft = readDraft(input);
   return planOf(draft, { ...input, kind: 'create', version: draft.requested ?? FIRST_VERSION, maxVersions: null });
+}
+
+/** A malicious new version is planned with the scanner's hold. */
+function holdIfMalicious(ctx: Pick<Context, 'ids'>, plan: SkillPlan): void {
+  const security = plan.version.security;
+  if (!security) return;
+  const target = {
+    kind: 'skill' as const,
+    id: plan.skillId,
+    version: plan.version.version,
+    public: plan.visibility === 'public',
+  };
+  const hold = scannerHold(ctx, security, target, plan.version.publishedAt);
+  if (hold) plan.hold = hold;
 }
 
 async function publicationChange(
@@ -199,7 +231,10 @@ async function publicationChange(
   }
   const current = plan.kind === 'version' ? await ctx.store.getSkill(plan.skillId) : null;
   const now = at.toISOString();
-  const latest = latestAfter(current?.latest_version ?? null, plan.version.version);
+  // A held version is never the latest.
+  const latest = plan.hold
+    ? (current?.latest_version ?? null)
+    : latestAfter(current?.latest_version ?? null, plan.version.version);
   const data = plannedSkill(plan, { createdAt: current?.created_at ?? now, updatedAt: now, latestVersion: latest });
   return {
     status: 201,

@@ -272,6 +272,10 @@ export const UNIT_INSERT_COLUMNS = [
   'created_at',
   'updated_at',
   'bytes',
+  'verdict',
+  'findings',
+  'scanner',
+  'scanned_at',
 ] as const;
 
 /** A unit's insert values, in UNIT_INSERT_COLUMNS order (arrays as JSON text). */
@@ -292,6 +296,19 @@ export function unitValues(unit: KnowledgeUnit, baseQuality: number): unknown[] 
     unit.created_at,
     unit.updated_at,
     unitBytes(unit),
+    ...securityValues(unit.security).filter((_, i) => i !== 2),
+  ];
+}
+
+/** A verdict's columns: verdict, findings (JSON text), findings_count, scanner, scanned_at; NULLs unscanned. */
+export function securityValues(security: Security | undefined): unknown[] {
+  if (!security) return [null, null, null, null, null];
+  return [
+    security.verdict,
+    JSON.stringify(security.findings),
+    security.findings.length,
+    security.scanner,
+    security.scanned_at,
   ];
 }
 

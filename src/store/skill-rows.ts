@@ -4,7 +4,7 @@
 // host-skill-rows.ts.
 import type { Security, Skill, SkillFile, SkillVersionSummary, SkillWarning, Visibility } from '../domain/model.js';
 import type { SkillSummary } from '../domain/summaries.js';
-import { holdOf, securityOf, type Decode, type TrustRow } from './rows.js';
+import { holdOf, securityOf, securityValues, type Decode, type TrustRow } from './rows.js';
 import type { NewSkillVersion, SkillBundle, SkillExport, SkillPlan } from './store.js';
 
 /** The skill row's columns, as lists read them (a summary: no SKILL.md). */
@@ -218,6 +218,11 @@ export const VERSION_INSERT_COLUMNS = [
   'frontmatter',
   'sort_key',
   'is_release',
+  'verdict',
+  'findings',
+  'findings_count',
+  'scanner',
+  'scanned_at',
 ] as const;
 
 /** A version's insert values after its skill's seq, in VERSION_INSERT_COLUMNS order (arrays as JSON text). */
@@ -244,6 +249,7 @@ export function versionValues(skillSeq: number | string, v: NewSkillVersion, boo
     v.frontmatter,
     v.sortKey,
     bool(v.release),
+    ...securityValues(v.security),
   ];
 }
 
@@ -275,6 +281,8 @@ export function plannedSkill(
     conformance: { conformant: v.conformant, warnings: v.warnings },
     files: v.files.map((f) => ({ path: f.path, size: f.size, digest: f.digest, media_type: f.mediaType })),
     skill_md_content: v.skillMd,
+    ...(v.security ? { security: v.security } : {}),
+    ...(plan.hold ? { held: { reason: plan.hold.reason, by: plan.hold.by, at: plan.hold.at } } : {}),
   };
 }
 

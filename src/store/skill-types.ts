@@ -1,7 +1,8 @@
 // Skills as the store takes and gives them: a version to write, the publication the service plans
 // (create, version or the same again) and the race it may lose, files and bundles as served, the export
 // of a skill and the discovery index's entries. Re-exported from store.ts.
-import type { Skill, SkillFile, SkillWarning, Visibility } from '../domain/model.js';
+import type { Security, Skill, SkillFile, SkillWarning, Visibility } from '../domain/model.js';
+import type { NewDecision } from './decision-types.js';
 export type { HostSkill } from '../domain/host-skills.js';
 
 /** A version of a skill as it is stored: its SKILL.md, what was read from it, and its files. */
@@ -29,6 +30,8 @@ export interface NewSkillVersion {
   body: string;
   files: readonly StoredFile[];
   publishedAt: string;
+  /** What the scanner found, kept with the version (absent: not scanned). */
+  security?: Security;
 }
 
 export interface StoredFile {
@@ -56,6 +59,8 @@ export interface SkillPlan {
   rewardMillis: number;
   /** Versions a skill may hold (null: no bound); the store counts them inside the write (VersionLimitError). */
   maxVersions: number | null;
+  /** The scanner's hold of the new version, applied in the same transaction as a moderator's decision is. */
+  hold?: NewDecision;
 }
 
 /** A skill's identity, as a publication plans from it. */

@@ -17,10 +17,11 @@ import type { VerdictDecision, VerdictState } from '../domain/verdicts.js';
 import type { VersionFacts } from '../domain/versions.js';
 import type { Page, SkillQuery, UnitQuery } from './list-queries.js';
 import type { Condition } from '../domain/filters.js';
-import type { DecisionAction, HeldBy, ModerationTarget } from '../domain/moderation.js';
+import type { ModerationTarget } from '../domain/moderation.js';
 import type { AdvisorySeverity, OsvRecord } from '../domain/advisories.js';
 import type { RecentSkillQuery, RecentUnitQuery } from './recent-queries.js';
 import type { SearchFeed } from './search-feed.js';
+import type { DecisionRecord, NewDecision } from './decision-types.js';
 import type {
   DiscoveryEntry,
   HostSkill,
@@ -33,6 +34,7 @@ import type {
 } from './skill-types.js';
 
 export type { Page, SkillQuery, UnitQuery, Viewer } from './list-queries.js';
+export type { DecisionRecord, NewDecision } from './decision-types.js';
 export type { RecentSkillQuery, RecentUnitQuery } from './recent-queries.js';
 export type { ChangeRead, LogPosition, SearchFeed, SearchItem, SearchKind } from './search-feed.js';
 export {
@@ -237,12 +239,14 @@ export interface SkillStore {
 
 /** Knowledge units and their verdicts. */
 export interface UnitStore {
+  /** A new unit; `hold` (the scanner's) is applied in the same transaction, as a moderator's decision is. */
   contributeUnit(
     unit: KnowledgeUnit,
     baseQuality: number,
     rewardMillis: number,
     response?: IdempotentResponse,
     quota?: StorageQuota,
+    hold?: NewDecision,
   ): Promise<void>;
   getUnit(id: string): Promise<KnowledgeUnit | null>;
   /** Unit summaries (long text cut and marked; the store reads no more than that) in the list order, with the exact total. */
@@ -295,27 +299,6 @@ export interface ReportRecord {
 }
 
 export type NewReport = Omit<ReportRecord, 'status' | 'closedAt' | 'decisionId'>;
-
-/** A moderation decision (or the scanner's hold), as the log keeps it. */
-export interface DecisionRecord {
-  id: string;
-  target: { kind: 'skill' | 'unit'; id: string };
-  version: string | null;
-  action: DecisionAction;
-  reason: string;
-  note: string;
-  by: HeldBy;
-  /** The admin who decided (null: the scanner); kept for audit, never in the public log. */
-  moderator: string | null;
-  at: string;
-}
-
-export interface NewDecision extends DecisionRecord {
-  /** Whether the public saw the item when it was decided (the public log shows only those). */
-  public: boolean;
-  /** Reports (and appeals) this decision closes: only open ones of the same target close. */
-  reportIds: readonly string[];
-}
 
 /** Reports, appeals, decisions and holds. */
 export interface ModerationStore {

@@ -14,7 +14,7 @@ import { withWrites, type Statement } from './statements.js';
 import { lockAgent, reward, takeBack } from './writes.js';
 
 const INSERT_VERSION = `INSERT INTO skill_versions (${skillRows.VERSION_INSERT_COLUMNS.join(', ')})
-  VALUES (${skillRows.VERSION_INSERT_COLUMNS.map((column, i) => `$${i + 1}${column === 'tags' || column === 'warnings' ? '::jsonb' : ''}`).join(', ')})
+  VALUES (${skillRows.VERSION_INSERT_COLUMNS.map((column, i) => `$${i + 1}${column === 'tags' || column === 'warnings' || column === 'findings' ? '::jsonb' : ''}`).join(', ')})
   RETURNING seq`;
 
 const INSERT_SKILL = `INSERT INTO skills (id, agent_id, name, description, domain, tags, license, visibility, quality_score, created_at, updated_at, bytes)

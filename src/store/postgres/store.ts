@@ -116,7 +116,10 @@ export async function openPostgresStore(url: string, options: PoolOptions = {}):
 
     async publishSkill(plan, response, quota) {
       unstorableSkill(plan);
-      await write((client) => skills.publish(client, plan, quota), response);
+      await write(async (client) => {
+        await skills.publish(client, plan, quota);
+        if (plan.hold && plan.kind !== 'same') await moderation.decide(client, plan.hold, null);
+      }, response);
     },
     setSkillYanked: (id, version, yanked, at) => write((client) => skills.setYanked(client, id, version, yanked, at)),
     setSkillVisibility: (id, visibility, at) => write((client) => skills.setVisibility(client, id, visibility, at)),
@@ -126,13 +129,23 @@ export async function openPostgresStore(url: string, options: PoolOptions = {}):
       if (items.length === 0) return;
       for (const { plan } of items) unstorableSkill(plan);
       await writeAlone(async (client) => {
-        for (const { plan } of items) await skills.publish(client, plan, undefined);
+        for (const { plan } of items) {
+          await skills.publish(client, plan, undefined);
+          if (plan.hold) await moderation.decide(client, plan.hold, null);
+        }
       });
     },
 
-    async contributeUnit(unit, baseQuality, rewardMillis, response, quota) {
+    async contributeUnit(unit, baseQuality, rewardMillis, response, quota, hold) {
       refuseUnstorable(unit);
-      await write(async (client) => writes.contribute(client, { unit, baseQuality }, rewardMillis, quota), response);
+      await write(async (client) => {
+        const sent = writes.contribute(client, { unit, baseQuality }, rewardMillis, quota);
+        if (!hold) return sent;
+        // A held unit: its contribution answered first, then the scanner's hold in the same transaction.
+        await sent.last;
+        await moderation.decide(client, hold, null);
+        return undefined;
+      }, response);
     },
     deleteUnit: (id, at) => write((client) => writes.deleteUnit(client, id, at)),
     recordVerdict(verdict, response) {

@@ -18,6 +18,7 @@ import { chunks, columnsOf, unnestInsert, withWrites, type Statement } from './s
 const UNIT_COLUMN_TYPES = {
   examples: 'jsonb',
   tags: 'jsonb',
+  findings: 'jsonb',
   confidence: 'float8',
   base_quality: 'float8',
   quality_score: 'float8',

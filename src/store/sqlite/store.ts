@@ -117,7 +117,11 @@ export function openSqliteStore(url: string, options: SqliteOptions = {}): Store
         ),
       purgeIdempotentResponses: (before) => write((prepare) => purgeResponses(prepare, before)),
 
-      publishSkill: (plan, response, quota) => write((prepare) => skills.publish(prepare, plan, quota), response),
+      publishSkill: (plan, response, quota) =>
+        write((prepare) => {
+          skills.publish(prepare, plan, quota);
+          if (plan.hold && plan.kind !== 'same') moderation.decide(prepare, plan.hold, null);
+        }, response),
       setSkillYanked: (id, version, yanked, at) =>
         write((prepare) => skills.setYanked(prepare, id, version, yanked, at)),
       setSkillVisibility: (id, visibility, at) => write((prepare) => skills.setVisibility(prepare, id, visibility, at)),
@@ -125,13 +129,17 @@ export function openSqliteStore(url: string, options: SqliteOptions = {}): Store
       /** Many new skills in one transaction, each through the ordinary publication. */
       importSkills: (items) =>
         write((prepare) => {
-          for (const { plan } of items) skills.publish(prepare, plan, undefined);
+          for (const { plan } of items) {
+            skills.publish(prepare, plan, undefined);
+            if (plan.hold) moderation.decide(prepare, plan.hold, null);
+          }
         }),
 
-      contributeUnit: (unit, baseQuality, rewardMillis, response, quota) =>
+      contributeUnit: (unit, baseQuality, rewardMillis, response, quota, hold) =>
         write((prepare) => {
           writes.insertUnit(prepare, { unit, baseQuality }, quota);
           writes.reward(prepare, unit.agent_id, 'contribute_knowledge', rewardMillis, unit.id, unit.created_at);
+          if (hold) moderation.decide(prepare, hold, null);
         }, response),
       deleteUnit: (id, at) => erasing(write((prepare) => writes.deleteUnit(prepare, id, at))),
       recordVerdict: (verdict, response) =>
