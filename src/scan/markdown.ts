@@ -60,15 +60,19 @@ export function markdownUnits(text: string, line0 = 0): MarkdownUnits {
   let heading = '';
   let previous = '';
   let inHeading = false;
+  let inTable = false;
   // Inline tokens of table cells have no line of their own: the last block's line stands for them.
   let lastLine = line0 + 1;
   for (const token of tokens) {
     const line = token.map ? line0 + token.map[0] + 1 : lastLine;
     lastLine = line;
     if (token.type === 'heading_open') inHeading = true;
+    // A table lists and compares (commands a hook blocks, flags and what they do): reference, not orders.
+    if (token.type === 'table_open') inTable = true;
+    if (token.type === 'table_close') inTable = false;
     if (token.type === 'heading_close') inHeading = false;
     if (token.type === 'inline') {
-      const teaching = TEACHING.test(token.content) || TEACHING.test(heading);
+      const teaching = inTable || TEACHING.test(token.content) || TEACHING.test(heading);
       if (inHeading) heading = token.content;
       // Inline code marks are presentation: `.env` file reads as .env file.
       const prose = comments(token.content, line, units).replace(/`/g, ' ');
