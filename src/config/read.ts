@@ -2,12 +2,12 @@
 // type, and a value the schema refuses is a one-line ConfigError naming the variable and what it accepts.
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
-import { VARIABLES, type Variable } from './variables.js';
+import { VARIABLES, type Settings, type Variable, type VariableName } from './variables.js';
 
 export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
-export type Setting = string | number | boolean | undefined;
+type Setting = string | number | boolean | undefined;
 
 const NO = ['0', 'false', 'no', 'off'];
 const YES = ['1', 'true', 'yes', 'on'];
@@ -49,9 +49,8 @@ function shown(name: string, raw: string): string {
 }
 
 /** One variable's value: its default when unset or blank, else the converted text, checked. */
-export function readVariable(env: Env, name: string): Setting {
-  const variable = VARIABLES[name];
-  if (variable === undefined) throw new Error(`${name} is not a declared configuration variable`);
+function readVariable(env: Env, name: VariableName): Setting {
+  const variable: Variable = VARIABLES[name];
   const raw = variable.untrimmed ? env[name] : env[name]?.trim();
   if (raw === undefined || raw === '') return variable.default;
   const value = convert(variable.schema, raw);
@@ -61,7 +60,8 @@ export function readVariable(env: Env, name: string): Setting {
   return value as Setting;
 }
 
-/** Every declared variable, read once. */
-export function readVariables(env: Env): Record<string, Setting> {
-  return Object.fromEntries(Object.keys(VARIABLES).map((name) => [name, readVariable(env, name)]));
+/** Every declared variable, read once, each of the type its schema declares. */
+export function readVariables(env: Env): Settings {
+  const names = Object.keys(VARIABLES) as VariableName[];
+  return Object.fromEntries(names.map((name) => [name, readVariable(env, name)])) as Settings;
 }

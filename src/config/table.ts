@@ -1,12 +1,14 @@
 // The README's configuration table, generated from the declared variables (npm run docs:config writes
 // it; a test fails when the README and this differ).
-import { VARIABLES } from './variables.js';
+import { VARIABLES, type Variable, type VariableName } from './variables.js';
 
 export const TABLE_START = '<!-- config-table:start -->';
 export const TABLE_END = '<!-- config-table:end -->';
 
-function shownDefault(name: string): string {
-  const variable = VARIABLES[name]!;
+const NAMES = Object.keys(VARIABLES) as VariableName[];
+
+function shownDefault(name: VariableName): string {
+  const variable: Variable = VARIABLES[name];
   if (variable.shownDefault !== undefined) return variable.shownDefault;
   if (variable.default === undefined || variable.default === false) return 'unset';
   return `\`${String(variable.default)}\``;
@@ -14,8 +16,8 @@ function shownDefault(name: string): string {
 
 /** The Markdown table: one row a variable, in declaration order. */
 export function configTable(): string {
-  const rows = Object.keys(VARIABLES).map(
-    (name) => `| \`${name}\` | ${shownDefault(name)} | ${VARIABLES[name]!.doc.replaceAll('|', '\\|')} |`,
+  const rows = NAMES.map(
+    (name) => `| \`${name}\` | ${shownDefault(name)} | ${VARIABLES[name].doc.replaceAll('|', '\\|')} |`,
   );
   return ['| Variable | Default | Meaning |', '|---|---|---|', ...rows].join('\n');
 }

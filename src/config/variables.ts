@@ -1,11 +1,11 @@
 // Every REG_* variable the service reads, declared once: its type and bounds (a TypeBox schema), its
 // default, and the line that documents it. config.ts reads them (read.ts) and shapes the Config; the
 // README's configuration table is generated from this list (npm run docs:config).
-import { Type, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { KEY_TIERS, type KeyTier } from '../domain/model.js';
 
-export interface Variable {
-  schema: TSchema;
+export interface Variable<S extends TSchema = TSchema> {
+  schema: S;
   /** The value when unset or blank (already of the schema's type); none: the variable is optional. */
   default?: string | number | boolean;
   /** The default as the documentation shows it, when it is computed or not a plain value. */
@@ -38,24 +38,30 @@ const QUOTA = text(
   200,
 );
 
-function tierVariables(): Record<string, Variable> {
-  const out: Record<string, Variable> = {};
+type Tier = Uppercase<KeyTier>;
+type TierVariables = Record<`REG_RATE_LIMIT_${Tier}`, { schema: typeof RATE; default: number; doc: string }> &
+  Record<`REG_REPORTS_PER_DAY_${Tier}`, { schema: ReturnType<typeof integer>; default: number; doc: string }> &
+  Record<`REG_QUOTA_${Tier}`, { schema: typeof QUOTA; shownDefault: string; accepts: string; doc: string }>;
+
+function tierVariables(): TierVariables {
+  const upper = (tier: KeyTier) => tier.toUpperCase() as Tier;
+  const out = {} as TierVariables;
   for (const tier of KEY_TIERS) {
-    out[`REG_RATE_LIMIT_${tier.toUpperCase()}`] = {
+    out[`REG_RATE_LIMIT_${upper(tier)}`] = {
       schema: RATE,
       default: TIER_DEFAULTS[tier].rate,
       doc: `requests per minute per agent at the \`${tier}\` tier`,
     };
   }
   for (const tier of KEY_TIERS) {
-    out[`REG_REPORTS_PER_DAY_${tier.toUpperCase()}`] = {
+    out[`REG_REPORTS_PER_DAY_${upper(tier)}`] = {
       schema: integer(0, 1_000_000),
       default: TIER_DEFAULTS[tier].reports,
       doc: `reports an agent at the \`${tier}\` tier may file per day (UTC); beyond, 429 until the next day`,
     };
   }
   for (const tier of KEY_TIERS) {
-    out[`REG_QUOTA_${tier.toUpperCase()}`] = {
+    out[`REG_QUOTA_${upper(tier)}`] = {
       schema: QUOTA,
       shownDefault: `\`${TIER_DEFAULTS[tier].quota}\``,
       accepts: 'like "units=10000,skills=1000,bytes=100MB" (any of the three; "unlimited" for no bound)',
@@ -68,7 +74,7 @@ function tierVariables(): Record<string, Variable> {
 /** The default quota text of a tier (config.ts parses it like a set value). */
 export const defaultQuota = (tier: KeyTier): string => TIER_DEFAULTS[tier].quota;
 
-export const VARIABLES: Record<string, Variable> = {
+export const VARIABLES = {
   REG_PORT: { schema: integer(0, 65535), default: 3000, doc: 'listening port' },
   REG_HOST: { schema: ANY, default: '127.0.0.1', doc: 'listening address (`0.0.0.0` for deployment)' },
   REG_ALLOWED_HOSTS: {
@@ -205,4 +211,18 @@ export const VARIABLES: Record<string, Variable> = {
     default: 'info',
     doc: 'the least severe level logged (JSON lines on stdout)',
   },
+} satisfies Record<string, Variable>;
+
+type Declared = typeof VARIABLES;
+/** A declared variable's name: a typo is a compile error. */
+export type VariableName = keyof Declared;
+
+/**
+ * Every variable's value as read, typed from its schema: a variable with a default always has a value,
+ * one without may be undefined. Adding a variable to the list above is the only edit its type needs.
+ */
+export type Settings = {
+  [K in VariableName]: Declared[K] extends { default: unknown }
+    ? Static<Declared[K]['schema']>
+    : Static<Declared[K]['schema']> | undefined;
 };
